@@ -1,0 +1,3 @@
+//! Tools: definitions, the registry and the call pipeline.
+
+pub mod definition;

@@ -1,0 +1,222 @@
+//! Tool definitions: what a tool is, as the host describes it (contracts §2).
+
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Map, Value};
+
+/// The default pre-execute decision for a tool (contracts §2, `policy`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Policy {
+    /// Run the call without asking. The default.
+    #[default]
+    Allow,
+    /// Pause the call until the host's approver answers.
+    Ask,
+    /// Refuse every call with `DENIED`.
+    Deny,
+}
+
+/// A tool as the host describes it: name, schemas and execution hints.
+///
+/// Build one with [`ToolDefinition::new`] and the setters, or deserialize it
+/// from JSON (`inputSchema`, `outputSchema` and `annotations.readOnlyHint`, the
+/// MCP spellings, are accepted too). A definition carries no handler: pair it
+/// with one through [`Tool`](crate::Tool).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct ToolDefinition {
+    /// 1–64 characters of `A-Z a-z 0-9 _ . -`, unique in a registry.
+    pub name: String,
+    /// Shown to the model unless [`summary`](Self::summary) is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// When present, advertised instead of the description.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub summary: Option<String>,
+    /// JSON Schema of the arguments; its root is an object schema.
+    pub parameters: Value,
+    /// JSON Schema of the value the handler returns, any root.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<Value>,
+    /// `true` marks the tool parallel-safe (its calls may overlap).
+    pub read_only: bool,
+    /// Per-call deadline in milliseconds, enforced by the pipeline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+    /// The default pre-execute decision.
+    pub policy: Policy,
+}
+
+impl ToolDefinition {
+    /// A definition with the given name, no description, parameters
+    /// `{ "type": "object" }`, mutating, no timeout and policy `allow`.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            description: None,
+            summary: None,
+            parameters: default_parameters(),
+            output: None,
+            read_only: false,
+            timeout_ms: None,
+            policy: Policy::Allow,
+        }
+    }
+
+    /// Sets the description. By default, none.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = Some(description.into());
+        self
+    }
+
+    /// Sets the summary, advertised instead of the description. By default, none.
+    pub fn summary(mut self, summary: impl Into<String>) -> Self {
+        self.summary = Some(summary.into());
+        self
+    }
+
+    /// Sets the argument schema. By default, `{ "type": "object" }`.
+    pub fn parameters(mut self, schema: Value) -> Self {
+        self.parameters = schema;
+        self
+    }
+
+    /// Sets the output schema. By default, none (the SDK says `unknown`).
+    pub fn output(mut self, schema: Value) -> Self {
+        self.output = Some(schema);
+        self
+    }
+
+    /// Marks the tool read-only (parallel-safe). By default, mutating.
+    pub fn read_only(mut self, read_only: bool) -> Self {
+        self.read_only = read_only;
+        self
+    }
+
+    /// Sets the per-call deadline. By default, none (the run deadline still holds).
+    pub fn timeout_ms(mut self, timeout_ms: u64) -> Self {
+        self.timeout_ms = Some(timeout_ms);
+        self
+    }
+
+    /// Sets the default pre-execute decision. By default, [`Policy::Allow`].
+    pub fn policy(mut self, policy: Policy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The text shown to the model: the summary when present, else the description.
+    pub fn advertised_description(&self) -> Option<&str> {
+        self.summary.as_deref().or(self.description.as_deref())
+    }
+}
+
+fn default_parameters() -> Value {
+    serde_json::json!({ "type": "object" })
+}
+
+/// Whether `name` is a valid tool name: 1–64 characters of `A-Z a-z 0-9 _ . -`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// The wire shape: ptc's own field names plus the MCP spellings.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireDefinition {
+    name: String,
+    #[serde(default)]
+    description: Option<String>,
+    #[serde(default)]
+    summary: Option<String>,
+    #[serde(default, alias = "inputSchema")]
+    parameters: Option<Value>,
+    #[serde(default, alias = "outputSchema")]
+    output: Option<Value>,
+    #[serde(default)]
+    read_only: Option<bool>,
+    #[serde(default)]
+    annotations: Option<Map<String, Value>>,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+    #[serde(default)]
+    policy: Option<Policy>,
+}
+
+impl<'de> Deserialize<'de> for ToolDefinition {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let wire = WireDefinition::deserialize(deserializer)?;
+        let read_only_hint = wire
+            .annotations
+            .as_ref()
+            .and_then(|a| a.get("readOnlyHint"))
+            .and_then(Value::as_bool);
+        Ok(Self {
+            name: wire.name,
+            description: wire.description,
+            summary: wire.summary,
+            parameters: wire.parameters.unwrap_or_else(default_parameters),
+            output: wire.output,
+            read_only: wire.read_only.or(read_only_hint).unwrap_or(false),
+            timeout_ms: wire.timeout_ms,
+            policy: wire.policy.unwrap_or_default(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_follow_the_contract() {
+        assert!(is_valid_tool_name("a"));
+        assert!(is_valid_tool_name("github.create-issue_2"));
+        assert!(is_valid_tool_name(&"x".repeat(64)));
+        assert!(!is_valid_tool_name(""));
+        assert!(!is_valid_tool_name(&"x".repeat(65)));
+        assert!(!is_valid_tool_name("has space"));
+        assert!(!is_valid_tool_name("slash/name"));
+        assert!(!is_valid_tool_name("ümlaut"));
+    }
+
+    #[test]
+    fn mcp_spellings_are_accepted() {
+        let def: ToolDefinition = serde_json::from_value(json!({
+            "name": "read",
+            "inputSchema": { "type": "object", "properties": { "p": { "type": "string" } } },
+            "outputSchema": { "type": "string" },
+            "annotations": { "readOnlyHint": true }
+        }))
+        .unwrap();
+        assert_eq!(def.parameters["properties"]["p"]["type"], "string");
+        assert_eq!(def.output, Some(json!({ "type": "string" })));
+        assert!(def.read_only);
+        assert_eq!(def.policy, Policy::Allow);
+    }
+
+    #[test]
+    fn own_spelling_wins_over_the_hint_and_defaults_apply() {
+        let def: ToolDefinition = serde_json::from_value(json!({
+            "name": "w", "readOnly": false, "annotations": { "readOnlyHint": true },
+            "policy": "ask", "timeoutMs": 50
+        }))
+        .unwrap();
+        assert!(!def.read_only);
+        assert_eq!(def.policy, Policy::Ask);
+        assert_eq!(def.timeout_ms, Some(50));
+        assert_eq!(def.parameters, json!({ "type": "object" }));
+    }
+
+    #[test]
+    fn summary_is_advertised_over_description() {
+        let def = ToolDefinition::new("t").description("long");
+        assert_eq!(def.advertised_description(), Some("long"));
+        assert_eq!(def.summary("short").advertised_description(), Some("short"));
+    }
+}
