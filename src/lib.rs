@@ -1,6 +1,17 @@
 //! ptc: programmatic tool calling.
 #![deny(missing_docs)]
 
+mod deadline;
+mod schema;
 mod tool;
 
+pub use deadline::{Deadline, DeadlineError};
+pub use tool::call::{
+    Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
+};
 pub use tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
+pub use tool::handler::{BoxFuture, Tool, ToolHandler, TypedTool};
+pub use tool::pipeline::{
+    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, Next,
+};
+pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};

@@ -1,3 +1,7 @@
-//! Tools: definitions, the registry and the call pipeline.
+//! Tools: definitions, handlers, the registry and the call pipeline.
 
-pub mod definition;
+pub(crate) mod call;
+pub(crate) mod definition;
+pub(crate) mod handler;
+pub(crate) mod pipeline;
+pub(crate) mod registry;

@@ -1,1 +1,7 @@
+//! Integration tests, compiled as one binary: a module per area.
 
+mod common;
+mod deadline_and_time;
+mod pipeline;
+mod registry;
+mod tools1000;

@@ -1,0 +1,265 @@
+//! JSON Schema handling: compiling validators once at registration and
+//! turning validation failures into messages that name the path and the rule.
+
+use jsonschema::{Draft, Validator};
+use serde_json::Value;
+
+/// A schema compiled for validation, or kept for rendering only when it cannot
+/// be checked here (a remote `$ref`, a regex the engine rejects).
+#[derive(Debug)]
+pub(crate) struct CompiledSchema {
+    validator: Option<Validator>,
+}
+
+/// Why a schema was refused: the JSON pointer inside the schema and the reason.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SchemaProblem {
+    pub(crate) pointer: String,
+    pub(crate) message: String,
+}
+
+impl CompiledSchema {
+    /// Compiles `schema`. Structural errors (the schema is not valid JSON
+    /// Schema) are `Err`; what only cannot be checked here becomes a warning
+    /// and an always-valid schema.
+    pub(crate) fn compile(schema: &Value) -> Result<(Self, Option<String>), SchemaProblem> {
+        let draft = meta_check(schema)?;
+        match jsonschema::options().with_draft(draft).build(schema) {
+            Ok(validator) => Ok((
+                Self {
+                    validator: Some(validator),
+                },
+                None,
+            )),
+            Err(err) => Ok((
+                Self { validator: None },
+                Some(format!(
+                    "cannot be checked here, treated as always valid: {err}"
+                )),
+            )),
+        }
+    }
+
+    /// Whether validation is active (false for schemas kept for rendering only).
+    #[cfg(test)]
+    pub(crate) fn is_checked(&self) -> bool {
+        self.validator.is_some()
+    }
+
+    /// Validates `instance`; the error message names the JSON path and rule of
+    /// the first few failures.
+    pub(crate) fn check(&self, instance: &Value) -> Result<(), String> {
+        let Some(validator) = &self.validator else {
+            return Ok(());
+        };
+        if validator.is_valid(instance) {
+            return Ok(());
+        }
+        let mut parts = Vec::new();
+        let mut more = 0usize;
+        for err in validator.iter_errors(instance) {
+            if parts.len() == 3 {
+                more += 1;
+                continue;
+            }
+            let path = json_path(err.instance_path.as_str());
+            let rule = rule_of(err.schema_path.as_str());
+            parts.push(format!("at {path}: {err} (rule: {rule})"));
+        }
+        let mut message = parts.join("; ");
+        if more > 0 {
+            message.push_str(&format!("; and {more} more"));
+        }
+        Err(message)
+    }
+}
+
+/// Picks the draft named by `$schema` (draft-07 and 2020-12 are what MCP
+/// servers send; unnamed schemas may be either) and checks the schema
+/// against that draft's meta-schema.
+fn meta_check(schema: &Value) -> Result<Draft, SchemaProblem> {
+    let named = schema
+        .get("$schema")
+        .and_then(Value::as_str)
+        .map(draft_from_uri);
+    let candidates: &[Draft] = match named {
+        Some(Some(draft)) => &[draft][..],
+        _ => &[Draft::Draft202012, Draft::Draft7],
+    };
+    let mut first_problem = None;
+    for &draft in candidates {
+        match meta_validate(draft, schema) {
+            Ok(()) => return Ok(draft),
+            Err(problem) => {
+                first_problem.get_or_insert(problem);
+            }
+        }
+    }
+    Err(first_problem.unwrap_or_else(|| SchemaProblem {
+        pointer: String::new(),
+        message: "not a valid JSON Schema".into(),
+    }))
+}
+
+fn draft_from_uri(uri: &str) -> Option<Draft> {
+    if uri.contains("draft-04") {
+        Some(Draft::Draft4)
+    } else if uri.contains("draft-06") {
+        Some(Draft::Draft6)
+    } else if uri.contains("draft-07") {
+        Some(Draft::Draft7)
+    } else if uri.contains("2019-09") {
+        Some(Draft::Draft201909)
+    } else if uri.contains("2020-12") {
+        Some(Draft::Draft202012)
+    } else {
+        None
+    }
+}
+
+fn meta_validate(draft: Draft, schema: &Value) -> Result<(), SchemaProblem> {
+    let result = match draft {
+        Draft::Draft4 => jsonschema::draft4::meta::validate(schema),
+        Draft::Draft6 => jsonschema::draft6::meta::validate(schema),
+        Draft::Draft7 => jsonschema::draft7::meta::validate(schema),
+        Draft::Draft201909 => jsonschema::draft201909::meta::validate(schema),
+        _ => jsonschema::draft202012::meta::validate(schema),
+    };
+    result.map_err(|err| SchemaProblem {
+        pointer: err.instance_path.as_str().to_owned(),
+        message: err.to_string(),
+    })
+}
+
+/// `/items/0/a~1b` → `$.items[0]["a/b"]`.
+pub(crate) fn json_path(pointer: &str) -> String {
+    let mut out = String::from("$");
+    for raw in pointer.split('/').skip(1) {
+        let segment = raw.replace("~1", "/").replace("~0", "~");
+        if !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_digit()) {
+            out.push('[');
+            out.push_str(&segment);
+            out.push(']');
+        } else if is_identifier(&segment) {
+            out.push('.');
+            out.push_str(&segment);
+        } else {
+            out.push('[');
+            out.push_str(&Value::String(segment).to_string());
+            out.push(']');
+        }
+    }
+    out
+}
+
+fn is_identifier(s: &str) -> bool {
+    let mut chars = s.chars();
+    matches!(chars.next(), Some(c) if c.is_ascii_alphabetic() || c == '_' || c == '$')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+}
+
+/// The keyword that failed: the last segment of the schema path.
+fn rule_of(schema_path: &str) -> &str {
+    schema_path.rsplit('/').next().unwrap_or("schema")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn paths_read_like_javascript() {
+        assert_eq!(json_path(""), "$");
+        assert_eq!(json_path("/a/0/b"), "$.a[0].b");
+        assert_eq!(json_path("/x-request-id"), "$[\"x-request-id\"]");
+        assert_eq!(json_path("/a~1b/c~0d"), "$[\"a/b\"][\"c~d\"]");
+    }
+
+    #[test]
+    fn failures_name_path_and_rule() {
+        let (s, warning) = CompiledSchema::compile(&json!({
+            "type": "object",
+            "properties": { "q": { "type": "string" }, "n": { "type": "integer", "minimum": 1 } },
+            "required": ["q"]
+        }))
+        .unwrap();
+        assert!(warning.is_none());
+        assert!(s.check(&json!({ "q": "x", "n": 2 })).is_ok());
+        let err = s.check(&json!({ "q": 5 })).unwrap_err();
+        assert!(
+            err.contains("at $.q:") && err.contains("rule: type"),
+            "{err}"
+        );
+        let err = s.check(&json!({ "q": "x", "n": 0 })).unwrap_err();
+        assert!(
+            err.contains("at $.n:") && err.contains("rule: minimum"),
+            "{err}"
+        );
+        let err = s.check(&json!({})).unwrap_err();
+        assert!(
+            err.contains("at $:") && err.contains("rule: required"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn structural_errors_are_refused_with_a_pointer() {
+        let problem = CompiledSchema::compile(&json!({
+            "type": "object",
+            "properties": { "a": { "type": 5 } }
+        }))
+        .unwrap_err();
+        assert_eq!(problem.pointer, "/properties/a/type");
+    }
+
+    #[test]
+    fn draft07_tuple_items_are_accepted_without_schema_uri() {
+        let (s, warning) = CompiledSchema::compile(&json!({
+            "type": "object",
+            "properties": { "t": { "type": "array", "items": [{ "type": "string" }, { "type": "number" }] } }
+        }))
+        .unwrap();
+        assert!(warning.is_none());
+        assert!(s.check(&json!({ "t": ["a", 1] })).is_ok());
+        assert!(s.check(&json!({ "t": [1, "a"] })).is_err());
+    }
+
+    #[test]
+    fn remote_refs_and_bad_patterns_become_warnings() {
+        let (s, warning) = CompiledSchema::compile(&json!({
+            "type": "object",
+            "properties": { "a": { "$ref": "https://example.com/schema.json" } }
+        }))
+        .unwrap();
+        assert!(warning.is_some());
+        assert!(!s.is_checked());
+        assert!(s.check(&json!({ "a": 1 })).is_ok());
+
+        let (s, warning) = CompiledSchema::compile(&json!({
+            "type": "object",
+            "properties": { "a": { "type": "string", "pattern": "(unclosed" } }
+        }))
+        .unwrap();
+        assert!(warning.is_some(), "bad pattern must warn");
+        assert!(s.check(&json!({ "a": "x" })).is_ok());
+    }
+
+    #[test]
+    fn local_refs_validate() {
+        let (s, _) = CompiledSchema::compile(&json!({
+            "type": "object",
+            "$defs": { "node": { "type": "object", "properties": { "next": { "$ref": "#/$defs/node" }, "v": { "type": "number" } } } },
+            "properties": { "root": { "$ref": "#/$defs/node" } }
+        }))
+        .unwrap();
+        assert!(
+            s.check(&json!({ "root": { "v": 1, "next": { "v": 2 } } }))
+                .is_ok()
+        );
+        assert!(
+            s.check(&json!({ "root": { "next": { "v": "x" } } }))
+                .is_err()
+        );
+    }
+}

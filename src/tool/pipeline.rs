@@ -1,0 +1,399 @@
+//! The call pipeline (contracts §3): unknown-name check → argument
+//! validation → policy → guards → execute wrappers → handler (per-tool
+//! timeout) → output validation → post-execute → result observers.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use futures::FutureExt;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::call::{Call, CallerContext, ErrorCode, ToolContext, ToolError, ToolResult};
+use super::definition::{Policy, ToolDefinition};
+use super::handler::BoxFuture;
+use super::registry::RegisteredTool;
+
+/// A refusal: a model-facing reason plus optional user-facing detail.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Denial {
+    /// Shown to the model.
+    pub reason: String,
+    /// Shown to the user only.
+    pub detail: Option<String>,
+}
+
+impl Denial {
+    /// A denial with this model-facing reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Self {
+            reason: reason.into(),
+            detail: None,
+        }
+    }
+
+    /// Attaches user-facing detail. By default, none.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> Self {
+        self.detail = Some(detail.into());
+        self
+    }
+
+    fn into_error(self) -> ToolError {
+        ToolError {
+            code: ErrorCode::Denied,
+            message: self.reason,
+            detail: self.detail,
+        }
+    }
+}
+
+/// The pre-execute decision for one call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Decision {
+    /// Go on.
+    Allow,
+    /// Refuse with `DENIED`.
+    Deny(Denial),
+    /// Ask the host's approver and wait for its answer.
+    Ask,
+}
+
+/// The approver's answer to an `ask` decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Approval {
+    /// Run the call.
+    Approved,
+    /// Refuse it; the denial's reason is the model-facing message.
+    Refused(Denial),
+}
+
+/// What an approver is asked about.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct ApprovalRequest {
+    /// The call awaiting approval.
+    pub call: Call,
+    /// The tool's definition.
+    pub definition: ToolDefinition,
+    /// The call's context (its cancellation signal fires when the wait ends).
+    pub context: ToolContext,
+}
+
+/// Decides calls whose policy is `ask`. Implemented for closures
+/// `Fn(ApprovalRequest) -> impl Future<Output = Approval>`.
+pub trait Approver: Send + Sync + 'static {
+    /// Answers one request. The pipeline stops waiting when the call is cancelled.
+    fn approve(&self, request: ApprovalRequest) -> BoxFuture<Approval>;
+}
+
+impl<F, Fut> Approver for F
+where
+    F: Fn(ApprovalRequest) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = Approval> + Send + 'static,
+{
+    fn approve(&self, request: ApprovalRequest) -> BoxFuture<Approval> {
+        Box::pin(self(request))
+    }
+}
+
+/// The rest of the pipeline, as seen by an execute wrapper. Cloneable, so a
+/// wrapper may run it more than once (retries).
+#[derive(Clone)]
+pub struct Next {
+    chain: Arc<Chain>,
+    index: usize,
+}
+
+struct Chain {
+    wrappers: Arc<[ExecuteWrapper]>,
+    tool: Arc<RegisteredTool>,
+    arguments: Value,
+    cx: ToolContext,
+    dispatched: Arc<AtomicBool>,
+}
+
+impl Next {
+    /// Runs the remaining wrappers and then the handler.
+    pub fn run(&self) -> BoxFuture<ToolResult> {
+        let chain = Arc::clone(&self.chain);
+        match chain.wrappers.get(self.index) {
+            Some(wrapper) => {
+                let next = Next {
+                    chain: Arc::clone(&chain),
+                    index: self.index + 1,
+                };
+                let call = Call::new(
+                    chain.cx.call_id(),
+                    chain.tool.definition.name.clone(),
+                    chain.arguments.clone(),
+                );
+                wrapper(&call, next)
+            }
+            None => {
+                chain.dispatched.store(true, Ordering::Release);
+                Box::pin(dispatch(
+                    Arc::clone(&chain.tool),
+                    chain.arguments.clone(),
+                    chain.cx.clone(),
+                ))
+            }
+        }
+    }
+}
+
+/// Overrides the tools' own `policy` for each call.
+pub type PolicyHook = Arc<dyn Fn(&Call, &ToolDefinition) -> Decision + Send + Sync>;
+/// A guard: may only deny, so a denial can never be turned back into permission.
+pub type Guard = Arc<dyn Fn(&Call, &ToolDefinition) -> Result<(), Denial> + Send + Sync>;
+/// Runs around dispatch (timeouts, retries, metrics); must call `next.run()` to dispatch.
+pub type ExecuteWrapper = Arc<dyn Fn(&Call, Next) -> BoxFuture<ToolResult> + Send + Sync>;
+/// Inspects or replaces a result after output validation.
+pub type PostExecute = Arc<dyn Fn(&Call, ToolResult) -> ToolResult + Send + Sync>;
+/// Sees the final, immutable result of every call.
+pub type ResultObserver = Arc<dyn Fn(&Call, &ToolResult) + Send + Sync>;
+
+/// The hooks of one registry, replaced as a whole when one changes.
+#[derive(Clone, Default)]
+pub(crate) struct Hooks {
+    pub(crate) policy: Option<PolicyHook>,
+    pub(crate) approver: Option<Arc<dyn Approver>>,
+    pub(crate) guards: Vec<Guard>,
+    pub(crate) wrappers: Arc<[ExecuteWrapper]>,
+    pub(crate) post: Vec<PostExecute>,
+    pub(crate) observers: Vec<ResultObserver>,
+}
+
+/// How one call is made: its cancellation signal and the caller's context.
+#[derive(Clone, Default)]
+#[non_exhaustive]
+pub struct CallOptions {
+    /// Cancels the call. By default, a signal that never fires.
+    pub cancel: CancellationToken,
+    /// Passed to handlers by reference, never logged. By default, none.
+    pub caller: Option<CallerContext>,
+    /// The run this call belongs to, for sub-calls. By default, none.
+    pub run_id: Option<Arc<str>>,
+}
+
+impl CallOptions {
+    /// Options with this cancellation signal.
+    pub fn with_cancel(mut self, cancel: CancellationToken) -> Self {
+        self.cancel = cancel;
+        self
+    }
+
+    /// Options with this caller context.
+    pub fn with_caller(mut self, caller: CallerContext) -> Self {
+        self.caller = Some(caller);
+        self
+    }
+}
+
+/// Runs one call through the whole pipeline. `tool` is `None` when no visible
+/// tool has the call's name.
+pub(crate) async fn execute(
+    tool: Option<Arc<RegisteredTool>>,
+    hooks: Arc<Hooks>,
+    call: Call,
+    options: CallOptions,
+) -> ToolResult {
+    let dispatched = Arc::new(AtomicBool::new(false));
+    let cancel = options.cancel.clone();
+    let core = AssertUnwindSafe(pre_and_dispatch(
+        tool,
+        &hooks,
+        &call,
+        options,
+        Arc::clone(&dispatched),
+    ))
+    .catch_unwind();
+    let result = tokio::select! {
+        biased;
+        _ = cancel.cancelled() => Err(aborted(&call.name, dispatched.load(Ordering::Acquire))),
+        r = core => r.unwrap_or_else(|panic| Err(ToolError::tool(format!(
+            "tool `{}` failed: the pipeline panicked: {}", call.name, panic_message(&panic)
+        )))),
+    };
+    finish(&hooks, &call, result)
+}
+
+fn finish(hooks: &Hooks, call: &Call, mut result: ToolResult) -> ToolResult {
+    for post in &hooks.post {
+        result = post(call, result);
+    }
+    for observer in &hooks.observers {
+        observer(call, &result);
+    }
+    result
+}
+
+fn aborted(name: &str, dispatched: bool) -> ToolError {
+    if dispatched {
+        ToolError::new(
+            ErrorCode::Aborted,
+            format!("call to `{name}` was cancelled"),
+        )
+    } else {
+        ToolError::new(
+            ErrorCode::AbortedBeforeDispatch,
+            format!("call to `{name}` was cancelled before it started"),
+        )
+    }
+}
+
+async fn pre_and_dispatch(
+    tool: Option<Arc<RegisteredTool>>,
+    hooks: &Hooks,
+    call: &Call,
+    options: CallOptions,
+    dispatched: Arc<AtomicBool>,
+) -> ToolResult {
+    let Some(tool) = tool else {
+        return Err(ToolError::new(
+            ErrorCode::UnknownTool,
+            format!("unknown tool `{}`", call.name),
+        ));
+    };
+    let name = &tool.definition.name;
+    if !call.arguments.is_object() {
+        return Err(ToolError::new(
+            ErrorCode::InvalidArguments,
+            format!(
+                "invalid arguments for `{name}`: expected a JSON object, got {}",
+                json_type(&call.arguments)
+            ),
+        ));
+    }
+    if let Err(message) = tool.arguments.check(&call.arguments) {
+        return Err(ToolError::new(
+            ErrorCode::InvalidArguments,
+            format!("invalid arguments for `{name}`: {message}"),
+        ));
+    }
+
+    let cx = ToolContext {
+        call_id: call.id.as_str().into(),
+        cancel: options.cancel,
+        caller: options.caller,
+        run_id: options.run_id,
+    };
+    let decision = match &hooks.policy {
+        Some(policy) => policy(call, &tool.definition),
+        None => match tool.definition.policy {
+            Policy::Allow => Decision::Allow,
+            Policy::Deny => Decision::Deny(Denial::new(format!("tool `{name}` is not allowed"))),
+            Policy::Ask => Decision::Ask,
+        },
+    };
+    match decision {
+        Decision::Allow => {}
+        Decision::Deny(denial) => return Err(denial.into_error()),
+        Decision::Ask => {
+            let Some(approver) = &hooks.approver else {
+                return Err(ToolError::denied(format!(
+                    "tool `{name}` needs approval and no approver is available"
+                )));
+            };
+            let request = ApprovalRequest {
+                call: call.clone(),
+                definition: tool.definition.clone(),
+                context: cx.clone(),
+            };
+            if let Approval::Refused(denial) = approver.approve(request).await {
+                return Err(denial.into_error());
+            }
+        }
+    }
+    for guard in &hooks.guards {
+        guard(call, &tool.definition).map_err(Denial::into_error)?;
+    }
+
+    let result = if hooks.wrappers.is_empty() {
+        dispatched.store(true, Ordering::Release);
+        dispatch(Arc::clone(&tool), call.arguments.clone(), cx).await
+    } else {
+        Next {
+            chain: Arc::new(Chain {
+                wrappers: Arc::clone(&hooks.wrappers),
+                tool: Arc::clone(&tool),
+                arguments: call.arguments.clone(),
+                cx,
+                dispatched,
+            }),
+            index: 0,
+        }
+        .run()
+        .await
+    };
+    let output = result?;
+    if let Some(Err(message)) = tool.output.as_ref().map(|s| s.check(&output.value)) {
+        return Err(ToolError::new(
+            ErrorCode::InvalidOutput,
+            format!("`{name}` returned an invalid value: {message}"),
+        ));
+    }
+    Ok(output)
+}
+
+/// Calls the handler under the tool's own timeout, containing panics.
+async fn dispatch(tool: Arc<RegisteredTool>, arguments: Value, cx: ToolContext) -> ToolResult {
+    let name = &tool.definition.name;
+    let timeout = tool.definition.timeout_ms.map(Duration::from_millis);
+    // The handler gets a child signal so a tool timeout cancels it too.
+    let handler_cancel = cx.cancel.child_token();
+    let handler_cx = ToolContext {
+        cancel: handler_cancel.clone(),
+        ..cx
+    };
+    let started = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        tool.handler.call(arguments, handler_cx)
+    }));
+    let future = match started {
+        Ok(future) => AssertUnwindSafe(future).catch_unwind(),
+        Err(panic) => return Err(panicked(name, &panic)),
+    };
+    let outcome = match timeout {
+        None => future.await,
+        Some(limit) => match tokio::time::timeout(limit, future).await {
+            Ok(outcome) => outcome,
+            Err(_) => {
+                handler_cancel.cancel();
+                return Err(ToolError::new(
+                    ErrorCode::ToolTimeout,
+                    format!("tool `{name}` timed out after {} ms", limit.as_millis()),
+                ));
+            }
+        },
+    };
+    outcome.unwrap_or_else(|panic| Err(panicked(name, &panic)))
+}
+
+fn panicked(name: &str, panic: &Box<dyn std::any::Any + Send>) -> ToolError {
+    ToolError::tool(format!("tool `{name}` panicked: {}", panic_message(panic)))
+}
+
+fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
+    if let Some(s) = panic.downcast_ref::<&str>() {
+        (*s).to_owned()
+    } else if let Some(s) = panic.downcast_ref::<String>() {
+        s.clone()
+    } else {
+        "unknown panic".to_owned()
+    }
+}
+
+pub(crate) fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,512 @@
+//! The registry: tools in registration order, scopes with visibility masks,
+//! and the presentation mode.
+
+use std::collections::HashSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+
+use super::call::{Call, ToolResult};
+use super::definition::{ToolDefinition, is_valid_tool_name};
+use super::handler::{BoxFuture, Tool, ToolHandler};
+use super::pipeline::{
+    self, Approver, CallOptions, Decision, Denial, ExecuteWrapper, Guard, Hooks, Next, PostExecute,
+    ResultObserver,
+};
+use crate::schema::{CompiledSchema, json_path};
+
+/// How the model sees the tools (contracts §4).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// Every visible tool's own schema.
+    Native,
+    /// Only `run_code`, carrying the instructions and the TypeScript SDK. The default.
+    #[default]
+    Ptc,
+    /// Both the tools and `run_code`.
+    Both,
+}
+
+/// Why a tool could not be registered. Nothing is registered when this is returned.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RegistrationError {
+    /// The name is not 1–64 characters of `A-Z a-z 0-9 _ . -`.
+    #[error("tool name {name:?} is invalid: use 1-64 characters of A-Z a-z 0-9 _ . -")]
+    InvalidName {
+        /// The refused name.
+        name: String,
+    },
+    /// The parameters schema's root is not an object schema.
+    #[error("tool `{tool}`: {path}: parameters must be an object schema ({reason})")]
+    NonObjectParameters {
+        /// The tool's name.
+        tool: String,
+        /// The JSON path of the offending value.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A schema is not valid JSON Schema.
+    #[error("tool `{tool}`: {path}: {reason}")]
+    InvalidSchema {
+        /// The tool's name.
+        tool: String,
+        /// The JSON path inside the definition, such as `$.parameters.properties.a.type`.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// A tool ready to be called: its definition, handler and compiled schemas.
+pub(crate) struct RegisteredTool {
+    pub(crate) definition: ToolDefinition,
+    pub(crate) handler: Arc<dyn ToolHandler>,
+    pub(crate) arguments: CompiledSchema,
+    pub(crate) output: Option<CompiledSchema>,
+}
+
+impl RegisteredTool {
+    /// Checks and compiles a tool; warnings name the tool.
+    pub(crate) fn compile(
+        tool: Tool,
+        warnings: &mut Vec<String>,
+    ) -> Result<Self, RegistrationError> {
+        let Tool {
+            definition,
+            handler,
+        } = tool;
+        let name = &definition.name;
+        if !is_valid_tool_name(name) {
+            return Err(RegistrationError::InvalidName { name: name.clone() });
+        }
+        let params = &definition.parameters;
+        let Some(root) = params.as_object() else {
+            return Err(RegistrationError::NonObjectParameters {
+                tool: name.clone(),
+                path: "$.parameters".into(),
+                reason: format!("got {}", pipeline::json_type(params)),
+            });
+        };
+        if let Some(ty) = root.get("type") {
+            let is_object = match ty {
+                serde_json::Value::String(s) => s == "object",
+                serde_json::Value::Array(types) => types.iter().any(|t| t == "object"),
+                _ => false,
+            };
+            if !is_object {
+                return Err(RegistrationError::NonObjectParameters {
+                    tool: name.clone(),
+                    path: "$.parameters.type".into(),
+                    reason: format!("type is {ty}"),
+                });
+            }
+        }
+        let arguments = compile_part(name, "parameters", params, warnings)?;
+        let output = match &definition.output {
+            Some(schema) => Some(compile_part(name, "output", schema, warnings)?),
+            None => None,
+        };
+        Ok(Self {
+            definition,
+            handler,
+            arguments,
+            output,
+        })
+    }
+}
+
+fn compile_part(
+    tool: &str,
+    part: &str,
+    schema: &serde_json::Value,
+    warnings: &mut Vec<String>,
+) -> Result<CompiledSchema, RegistrationError> {
+    let (compiled, warning) =
+        CompiledSchema::compile(schema).map_err(|problem| RegistrationError::InvalidSchema {
+            tool: tool.to_owned(),
+            path: format!("$.{part}{}", &json_path(&problem.pointer)[1..]),
+            reason: problem.message,
+        })?;
+    if let Some(warning) = warning {
+        warnings.push(format!("tool `{tool}`: {part} {warning}"));
+    }
+    Ok(compiled)
+}
+
+type ToolMap = IndexMap<String, Arc<RegisteredTool>>;
+
+struct RegistryInner {
+    /// Copy-on-write: calls take a snapshot without holding the lock.
+    tools: RwLock<Arc<ToolMap>>,
+    hooks: RwLock<Arc<Hooks>>,
+    mode: RwLock<Mode>,
+    /// Bumped on every change of the tools, so presentations can be cached.
+    generation: AtomicU64,
+}
+
+/// The tools of one host, in registration order. Cheap to clone (shared).
+///
+/// Registering a name again replaces the tool in place; removing and adding
+/// it puts it last.
+#[derive(Clone)]
+pub struct Registry {
+    inner: Arc<RegistryInner>,
+}
+
+impl Default for Registry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for Registry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Registry")
+            .field("count", &self.count())
+            .field("mode", &self.mode())
+            .finish_non_exhaustive()
+    }
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Registry {
+    /// An empty registry in mode [`Mode::Ptc`].
+    pub fn new() -> Self {
+        Self {
+            inner: Arc::new(RegistryInner {
+                tools: RwLock::new(Arc::new(IndexMap::new())),
+                hooks: RwLock::new(Arc::new(Hooks::default())),
+                mode: RwLock::new(Mode::default()),
+                generation: AtomicU64::new(0),
+            }),
+        }
+    }
+
+    /// Registers one tool, replacing a tool of the same name in place.
+    /// Returns warnings about schema parts that cannot be checked here.
+    ///
+    /// # Errors
+    /// A bad name, a non-object parameters root, or an invalid schema.
+    pub fn add(&self, tool: Tool) -> Result<Vec<String>, RegistrationError> {
+        self.add_all([tool])
+    }
+
+    /// Registers several tools at once, all or nothing; a name given twice
+    /// keeps the later definition.
+    ///
+    /// # Errors
+    /// The first tool that cannot be registered; then none is.
+    pub fn add_all(
+        &self,
+        tools: impl IntoIterator<Item = Tool>,
+    ) -> Result<Vec<String>, RegistrationError> {
+        let mut warnings = Vec::new();
+        let compiled = tools
+            .into_iter()
+            .map(|tool| RegisteredTool::compile(tool, &mut warnings).map(Arc::new))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.mutate(|map| {
+            for tool in compiled {
+                map.insert(tool.definition.name.clone(), tool);
+            }
+        });
+        Ok(warnings)
+    }
+
+    /// Removes a tool; `true` if it was present.
+    pub fn remove(&self, name: &str) -> bool {
+        self.remove_all([name])
+    }
+
+    /// Removes several tools; `true` only if every one was present.
+    pub fn remove_all<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> bool {
+        let names: Vec<&str> = names.into_iter().collect();
+        let mut all = true;
+        self.mutate(|map| {
+            for name in &names {
+                all &= map.shift_remove(*name).is_some();
+            }
+        });
+        all
+    }
+
+    fn mutate(&self, change: impl FnOnce(&mut ToolMap)) {
+        let mut guard = write(&self.inner.tools);
+        let mut map = ToolMap::clone(&guard);
+        change(&mut map);
+        *guard = Arc::new(map);
+        self.inner.generation.fetch_add(1, Ordering::AcqRel);
+    }
+
+    /// How many tools are registered.
+    pub fn count(&self) -> usize {
+        read(&self.inner.tools).len()
+    }
+
+    /// The definitions in registration order: fresh copies, never handlers.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.snapshot()
+            .values()
+            .map(|t| t.definition.clone())
+            .collect()
+    }
+
+    /// One tool's definition.
+    pub fn definition(&self, name: &str) -> Option<ToolDefinition> {
+        self.snapshot().get(name).map(|t| t.definition.clone())
+    }
+
+    pub(crate) fn snapshot(&self) -> Arc<ToolMap> {
+        Arc::clone(&read(&self.inner.tools))
+    }
+
+    pub(crate) fn hooks(&self) -> Arc<Hooks> {
+        Arc::clone(&read(&self.inner.hooks))
+    }
+
+    #[allow(dead_code, reason = "used by the presentation cache")]
+    pub(crate) fn generation(&self) -> u64 {
+        self.inner.generation.load(Ordering::Acquire)
+    }
+
+    /// The presentation mode of scopes that do not override it.
+    pub fn mode(&self) -> Mode {
+        *read(&self.inner.mode)
+    }
+
+    /// Sets the default presentation mode. By default, [`Mode::Ptc`].
+    pub fn set_mode(&self, mode: Mode) {
+        *write(&self.inner.mode) = mode;
+    }
+
+    fn update_hooks(&self, change: impl FnOnce(&mut Hooks)) {
+        let mut guard = write(&self.inner.hooks);
+        let mut hooks = Hooks::clone(&guard);
+        change(&mut hooks);
+        *guard = Arc::new(hooks);
+    }
+
+    /// Sets the pre-execute policy, which overrides each tool's own `policy`.
+    /// By default, each tool's `policy` field decides.
+    pub fn set_policy(
+        &self,
+        policy: impl Fn(&Call, &ToolDefinition) -> Decision + Send + Sync + 'static,
+    ) {
+        self.update_hooks(|h| h.policy = Some(Arc::new(policy)));
+    }
+
+    /// Sets the approver that answers `ask` decisions. By default, none, and
+    /// `ask` is refused as `DENIED` saying approval was needed.
+    pub fn set_approver(&self, approver: impl Approver) {
+        self.update_hooks(|h| h.approver = Some(Arc::new(approver)));
+    }
+
+    /// Adds a guard; guards run in order after the policy and can only deny.
+    pub fn add_guard(
+        &self,
+        guard: impl Fn(&Call, &ToolDefinition) -> Result<(), Denial> + Send + Sync + 'static,
+    ) {
+        let guard: Guard = Arc::new(guard);
+        self.update_hooks(|h| h.guards.push(guard));
+    }
+
+    /// Adds an execute wrapper; the first added is the outermost.
+    pub fn add_wrapper(
+        &self,
+        wrapper: impl Fn(&Call, Next) -> BoxFuture<ToolResult> + Send + Sync + 'static,
+    ) {
+        let wrapper: ExecuteWrapper = Arc::new(wrapper);
+        self.update_hooks(|h| {
+            let mut all: Vec<ExecuteWrapper> = h.wrappers.iter().cloned().collect();
+            all.push(wrapper);
+            h.wrappers = all.into();
+        });
+    }
+
+    /// Adds a post-execute hook that may inspect or replace results.
+    pub fn add_post_execute(
+        &self,
+        hook: impl Fn(&Call, ToolResult) -> ToolResult + Send + Sync + 'static,
+    ) {
+        let hook: PostExecute = Arc::new(hook);
+        self.update_hooks(|h| h.post.push(hook));
+    }
+
+    /// Adds an observer of every final result.
+    pub fn add_observer(&self, observer: impl Fn(&Call, &ToolResult) + Send + Sync + 'static) {
+        let observer: ResultObserver = Arc::new(observer);
+        self.update_hooks(|h| h.observers.push(observer));
+    }
+
+    /// A new scope (one per agent) seeing every tool until restricted.
+    pub fn scope(&self) -> Scope {
+        Scope {
+            registry: self.clone(),
+            state: Arc::new(Mutex::new(ScopeState::default())),
+        }
+    }
+}
+
+/// A visibility mask.
+#[derive(Debug, Clone)]
+enum Mask {
+    Allow(HashSet<String>),
+    Deny(HashSet<String>),
+}
+
+impl Mask {
+    fn admits(&self, name: &str) -> bool {
+        match self {
+            Mask::Allow(names) => names.contains(name),
+            Mask::Deny(names) => !names.contains(name),
+        }
+    }
+}
+
+#[derive(Default)]
+struct ScopeState {
+    masks: Vec<(u64, Mask)>,
+    next_mask: u64,
+    mode: Option<Mode>,
+}
+
+/// One agent's view of a registry: visibility masks that intersect, and an
+/// optional presentation-mode override. Cheap to clone (shared).
+#[derive(Clone)]
+pub struct Scope {
+    registry: Registry,
+    state: Arc<Mutex<ScopeState>>,
+}
+
+impl std::fmt::Debug for Scope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Scope")
+            .field("mode", &self.mode())
+            .finish_non_exhaustive()
+    }
+}
+
+/// A restriction of a scope's visibility, lifted when dropped.
+#[must_use = "the restriction is lifted as soon as this handle is dropped"]
+pub struct Restriction {
+    state: std::sync::Weak<Mutex<ScopeState>>,
+    id: u64,
+}
+
+impl Drop for Restriction {
+    fn drop(&mut self) {
+        if let Some(state) = self.state.upgrade() {
+            let mut state = state.lock().unwrap_or_else(PoisonError::into_inner);
+            state.masks.retain(|(id, _)| *id != self.id);
+        }
+    }
+}
+
+impl std::fmt::Debug for Restriction {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Restriction").field("id", &self.id).finish()
+    }
+}
+
+impl Scope {
+    fn state(&self) -> std::sync::MutexGuard<'_, ScopeState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn restrict(&self, mask: Mask) -> Restriction {
+        let mut state = self.state();
+        let id = state.next_mask;
+        state.next_mask += 1;
+        state.masks.push((id, mask));
+        Restriction {
+            state: Arc::downgrade(&self.state),
+            id,
+        }
+    }
+
+    /// Only these tools stay visible (intersected with other masks) while the
+    /// returned handle lives.
+    pub fn allow<S: Into<String>>(&self, names: impl IntoIterator<Item = S>) -> Restriction {
+        self.restrict(Mask::Allow(names.into_iter().map(Into::into).collect()))
+    }
+
+    /// These tools are hidden while the returned handle lives.
+    pub fn deny<S: Into<String>>(&self, names: impl IntoIterator<Item = S>) -> Restriction {
+        self.restrict(Mask::Deny(names.into_iter().map(Into::into).collect()))
+    }
+
+    /// The registry behind this scope.
+    pub fn registry(&self) -> &Registry {
+        &self.registry
+    }
+
+    /// This scope's presentation mode: its override, else the registry's.
+    pub fn mode(&self) -> Mode {
+        self.state().mode.unwrap_or_else(|| self.registry.mode())
+    }
+
+    /// Overrides the registry's mode for this scope; `None` follows the registry.
+    /// By default, the registry's mode.
+    pub fn set_mode(&self, mode: Option<Mode>) {
+        self.state().mode = mode;
+    }
+
+    /// Whether a registered tool of this name is visible here.
+    pub fn is_visible(&self, name: &str) -> bool {
+        self.registry.snapshot().contains_key(name) && self.admits(name)
+    }
+
+    fn admits(&self, name: &str) -> bool {
+        self.state().masks.iter().all(|(_, mask)| mask.admits(name))
+    }
+
+    /// The visible definitions, in registration order.
+    pub fn definitions(&self) -> Vec<ToolDefinition> {
+        let state = self.state();
+        self.registry
+            .snapshot()
+            .values()
+            .filter(|t| {
+                state
+                    .masks
+                    .iter()
+                    .all(|(_, m)| m.admits(&t.definition.name))
+            })
+            .map(|t| t.definition.clone())
+            .collect()
+    }
+
+    /// The visible tool of this name, compiled.
+    pub(crate) fn lookup(&self, name: &str) -> Option<Arc<RegisteredTool>> {
+        let tool = self.registry.snapshot().get(name).cloned()?;
+        self.admits(name).then_some(tool)
+    }
+
+    /// Runs one call through the pipeline (contracts §3). Every failure is a
+    /// result; this never panics on a handler's behalf.
+    pub fn call(
+        &self,
+        call: Call,
+        options: CallOptions,
+    ) -> impl std::future::Future<Output = ToolResult> + Send + 'static {
+        let tool = self.lookup(&call.name);
+        pipeline::execute(tool, self.registry.hooks(), call, options)
+    }
+
+    /// Runs calls concurrently; results come back in input order.
+    pub async fn call_batch(&self, calls: Vec<Call>, options: CallOptions) -> Vec<ToolResult> {
+        futures::future::join_all(calls.into_iter().map(|c| self.call(c, options.clone()))).await
+    }
+}

@@ -1,0 +1,199 @@
+//! Registry and scopes (contracts §2, §4).
+
+use ptc::{Mode, RegistrationError, Registry, Tool, ToolDefinition};
+use serde_json::json;
+
+use crate::common::echo;
+
+fn names(registry: &Registry) -> Vec<String> {
+    registry.definitions().into_iter().map(|d| d.name).collect()
+}
+
+#[test]
+fn keeps_registration_order_and_replaces_in_place() {
+    let r = Registry::new();
+    for n in ["a", "b", "c"] {
+        r.add(echo(n)).unwrap();
+    }
+    // Replace b in place with a new description.
+    let replaced = Tool::from_arc(
+        ToolDefinition::new("b").description("new b"),
+        std::sync::Arc::new(|_a: serde_json::Value, _c: ptc::ToolContext| async {
+            Ok::<_, ptc::ToolError>(json!(1))
+        }),
+    );
+    r.add(replaced).unwrap();
+    assert_eq!(names(&r), ["a", "b", "c"]);
+    assert_eq!(
+        r.definition("b").unwrap().description.as_deref(),
+        Some("new b")
+    );
+    assert_eq!(r.count(), 3);
+
+    assert!(r.remove("a"));
+    assert!(!r.remove("a"));
+    r.add(echo("a")).unwrap();
+    assert_eq!(names(&r), ["b", "c", "a"], "remove then add goes last");
+}
+
+#[test]
+fn batch_add_is_all_or_nothing_and_later_wins() {
+    let r = Registry::new();
+    r.add_all([
+        echo("x"),
+        Tool::from_arc(
+            ToolDefinition::new("x").description("second"),
+            std::sync::Arc::new(|a: serde_json::Value, _c: ptc::ToolContext| async move {
+                Ok::<_, ptc::ToolError>(a)
+            }),
+        ),
+        echo("y"),
+    ])
+    .unwrap();
+    assert_eq!(names(&r), ["x", "y"]);
+    assert_eq!(
+        r.definition("x").unwrap().description.as_deref(),
+        Some("second")
+    );
+
+    let err = r.add_all([echo("z"), echo("bad name")]).unwrap_err();
+    assert!(matches!(err, RegistrationError::InvalidName { .. }));
+    assert_eq!(
+        names(&r),
+        ["x", "y"],
+        "nothing from a failed batch is registered"
+    );
+}
+
+#[test]
+fn batch_remove_is_true_only_when_all_were_present() {
+    let r = Registry::new();
+    r.add_all([echo("a"), echo("b"), echo("c")]).unwrap();
+    assert!(!r.remove_all(["a", "missing"]));
+    assert_eq!(names(&r), ["b", "c"], "present names are still removed");
+    assert!(r.remove_all(["b", "c"]));
+    assert_eq!(r.count(), 0);
+}
+
+#[test]
+fn definitions_are_fresh_copies() {
+    let r = Registry::new();
+    r.add(echo("a")).unwrap();
+    let mut defs = r.definitions();
+    defs[0].description = Some("mutated".into());
+    assert_eq!(r.definition("a").unwrap().description, None);
+}
+
+#[test]
+fn registration_errors_name_the_tool_and_the_path() {
+    let r = Registry::new();
+    let bad_root = Tool::from_arc(
+        ToolDefinition::new("t1").parameters(json!({ "type": "string" })),
+        echo_handler(),
+    );
+    let err = r.add(bad_root).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "tool `t1`: $.parameters.type: parameters must be an object schema (type is \"string\")"
+    );
+    let not_object = Tool::from_arc(
+        ToolDefinition::new("t2").parameters(json!([1])),
+        echo_handler(),
+    );
+    assert!(matches!(
+        r.add(not_object).unwrap_err(),
+        RegistrationError::NonObjectParameters { .. }
+    ));
+
+    let bad_schema = Tool::from_arc(
+        ToolDefinition::new("t3").parameters(json!({
+            "type": "object", "properties": { "n": { "type": "integer", "minimum": "zero" } }
+        })),
+        echo_handler(),
+    );
+    let err = r.add(bad_schema).unwrap_err();
+    let RegistrationError::InvalidSchema { tool, path, .. } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(
+        (tool.as_str(), path.as_str()),
+        ("t3", "$.parameters.properties.n.minimum")
+    );
+
+    let bad_output = Tool::from_arc(
+        ToolDefinition::new("t4").output(json!({ "type": "nope" })),
+        echo_handler(),
+    );
+    let err = r.add(bad_output).unwrap_err();
+    assert!(
+        err.to_string().starts_with("tool `t4`: $.output.type:"),
+        "{err}"
+    );
+    assert_eq!(r.count(), 0);
+}
+
+#[test]
+fn unresolvable_parts_are_warnings() {
+    let r = Registry::new();
+    let warnings = r
+        .add(Tool::from_arc(
+            ToolDefinition::new("remote").parameters(json!({
+                "type": "object", "properties": { "a": { "$ref": "https://example.com/a.json" } }
+            })),
+            echo_handler(),
+        ))
+        .unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0].starts_with("tool `remote`: parameters"),
+        "{warnings:?}"
+    );
+}
+
+fn echo_handler() -> std::sync::Arc<dyn ptc::ToolHandler> {
+    std::sync::Arc::new(|a: serde_json::Value, _c: ptc::ToolContext| async move {
+        Ok::<_, ptc::ToolError>(a)
+    })
+}
+
+#[test]
+fn scope_masks_intersect_and_lift_on_drop() {
+    let r = Registry::new();
+    r.add_all(["a", "b", "c", "d"].map(echo)).unwrap();
+    let scope = r.scope();
+    let visible = |s: &ptc::Scope| {
+        s.definitions()
+            .into_iter()
+            .map(|d| d.name)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(visible(&scope), ["a", "b", "c", "d"]);
+    let allow = scope.allow(["a", "b", "c"]);
+    let deny = scope.deny(["b"]);
+    assert_eq!(visible(&scope), ["a", "c"]);
+    assert!(!scope.is_visible("b") && !scope.is_visible("d") && scope.is_visible("a"));
+    let allow2 = scope.allow(["c", "d"]);
+    assert_eq!(visible(&scope), ["c"], "masks intersect");
+    drop(allow);
+    assert_eq!(visible(&scope), ["c", "d"]);
+    drop(deny);
+    drop(allow2);
+    assert_eq!(visible(&scope), ["a", "b", "c", "d"]);
+    // Another scope of the same registry is unaffected by this one's masks.
+    let _only_a = scope.allow(["a"]);
+    assert_eq!(visible(&r.scope()), ["a", "b", "c", "d"]);
+}
+
+#[test]
+fn mode_is_a_registry_default_with_a_scope_override() {
+    let r = Registry::new();
+    assert_eq!(r.mode(), Mode::Ptc);
+    let s = r.scope();
+    r.set_mode(Mode::Both);
+    assert_eq!(s.mode(), Mode::Both);
+    s.set_mode(Some(Mode::Native));
+    assert_eq!(s.mode(), Mode::Native);
+    assert_eq!(r.scope().mode(), Mode::Both);
+    s.set_mode(None);
+    assert_eq!(s.mode(), Mode::Both);
+}
