@@ -2,10 +2,16 @@
 #![deny(missing_docs)]
 
 mod deadline;
+mod engine;
 mod schema;
 mod tool;
 
-pub use deadline::{Deadline, DeadlineError};
+pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
+pub use engine::events::{EventSink, RunEvent, RunEventKind};
+pub use engine::output::LogLevel;
+pub use engine::{
+    ConfigError, Engine, FailureKind, Limits, Outcome, RunError, RunOptions, RunRequest,
+};
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
 };

@@ -1,0 +1,76 @@
+//! Run events (contracts §6, events): what a host can watch while a run goes.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::output::LogLevel;
+use crate::tool::call::ToolError;
+
+/// One event of a run. Serializes as the host protocol's `run/event` params.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct RunEvent {
+    /// The run's id.
+    #[serde(rename = "runId")]
+    pub run_id: Arc<str>,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: RunEventKind,
+}
+
+/// What happened in a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "event", rename_all = "lowercase")]
+#[non_exhaustive]
+pub enum RunEventKind {
+    /// A sub-call was submitted (before policy).
+    Started {
+        /// `<runId>:ptc:<n>`.
+        id: Arc<str>,
+        /// The tool's name.
+        name: String,
+        /// The arguments as the program passed them.
+        arguments: Value,
+    },
+    /// A sub-call settled; exactly one per `started`.
+    Settled {
+        /// `<runId>:ptc:<n>`.
+        id: Arc<str>,
+        /// Whether it succeeded.
+        ok: bool,
+        /// The value, on success.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        value: Option<Value>,
+        /// The error, on failure.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        error: Option<ToolError>,
+    },
+    /// A console line, streamed while the capture keeps lines; past the cap,
+    /// one final event carries `truncated` (the number of lines not streamed).
+    Log {
+        /// The console level.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        level: Option<LogLevel>,
+        /// The line (without the `[warn] ` / `[error] ` prefix).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// Lines that were not streamed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        truncated: Option<usize>,
+    },
+}
+
+/// Receives run events. Called on the sandbox thread: it must not block
+/// (hand the event to a channel or a lock-free queue).
+pub trait EventSink: Send + Sync + 'static {
+    /// Receives one event.
+    fn emit(&self, event: RunEvent);
+}
+
+impl<F: Fn(RunEvent) + Send + Sync + 'static> EventSink for F {
+    fn emit(&self, event: RunEvent) {
+        self(event)
+    }
+}

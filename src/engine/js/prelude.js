@@ -1,0 +1,185 @@
+// The sandbox prelude: binds `tools`, `console`, timers and `ToolCallError`
+// to the host's native functions, then hands the engine its entry points.
+// Evaluated once per run, before the model's code; `native` is removed from
+// the global object before the program runs.
+(function (native, inspect) {
+  'use strict';
+  const { submit, log, setTimer, clearTimer, finish } = native;
+  const pending = new Map();
+  const timers = new Map();
+  const JSONstringify = JSON.stringify;
+  const JSONparse = JSON.parse;
+  const isArray = Array.isArray;
+  const isView = ArrayBuffer.isView;
+  const MapProto = Map.prototype, SetProto = Set.prototype;
+  const WeakMapProto = WeakMap.prototype, WeakSetProto = WeakSet.prototype;
+  const ArrayBufferProto = ArrayBuffer.prototype;
+  const getPrototypeOf = Object.getPrototypeOf;
+
+  class ToolCallError extends Error {
+    constructor(toolName, code, message) {
+      super(message);
+      this.toolName = toolName;
+      this.code = code;
+    }
+    get name() { return 'ToolCallError'; }
+  }
+
+  class NotLossless extends Error {}
+
+  // Arguments must survive a JSON round trip unchanged.
+  function lossless(key, value) {
+    switch (typeof value) {
+      case 'number':
+        if (value !== value || value === Infinity || value === -Infinity) {
+          throw new NotLossless(String(value) + ' is not representable in JSON');
+        }
+        return value;
+      case 'bigint': throw new NotLossless('BigInt is not representable in JSON');
+      case 'function': throw new NotLossless('a function is not representable in JSON');
+      case 'symbol': throw new NotLossless('a symbol is not representable in JSON');
+      case 'undefined':
+        if (isArray(this)) throw new NotLossless('undefined inside an array is not representable in JSON');
+        return value;
+      case 'object': {
+        if (value === null) return value;
+        const proto = getPrototypeOf(value);
+        if (proto === MapProto || proto === SetProto || proto === WeakMapProto || proto === WeakSetProto
+            || value instanceof Map || value instanceof Set || value instanceof WeakMap || value instanceof WeakSet) {
+          throw new NotLossless('a Map or Set is not representable in JSON');
+        }
+        if (isView(value) || proto === ArrayBufferProto || value instanceof ArrayBuffer) {
+          throw new NotLossless('a typed array or ArrayBuffer is not representable in JSON');
+        }
+        return value;
+      }
+      default: return value;
+    }
+  }
+
+  function callTool(name, args) {
+    let json;
+    if (args === undefined) {
+      json = '{}';
+    } else {
+      try {
+        json = JSONstringify(args, lossless);
+      } catch (e) {
+        const why = e instanceof NotLossless ? e.message
+          : (e instanceof TypeError && /circular|cycle/i.test(String(e.message)))
+            ? 'the arguments contain a cycle' : String(e && e.message);
+        return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
+          'arguments for `' + name + '` are not lossless JSON: ' + why));
+      }
+      if (json === undefined) {
+        return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
+          'arguments for `' + name + '` are not lossless JSON: ' + typeof args + ' is not representable in JSON'));
+      }
+    }
+    const r = submit(name, json);
+    if (typeof r === 'number') {
+      return new Promise((resolve, reject) => { pending.set(r, [resolve, reject, name]); });
+    }
+    if (typeof r === 'string') return Promise.resolve(JSONparse(r));
+    return Promise.reject(new ToolCallError(name, r[0], r[1]));
+  }
+
+  // Settles a sub-call that completed after its submission.
+  function settle(id, ok, payload, code) {
+    const entry = pending.get(id);
+    if (entry === undefined) return;
+    pending.delete(id);
+    if (ok) entry[0](JSONparse(payload));
+    else entry[1](new ToolCallError(entry[2], code, payload));
+  }
+
+  const toolFns = new Map();
+  const tools = new Proxy(Object.create(null), {
+    get(_target, name) {
+      // `then` would make `tools` look like a promise to `await`.
+      if (typeof name !== 'string' || name === 'then') return undefined;
+      let fn = toolFns.get(name);
+      if (fn === undefined) {
+        fn = (args) => callTool(name, args);
+        toolFns.set(name, fn);
+      }
+      return fn;
+    },
+    set() { return false; },
+    defineProperty() { return false; },
+    deleteProperty() { return false; },
+  });
+
+  function timerCallback(fn, args) {
+    return () => { fn(...args); };
+  }
+
+  function setTimeout(fn, ms, ...args) {
+    if (typeof fn !== 'function') throw new TypeError('setTimeout: callback must be a function');
+    const delay = Number(ms) > 0 ? Number(ms) : 0;
+    const id = setTimer(delay);
+    timers.set(id, timerCallback(fn, args));
+    return id;
+  }
+
+  function clearTimeout(id) {
+    if (timers.delete(id)) clearTimer(id);
+  }
+
+  function fire(id) {
+    const cb = timers.get(id);
+    if (cb === undefined) return;
+    timers.delete(id);
+    cb();
+  }
+
+  const levels = ['log', 'info', 'warn', 'error', 'debug'];
+  const console = {};
+  for (let i = 0; i < levels.length; i++) {
+    const level = i;
+    console[levels[i]] = function (...args) { log(level, inspect.formatArgs(args)); };
+  }
+
+  // How the model sees the return value (contracts §7).
+  function render(value) {
+    if (value === undefined) return undefined;
+    if (typeof value === 'string') return value;
+    try {
+      const json = JSONstringify(value);
+      if (json !== undefined) return json;
+    } catch (_) { /* fall through */ }
+    try { return String(value); } catch (_) { /* fall through */ }
+    return '[unrenderable ' + typeof value + ']';
+  }
+
+  // Describes a thrown value: [text, stack].
+  function describe(error) {
+    try {
+      if (error instanceof ToolCallError) {
+        return ['ToolCallError: ' + error.message + ' (code ' + error.code + ', tool `' + error.toolName + '`)',
+          String(error.stack || '')];
+      }
+      if (error instanceof Error) {
+        const name = String(error.name || 'Error');
+        const message = String(error.message);
+        return [message ? name + ': ' + message : name, String(error.stack || '')];
+      }
+      return ['Uncaught ' + inspect.inspect(error), ''];
+    } catch (_) {
+      return ['Uncaught exception', ''];
+    }
+  }
+
+  function start(main) {
+    main().then(
+      (value) => { finish(true, render(value), ''); },
+      (error) => { const d = describe(error); finish(false, d[0], d[1]); });
+  }
+
+  Object.defineProperty(globalThis, 'tools', { value: tools, enumerable: false });
+  Object.defineProperty(globalThis, 'ToolCallError', { value: ToolCallError, writable: true, configurable: true });
+  Object.defineProperty(globalThis, 'console', { value: console, writable: true, configurable: true });
+  globalThis.setTimeout = setTimeout;
+  globalThis.clearTimeout = clearTimeout;
+  return { start, settle, fire, pendingTimers: () => timers.size, describe: (e) => describe(e)[0] };
+})

@@ -1,0 +1,661 @@
+//! One run: the sandbox, its native bindings, sub-call dispatch and the
+//! step function that advances the program until it waits or ends.
+
+use std::collections::{BTreeMap, HashMap};
+use std::future::Future;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Context as TaskContext, Poll, Waker};
+
+use indexmap::IndexMap;
+use rquickjs::function::Func;
+use rquickjs::{Context, Ctx, Function, IntoJs, Object, Runtime, Value};
+use serde_json::Value as Json;
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::events::{EventSink, RunEvent, RunEventKind};
+use super::output::{Capture, LogLevel};
+use super::sandbox::{Interrupts, eval_named, new_sandbox};
+use super::scheduler::Scheduler;
+use super::strip::PreparedProgram;
+use crate::tool::call::{Call, CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
+use crate::tool::pipeline::CallOptions;
+use crate::tool::registry::Scope;
+
+const PRELUDE: &str = include_str!("js/prelude.js");
+const INSPECT: &str = include_str!("js/inspect.js");
+/// The global under which the prelude's entry points live.
+const HOST_KEY: &str = "__ptc_host__";
+/// The file name of the model's code in stack traces.
+pub(crate) const PROGRAM_FILE: &std::ffi::CStr = c"program.ts";
+
+/// A sub-call result delivered from a tokio task.
+pub(crate) type Completion = (u32, ToolResult);
+
+/// What a run needs from the engine.
+pub(crate) struct RunSetup {
+    pub(crate) run_id: Arc<str>,
+    pub(crate) scope: Scope,
+    pub(crate) events: Option<Arc<dyn EventSink>>,
+    pub(crate) caller: Option<CallerContext>,
+    pub(crate) handle: tokio::runtime::Handle,
+    pub(crate) max_parallel: usize,
+    pub(crate) output_cap: usize,
+}
+
+struct SubCall {
+    n: u32,
+    id: Arc<str>,
+    name: String,
+    arguments: Json,
+}
+
+/// How the program ended, as the prelude reports it.
+pub(crate) struct Finish {
+    pub(crate) ok: bool,
+    /// The rendered return value (success) or the error text (failure).
+    pub(crate) text: Option<String>,
+    /// The error's stack, for the model-code position.
+    pub(crate) stack: String,
+}
+
+/// An image to append after the text.
+pub(crate) struct Image {
+    pub(crate) tool: String,
+    pub(crate) id: Arc<str>,
+    pub(crate) block: ContentBlock,
+}
+
+/// Run state shared by the native functions and the run loop. Only one
+/// thread touches it at a time; the mutex makes that sound, not contended.
+pub(crate) struct RunState {
+    scheduler: Scheduler<SubCall>,
+    pub(crate) submitted: u32,
+    submitting: Option<u32>,
+    inline: Option<ToolResult>,
+    ready: Vec<(u32, ToolResult)>,
+    /// Sub-calls handed to tokio, by number: id and tool name.
+    spawned: HashMap<u32, (Arc<str>, String)>,
+    closing: bool,
+    pub(crate) capture: Capture,
+    pub(crate) not_streamed: usize,
+    timers: BTreeMap<(Instant, u32), ()>,
+    timer_due: HashMap<u32, Instant>,
+    next_timer: u32,
+    pub(crate) finish: Option<Finish>,
+    pub(crate) images: Vec<Image>,
+    pub(crate) unhandled: IndexMap<usize, String>,
+}
+
+pub(crate) struct Shared {
+    setup: RunSetup,
+    completions: mpsc::UnboundedSender<Completion>,
+    /// Parent of every sub-call's signal: cancelled when the run ends.
+    calls_cancel: CancellationToken,
+    state: Mutex<RunState>,
+}
+
+/// A run's sandbox and state; moves between sandbox threads step by step.
+pub(crate) struct Run {
+    // Field order matters: the context must go before its runtime.
+    context: Context,
+    runtime: Runtime,
+    pub(crate) shared: Arc<Shared>,
+    pub(crate) interrupts: Arc<Interrupts>,
+    inbox: mpsc::UnboundedReceiver<Completion>,
+    program: PreparedProgram,
+}
+
+/// What a step left behind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Waiting for sub-calls or timers.
+    Waiting,
+    /// The program's function settled.
+    Finished,
+    /// The interrupt handler stopped it (deadline, memory or cancellation).
+    Interrupted,
+}
+
+/// A failure before the program could start.
+pub(crate) enum StartError {
+    /// The sandbox could not be built (out of memory at start-up).
+    Sandbox(String),
+    /// QuickJS refused the program: message and model position.
+    Syntax(String, Option<(u32, u32)>),
+}
+
+impl Shared {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, RunState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn emit(&self, kind: RunEventKind) {
+        if let Some(sink) = &self.setup.events {
+            sink.emit(RunEvent {
+                run_id: Arc::clone(&self.setup.run_id),
+                kind,
+            });
+        }
+    }
+
+    /// `tools.x(args)`: a sub-call. Settles at once when the pipeline is
+    /// ready on its first poll; otherwise it continues on tokio.
+    fn submit(&self, name: String, json: String) -> Submitted {
+        let mut st = self.lock();
+        st.submitted += 1;
+        let n = st.submitted;
+        let id: Arc<str> = format!("{}:ptc:{n}", self.setup.run_id).into();
+        let arguments = serde_json::from_str(&json).unwrap_or(Json::Null);
+        self.emit(RunEventKind::Started {
+            id: Arc::clone(&id),
+            name: name.clone(),
+            arguments: arguments.clone(),
+        });
+        let read_only = self
+            .setup
+            .scope
+            .lookup(&name)
+            .is_none_or(|t| t.definition.read_only);
+        st.scheduler.submit(
+            read_only,
+            SubCall {
+                n,
+                id,
+                name,
+                arguments,
+            },
+        );
+        st.submitting = Some(n);
+        self.pump(&mut st);
+        st.submitting = None;
+        match st.inline.take() {
+            Some(Ok(output)) => Submitted::Value(
+                serde_json::to_string(&output.value).unwrap_or_else(|_| "null".into()),
+            ),
+            Some(Err(error)) => Submitted::Error(error.code.as_str(), error.message),
+            None => Submitted::Pending(n),
+        }
+    }
+
+    /// Starts every sub-call the scheduler admits.
+    fn pump(&self, st: &mut RunState) {
+        if st.closing {
+            return;
+        }
+        while let Some(call) = st.scheduler.admit() {
+            let options = CallOptions {
+                cancel: self.calls_cancel.child_token(),
+                caller: self.setup.caller.clone(),
+                run_id: Some(Arc::clone(&self.setup.run_id)),
+            };
+            let SubCall {
+                n,
+                id,
+                name,
+                arguments,
+            } = call;
+            let mut future = Box::pin(
+                self.setup
+                    .scope
+                    .call(Call::new(&*id, name.clone(), arguments), options),
+            );
+            let polled = {
+                let _runtime = self.setup.handle.enter();
+                future
+                    .as_mut()
+                    .poll(&mut TaskContext::from_waker(Waker::noop()))
+            };
+            match polled {
+                Poll::Ready(result) => self.settle(st, n, &id, &name, result),
+                Poll::Pending => {
+                    let completions = self.completions.clone();
+                    // Dropping the join handle detaches; the call's own
+                    // signal (cancelled at run end) bounds its life.
+                    drop(self.setup.handle.spawn(async move {
+                        let result = future.await;
+                        let _ = completions.send((n, result));
+                    }));
+                    st.spawned.insert(n, (id, name));
+                }
+            }
+        }
+    }
+
+    /// Records a settled sub-call: scheduler, events, images, delivery.
+    fn settle(&self, st: &mut RunState, n: u32, id: &Arc<str>, name: &str, result: ToolResult) {
+        st.scheduler.settled();
+        let (value, error) = match &result {
+            Ok(output) => (Some(output.value.clone()), None),
+            Err(error) => (None, Some(error.clone())),
+        };
+        self.emit(RunEventKind::Settled {
+            id: Arc::clone(id),
+            ok: result.is_ok(),
+            value,
+            error,
+        });
+        if let Ok(output) = &result {
+            for block in &output.content {
+                if matches!(block, ContentBlock::Image { .. }) {
+                    st.images.push(Image {
+                        tool: name.to_owned(),
+                        id: Arc::clone(id),
+                        block: block.clone(),
+                    });
+                }
+            }
+        }
+        if st.submitting == Some(n) {
+            st.inline = Some(result);
+        } else {
+            st.ready.push((n, result));
+        }
+    }
+
+    /// A sub-call that went to tokio has settled.
+    fn complete(&self, n: u32, result: ToolResult) {
+        let mut st = self.lock();
+        let Some((id, name)) = st.spawned.remove(&n) else {
+            return;
+        };
+        self.settle(&mut st, n, &id, &name, result);
+        self.pump(&mut st);
+    }
+
+    fn log(&self, level: i32, text: String) {
+        let level = LogLevel::from_index(level);
+        let mut st = self.lock();
+        let line = format!("{}{text}", level.prefix());
+        if st.capture.push(line) {
+            self.emit(RunEventKind::Log {
+                level: Some(level),
+                text: Some(text),
+                truncated: None,
+            });
+        } else {
+            st.not_streamed += 1;
+        }
+    }
+
+    fn set_timer(&self, delay_ms: f64) -> u32 {
+        let mut st = self.lock();
+        st.next_timer += 1;
+        let id = st.next_timer;
+        let delay = std::time::Duration::from_secs_f64((delay_ms / 1000.0).clamp(0.0, 1e9));
+        let due = Instant::now() + delay;
+        st.timers.insert((due, id), ());
+        st.timer_due.insert(id, due);
+        id
+    }
+
+    fn clear_timer(&self, id: u32) {
+        let mut st = self.lock();
+        if let Some(due) = st.timer_due.remove(&id) {
+            st.timers.remove(&(due, id));
+        }
+    }
+}
+
+/// What `submit` hands back to the prelude.
+enum Submitted {
+    Pending(u32),
+    Value(String),
+    Error(&'static str, String),
+}
+
+impl<'js> IntoJs<'js> for Submitted {
+    fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+        match self {
+            Submitted::Pending(n) => n.into_js(ctx),
+            Submitted::Value(json) => json.into_js(ctx),
+            Submitted::Error(code, message) => {
+                let array = rquickjs::Array::new(ctx.clone())?;
+                array.set(0, code)?;
+                array.set(1, message)?;
+                Ok(array.into_value())
+            }
+        }
+    }
+}
+
+impl Run {
+    /// Builds the sandbox, binds the globals and starts the program.
+    pub(crate) fn start(
+        setup: RunSetup,
+        program: PreparedProgram,
+        heap_limit: usize,
+        stack_limit: usize,
+        interrupts: Arc<Interrupts>,
+    ) -> Result<Run, (Option<Box<Run>>, StartError)> {
+        let (completions, inbox) = mpsc::unbounded_channel();
+        let shared = Arc::new(Shared {
+            completions,
+            calls_cancel: CancellationToken::new(),
+            state: Mutex::new(RunState {
+                scheduler: Scheduler::new(setup.max_parallel),
+                submitted: 0,
+                submitting: None,
+                inline: None,
+                ready: Vec::new(),
+                spawned: HashMap::new(),
+                closing: false,
+                capture: Capture::new(setup.output_cap),
+                not_streamed: 0,
+                timers: BTreeMap::new(),
+                timer_due: HashMap::new(),
+                next_timer: 0,
+                finish: None,
+                images: Vec::new(),
+                unhandled: IndexMap::new(),
+            }),
+            setup,
+        });
+        let (runtime, context) = new_sandbox(heap_limit, stack_limit, Arc::clone(&interrupts))
+            .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
+        let tracker_shared = Arc::clone(&shared);
+        runtime.set_host_promise_rejection_tracker(Some(Box::new(
+            move |_ctx, promise, reason, is_handled| {
+                // SAFETY: reading the pointer of an object value; it is only
+                // used as a key while the promise is alive.
+                let key = unsafe { rquickjs::qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
+                let mut st = tracker_shared.lock();
+                if is_handled {
+                    st.unhandled.shift_remove(&key);
+                } else {
+                    st.unhandled.insert(key, describe_reason(&reason));
+                }
+            },
+        )));
+        let run = Run {
+            context,
+            runtime,
+            shared,
+            interrupts,
+            inbox,
+            program,
+        };
+        let started = run.context.with(|ctx| -> Result<(), StartError> {
+            let internal = |e: rquickjs::Error| StartError::Sandbox(describe_error(&ctx, e).0);
+            let native = Object::new(ctx.clone()).map_err(internal)?;
+            let s = Arc::clone(&run.shared);
+            native
+                .set(
+                    "submit",
+                    Func::from(move |name: String, json: String| s.submit(name, json)),
+                )
+                .map_err(internal)?;
+            let s = Arc::clone(&run.shared);
+            native
+                .set(
+                    "log",
+                    Func::from(move |level: i32, text: String| s.log(level, text)),
+                )
+                .map_err(internal)?;
+            let s = Arc::clone(&run.shared);
+            native
+                .set("setTimer", Func::from(move |delay: f64| s.set_timer(delay)))
+                .map_err(internal)?;
+            let s = Arc::clone(&run.shared);
+            native
+                .set("clearTimer", Func::from(move |id: u32| s.clear_timer(id)))
+                .map_err(internal)?;
+            let s = Arc::clone(&run.shared);
+            native
+                .set(
+                    "finish",
+                    Func::from(
+                        move |ok: bool, text: rquickjs::function::Opt<String>, stack: String| {
+                            s.lock().finish = Some(Finish {
+                                ok,
+                                text: text.0,
+                                stack,
+                            });
+                        },
+                    ),
+                )
+                .map_err(internal)?;
+            let inspect: Value = ctx.eval(INSPECT).map_err(internal)?;
+            let prelude: Function = ctx.eval(PRELUDE).map_err(internal)?;
+            let host: Object = prelude.call((native, inspect)).map_err(internal)?;
+            ctx.globals()
+                .prop(HOST_KEY, rquickjs::object::Property::from(host.clone()))
+                .map_err(internal)?;
+            let program = &run.program;
+            let main = match eval_named(&ctx, &program.script, PROGRAM_FILE) {
+                Ok(main) => main,
+                Err(e) => {
+                    let (message, position) = describe_error(&ctx, e);
+                    let position = position.map(|(l, c)| program.to_model_position(l, c));
+                    return Err(StartError::Syntax(message, position));
+                }
+            };
+            let start: Function = host.get("start").map_err(internal)?;
+            start.call::<_, ()>((main,)).map_err(internal)?;
+            Ok(())
+        });
+        match started {
+            Ok(()) => Ok(run),
+            Err(e) => Err((Some(Box::new(run)), e)),
+        }
+    }
+
+    /// Advances the program until it waits, ends or is interrupted.
+    pub(crate) fn step(&mut self) -> Step {
+        let shared = Arc::clone(&self.shared);
+        let interrupts = Arc::clone(&self.interrupts);
+        let inbox = &mut self.inbox;
+        self.context.with(|ctx| {
+            let host: Option<Object> = ctx.globals().get(HOST_KEY).ok();
+            let Some(host) = host else {
+                return Step::Interrupted;
+            };
+            loop {
+                if interrupts.should_stop() {
+                    return Step::Interrupted;
+                }
+                let mut progressed = false;
+                while let Ok((n, result)) = inbox.try_recv() {
+                    shared.complete(n, result);
+                }
+                let ready = std::mem::take(&mut shared.lock().ready);
+                if !ready.is_empty() {
+                    progressed = true;
+                    let settle: Option<Function> = host.get("settle").ok();
+                    for (n, result) in ready {
+                        let Some(settle) = &settle else { break };
+                        let _ = match result {
+                            Ok(output) => settle.call::<_, ()>((
+                                n,
+                                true,
+                                serde_json::to_string(&output.value)
+                                    .unwrap_or_else(|_| "null".into()),
+                            )),
+                            Err(error) => {
+                                settle.call::<_, ()>((n, false, error.message, error.code.as_str()))
+                            }
+                        };
+                    }
+                }
+                let due = shared.lock().take_due_timers(Instant::now());
+                if !due.is_empty() {
+                    progressed = true;
+                    if let Ok(fire) = host.get::<_, Function>("fire") {
+                        for id in due {
+                            let _ = fire.call::<_, ()>((id,));
+                            if interrupts.should_stop() {
+                                return Step::Interrupted;
+                            }
+                        }
+                    }
+                }
+                while ctx.execute_pending_job() {
+                    progressed = true;
+                    if interrupts.should_stop() {
+                        return Step::Interrupted;
+                    }
+                }
+                if shared.lock().finish.is_some() {
+                    return Step::Finished;
+                }
+                if !progressed {
+                    return Step::Waiting;
+                }
+            }
+        })
+    }
+
+    /// Waits (holding no thread) for a sub-call to settle; `None` when none
+    /// is in flight.
+    pub(crate) async fn next_completion(&mut self) -> Option<Completion> {
+        if self.shared.lock().spawned.is_empty() {
+            return None;
+        }
+        let completion = self.inbox.recv().await?;
+        Some(completion)
+    }
+
+    /// Hands a completion received while waiting back to the run.
+    pub(crate) fn deliver(&self, (n, result): Completion) {
+        self.shared.complete(n, result);
+    }
+
+    /// When the next timer is due.
+    pub(crate) fn next_timer(&self) -> Option<Instant> {
+        self.shared.lock().timers.keys().next().map(|(due, _)| *due)
+    }
+
+    /// Ends the run: queued sub-calls never start (settled
+    /// `ABORTED_BEFORE_DISPATCH`), in-flight ones are cancelled and awaited
+    /// (settled `ABORTED`). Returns (sub-calls cut off, timers dropped).
+    pub(crate) async fn close(&mut self) -> (usize, usize) {
+        let queued: Vec<SubCall> = {
+            let mut st = self.shared.lock();
+            st.closing = true;
+            st.scheduler.drain_queue().collect()
+        };
+        for call in &queued {
+            self.shared.emit(RunEventKind::Settled {
+                id: Arc::clone(&call.id),
+                ok: false,
+                value: None,
+                error: Some(ToolError::new(
+                    ErrorCode::AbortedBeforeDispatch,
+                    format!("call to `{}` was cancelled before it started", call.name),
+                )),
+            });
+        }
+        let in_flight = self.shared.lock().spawned.len();
+        self.shared.calls_cancel.cancel();
+        while let Some(completion) = self.next_completion().await {
+            self.deliver(completion);
+        }
+        let timers = {
+            let mut st = self.shared.lock();
+            st.ready.clear();
+            st.timer_due.clear();
+            std::mem::take(&mut st.timers).len()
+        };
+        (queued.len() + in_flight, timers)
+    }
+
+    /// Maps a position in the wrapped script to the model's code.
+    pub(crate) fn to_model_position(&self, line: u32, column: u32) -> (u32, u32) {
+        self.program.to_model_position(line, column)
+    }
+
+    /// The final `log` event: how many lines were not streamed.
+    pub(crate) fn emit_truncated(&self, lines: usize) {
+        self.shared.emit(RunEventKind::Log {
+            level: None,
+            text: None,
+            truncated: Some(lines),
+        });
+    }
+
+    /// Memory the runtime holds now (for tests and diagnostics).
+    #[allow(dead_code, reason = "diagnostics")]
+    pub(crate) fn memory_used(&self) -> i64 {
+        self.runtime.memory_usage().malloc_size
+    }
+}
+
+impl RunState {
+    fn take_due_timers(&mut self, now: Instant) -> Vec<u32> {
+        let mut due = Vec::new();
+        while let Some(entry) = self.timers.first_entry() {
+            let (at, id) = *entry.key();
+            if at > now {
+                break;
+            }
+            entry.remove();
+            self.timer_due.remove(&id);
+            due.push(id);
+        }
+        due
+    }
+}
+
+/// Text for a rejection reason, without running much JavaScript.
+fn describe_reason(reason: &Value<'_>) -> String {
+    if let Some(object) = reason.as_object() {
+        let name: Option<String> = object.get("name").ok();
+        let message: Option<String> = object.get("message").ok();
+        return match (name, message) {
+            (Some(n), Some(m)) if !m.is_empty() => format!("{n}: {m}"),
+            (Some(n), _) => n,
+            (None, Some(m)) => m,
+            (None, None) => "[object]".into(),
+        };
+    }
+    if let Some(s) = reason.as_string().and_then(|s| s.to_string().ok()) {
+        return s;
+    }
+    if let Some(n) = reason.as_number() {
+        return n.to_string();
+    }
+    if let Some(b) = reason.as_bool() {
+        return b.to_string();
+    }
+    if reason.is_null() {
+        return "null".into();
+    }
+    "undefined".into()
+}
+
+/// Message and program position (as QuickJS reports it in the wrapped
+/// script) of a caught error.
+pub(crate) fn describe_error(
+    ctx: &Ctx<'_>,
+    error: rquickjs::Error,
+) -> (String, Option<(u32, u32)>) {
+    if !matches!(error, rquickjs::Error::Exception) {
+        return (error.to_string(), None);
+    }
+    let caught = ctx.catch();
+    let Some(object) = caught.as_object() else {
+        return (format!("Uncaught {}", describe_reason(&caught)), None);
+    };
+    let message = describe_reason(&caught);
+    let stack: String = object.get("stack").unwrap_or_default();
+    let position = position_in_stack(&stack).or_else(|| {
+        // QuickJS puts a syntax error's position on the error object.
+        let line: Option<u32> = object.get("lineNumber").ok();
+        let column: Option<u32> = object.get("columnNumber").ok();
+        line.zip(column)
+    });
+    (message, position)
+}
+
+/// The first `program.ts:L:C` frame of a stack trace.
+pub(crate) fn position_in_stack(stack: &str) -> Option<(u32, u32)> {
+    let file = PROGRAM_FILE.to_str().ok()?;
+    stack.lines().find_map(|line| {
+        let at = line.find(file)?;
+        let mut rest = line[at + file.len()..].strip_prefix(':')?.split(':');
+        let line_no = rest.next()?.parse().ok()?;
+        let column = rest.next()?.trim_end_matches(')').parse().ok()?;
+        Some((line_no, column))
+    })
+}

@@ -1,0 +1,162 @@
+//! One QuickJS runtime and context per run: the heap cap (a counting
+//! allocator that raises a flag the interrupt handler obeys), the stack
+//! limit, the interrupt handler, and evaluation helpers.
+
+use std::ffi::CString;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use rquickjs::allocator::Allocator;
+use rquickjs::{Context, Ctx, Runtime, Value, qjs};
+use tokio_util::sync::CancellationToken;
+
+/// Flags shared by the allocator, the interrupt handler and the run loop.
+#[derive(Debug, Default)]
+pub(crate) struct Tripwires {
+    /// The heap cap refused an allocation.
+    pub(crate) out_of_memory: AtomicBool,
+}
+
+/// Counts the bytes QuickJS holds and refuses past the limit, raising the
+/// out-of-memory flag so a caught `InternalError` still ends the run.
+struct CappedAllocator {
+    limit: usize,
+    used: Arc<AtomicUsize>,
+    trip: Arc<Tripwires>,
+}
+
+impl CappedAllocator {
+    fn admit(&self, size: usize) -> bool {
+        if self.used.load(Ordering::Relaxed) + size > self.limit {
+            self.trip.out_of_memory.store(true, Ordering::Release);
+            false
+        } else {
+            true
+        }
+    }
+}
+
+// SAFETY: every pointer comes from libc's malloc family (aligned for any
+// type) and is released by the same family; usable sizes come from
+// `malloc_usable_size`, so the accounting matches what is freed.
+unsafe impl Allocator for CappedAllocator {
+    fn alloc(&mut self, size: usize) -> *mut u8 {
+        if !self.admit(size) {
+            return std::ptr::null_mut();
+        }
+        let ptr = unsafe { libc::malloc(size) }.cast::<u8>();
+        if !ptr.is_null() {
+            let usable = unsafe { libc::malloc_usable_size(ptr.cast()) };
+            self.used.fetch_add(usable, Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    fn calloc(&mut self, count: usize, size: usize) -> *mut u8 {
+        let Some(total) = count.checked_mul(size) else {
+            return std::ptr::null_mut();
+        };
+        if !self.admit(total) {
+            return std::ptr::null_mut();
+        }
+        let ptr = unsafe { libc::calloc(count, size) }.cast::<u8>();
+        if !ptr.is_null() {
+            let usable = unsafe { libc::malloc_usable_size(ptr.cast()) };
+            self.used.fetch_add(usable, Ordering::Relaxed);
+        }
+        ptr
+    }
+
+    unsafe fn dealloc(&mut self, ptr: *mut u8) {
+        if ptr.is_null() {
+            return;
+        }
+        let usable = unsafe { libc::malloc_usable_size(ptr.cast()) };
+        self.used.fetch_sub(usable, Ordering::Relaxed);
+        unsafe { libc::free(ptr.cast()) };
+    }
+
+    unsafe fn realloc(&mut self, ptr: *mut u8, new_size: usize) -> *mut u8 {
+        if ptr.is_null() {
+            return self.alloc(new_size);
+        }
+        let old = unsafe { libc::malloc_usable_size(ptr.cast()) };
+        if new_size > old && !self.admit(new_size - old) {
+            return std::ptr::null_mut();
+        }
+        let new = unsafe { libc::realloc(ptr.cast(), new_size) }.cast::<u8>();
+        if !new.is_null() {
+            let usable = unsafe { libc::malloc_usable_size(new.cast()) };
+            self.used.fetch_sub(old, Ordering::Relaxed);
+            self.used.fetch_add(usable, Ordering::Relaxed);
+        }
+        new
+    }
+
+    unsafe fn usable_size(ptr: *mut u8) -> usize {
+        unsafe { libc::malloc_usable_size(ptr.cast()) }
+    }
+}
+
+/// Why the interrupt handler stopped the program.
+pub(crate) struct Interrupts {
+    pub(crate) trip: Arc<Tripwires>,
+    pub(crate) deadline: CancellationToken,
+    pub(crate) cancel: CancellationToken,
+}
+
+impl Interrupts {
+    pub(crate) fn should_stop(&self) -> bool {
+        self.trip.out_of_memory.load(Ordering::Acquire)
+            || self.deadline.is_cancelled()
+            || self.cancel.is_cancelled()
+    }
+}
+
+/// A fresh runtime and context with the run's limits.
+pub(crate) fn new_sandbox(
+    heap_limit: usize,
+    stack_limit: usize,
+    interrupts: Arc<Interrupts>,
+) -> rquickjs::Result<(Runtime, Context)> {
+    let allocator = CappedAllocator {
+        limit: heap_limit,
+        used: Arc::new(AtomicUsize::new(0)),
+        trip: Arc::clone(&interrupts.trip),
+    };
+    let runtime = Runtime::new_with_alloc(allocator)?;
+    runtime.set_max_stack_size(stack_limit);
+    // Budgets past this are refused by the allocator; QuickJS's own limit is
+    // a backstop with headroom.
+    runtime.set_memory_limit(heap_limit.saturating_add(1 << 20));
+    runtime.set_interrupt_handler(Some(Box::new(move || interrupts.should_stop())));
+    let context = Context::full(&runtime)?;
+    Ok((runtime, context))
+}
+
+/// Evaluates a global script under a file name of our choosing, so stack
+/// frames of the model's code can be told apart from the prelude's.
+pub(crate) fn eval_named<'js>(
+    ctx: &Ctx<'js>,
+    source: &str,
+    file_name: &std::ffi::CStr,
+) -> rquickjs::Result<Value<'js>> {
+    let src = CString::new(source)?;
+    // SAFETY: `src` is NUL-terminated and outlives the call; the returned
+    // value is owned and handed to rquickjs, which frees it.
+    unsafe {
+        let raw = qjs::JS_Eval(
+            ctx.as_raw().as_ptr(),
+            src.as_ptr(),
+            source.len() as _,
+            file_name.as_ptr(),
+            qjs::JS_EVAL_TYPE_GLOBAL as i32,
+        );
+        let value = Value::from_raw(ctx.clone(), raw);
+        if value.type_of() == rquickjs::Type::Exception {
+            Err(rquickjs::Error::Exception)
+        } else {
+            Ok(value)
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! Sandbox threads: where JavaScript and the TypeScript parser run.
+//!
+//! Not tokio's workers (a busy program would stall every other run's tool
+//! calls) and not one thread per run (a run that only awaits tools holds no
+//! thread). Jobs are short steps of a run. A pool keeps about one thread per
+//! core; when every thread has been busy for a while (CPU-bound programs) a
+//! monitor adds threads, so a busy run never holds up another run's step for
+//! long. Threads have an explicit, generous stack; idle extra threads exit.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+type Job = Box<dyn FnOnce() + Send + 'static>;
+
+/// How long a queued job may wait before the monitor adds a thread.
+const STALL: Duration = Duration::from_millis(2);
+/// How long an idle thread above the core count lingers.
+const IDLE_EXIT: Duration = Duration::from_secs(10);
+
+struct Shared {
+    state: Mutex<State>,
+    work: Condvar,
+    monitor: Condvar,
+    stack_size: usize,
+    core_threads: usize,
+}
+
+struct State {
+    queue: VecDeque<(Instant, Job)>,
+    threads: usize,
+    idle: usize,
+    monitor_running: bool,
+    shutdown: bool,
+}
+
+/// A pool of sandbox threads with a fixed stack size.
+pub(crate) struct SandboxThreads {
+    shared: Arc<Shared>,
+}
+
+impl SandboxThreads {
+    pub(crate) fn new(stack_size: usize) -> Self {
+        let core_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Self {
+            shared: Arc::new(Shared {
+                state: Mutex::new(State {
+                    queue: VecDeque::new(),
+                    threads: 0,
+                    idle: 0,
+                    monitor_running: false,
+                    shutdown: false,
+                }),
+                work: Condvar::new(),
+                monitor: Condvar::new(),
+                stack_size,
+                core_threads,
+            }),
+        }
+    }
+
+    /// Runs `job` on a sandbox thread and returns its result.
+    pub(crate) async fn run<R: Send + 'static>(
+        &self,
+        job: impl FnOnce() -> R + Send + 'static,
+    ) -> R {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.spawn(Box::new(move || {
+            let _ = tx.send(job());
+        }));
+        match rx.await {
+            Ok(result) => result,
+            // The job panicked: re-raise it on the caller's side.
+            Err(_) => panic!("a sandbox job panicked"),
+        }
+    }
+
+    fn spawn(&self, job: Job) {
+        let shared = &self.shared;
+        let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+        state.queue.push_back((Instant::now(), job));
+        if state.idle > 0 {
+            shared.work.notify_one();
+        } else if state.threads < shared.core_threads {
+            Self::add_thread(shared, &mut state);
+        } else if !state.monitor_running {
+            state.monitor_running = true;
+            let shared = Arc::clone(shared);
+            let _ = std::thread::Builder::new()
+                .name("ptc-monitor".into())
+                .spawn(move || monitor(shared));
+        } else {
+            shared.monitor.notify_one();
+        }
+    }
+
+    fn add_thread(shared: &Arc<Shared>, state: &mut State) {
+        let worker_shared = Arc::clone(shared);
+        let spawned = std::thread::Builder::new()
+            .name("ptc-sandbox".into())
+            .stack_size(shared.stack_size)
+            .spawn(move || worker(worker_shared));
+        if spawned.is_ok() {
+            state.threads += 1;
+        }
+    }
+}
+
+impl Drop for SandboxThreads {
+    fn drop(&mut self) {
+        let mut state = self
+            .shared
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        state.shutdown = true;
+        self.shared.work.notify_all();
+        self.shared.monitor.notify_all();
+    }
+}
+
+fn worker(shared: Arc<Shared>) {
+    let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+    loop {
+        if let Some((_, job)) = state.queue.pop_front() {
+            drop(state);
+            // A panicking job drops its result sender; the caller sees it.
+            let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
+            state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+            continue;
+        }
+        if state.shutdown {
+            break;
+        }
+        state.idle += 1;
+        let (next, timeout) = shared
+            .work
+            .wait_timeout(state, IDLE_EXIT)
+            .unwrap_or_else(PoisonError::into_inner);
+        state = next;
+        state.idle -= 1;
+        if timeout.timed_out() && state.queue.is_empty() && state.threads > shared.core_threads {
+            break;
+        }
+    }
+    state.threads -= 1;
+}
+
+/// Adds a thread whenever the oldest queued job has waited longer than
+/// [`STALL`] with no idle thread to take it.
+fn monitor(shared: Arc<Shared>) {
+    let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+    while !state.shutdown {
+        match state.queue.front() {
+            None => {
+                state = shared
+                    .monitor
+                    .wait_timeout(state, IDLE_EXIT)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+                if state.queue.is_empty() {
+                    break;
+                }
+            }
+            Some((queued_at, _)) => {
+                let waited = queued_at.elapsed();
+                if waited >= STALL && state.idle == 0 {
+                    SandboxThreads::add_thread(&shared, &mut state);
+                    state = shared
+                        .monitor
+                        .wait_timeout(state, STALL)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                } else {
+                    let wait = STALL.saturating_sub(waited).max(Duration::from_micros(200));
+                    state = shared
+                        .monitor
+                        .wait_timeout(state, wait)
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .0;
+                }
+            }
+        }
+    }
+    state.monitor_running = false;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[tokio::test]
+    async fn runs_jobs_with_the_configured_stack() {
+        let pool = SandboxThreads::new(16 << 20);
+        // Recursion that needs several MiB of stack.
+        fn depth(n: u64) -> u64 {
+            let pad = [n; 64];
+            if n == 0 {
+                0
+            } else {
+                std::hint::black_box(pad)[0] % 2 + depth(n - 1)
+            }
+        }
+        assert_eq!(pool.run(|| depth(10_000)).await, 5_000);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn busy_jobs_do_not_starve_a_short_one() {
+        let pool = Arc::new(SandboxThreads::new(1 << 20));
+        let stop = Arc::new(AtomicBool::new(false));
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        let mut busy = Vec::new();
+        for _ in 0..cores + 1 {
+            let (pool, stop) = (Arc::clone(&pool), Arc::clone(&stop));
+            busy.push(tokio::spawn(async move {
+                pool.run(move || {
+                    while !stop.load(Ordering::Relaxed) {
+                        std::hint::spin_loop()
+                    }
+                })
+                .await
+            }));
+        }
+        // Generous bound: the monitor adds a thread after a few ms.
+        let quick = tokio::time::timeout(Duration::from_secs(5), pool.run(|| 42)).await;
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(quick.ok(), Some(42));
+        for b in busy {
+            b.await.unwrap();
+        }
+    }
+}
