@@ -28,7 +28,6 @@ use threads::SandboxThreads;
 
 /// The limits of runs. Every field says its default and what happens at the limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
 pub struct Limits {
     /// Sub-calls in flight per run; default 10, 1 = strictly serial. More wait, FIFO.
     pub max_parallel_sub_calls: usize,

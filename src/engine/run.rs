@@ -405,15 +405,9 @@ impl Run {
             native
                 .set(
                     "finish",
-                    Func::from(
-                        move |ok: bool, text: rquickjs::function::Opt<String>, stack: String| {
-                            s.lock().finish = Some(Finish {
-                                ok,
-                                text: text.0,
-                                stack,
-                            });
-                        },
-                    ),
+                    Func::from(move |ok: bool, text: Option<String>, stack: String| {
+                        s.lock().finish = Some(Finish { ok, text, stack });
+                    }),
                 )
                 .map_err(internal)?;
             let inspect: Value = ctx.eval(INSPECT).map_err(internal)?;

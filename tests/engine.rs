@@ -1,0 +1,826 @@
+//! The run_code engine against contracts §6–§7.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use ptc::{
+    ContentBlock, Engine, ErrorCode, FailureKind, Limits, Outcome, Policy, Registry, RunEvent,
+    RunEventKind, RunOptions, RunRequest, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput,
+};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+/// A registry with the tools these tests use.
+pub fn test_registry() -> Registry {
+    let r = Registry::new();
+    r.add(Tool::new(
+        ToolDefinition::new("echo").read_only(true),
+        |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a) },
+    ))
+    .unwrap();
+    r.add(Tool::new(
+        ToolDefinition::new("sleep").read_only(true).parameters(json!({
+            "type": "object", "properties": { "ms": { "type": "integer", "minimum": 0 } }, "required": ["ms"]
+        })),
+        |a: Value, cx: ToolContext| async move {
+            let ms = a["ms"].as_u64().unwrap_or(0);
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(ms)) => Ok::<_, ToolError>(json!(ms)),
+                _ = cx.cancellation().cancelled() => Err(ToolError::tool("cancelled")),
+            }
+        },
+    ))
+    .unwrap();
+    r.add(Tool::new(
+        ToolDefinition::new("fail"),
+        |_a: Value, _: ToolContext| async move { Err::<Value, _>(ToolError::tool("it broke")) },
+    ))
+    .unwrap();
+    r
+}
+
+pub fn engine() -> Engine {
+    Engine::new(test_registry(), Limits::default()).unwrap()
+}
+
+pub async fn run(engine: &Engine, code: &str) -> Outcome {
+    engine
+        .run_code(
+            RunRequest::new(code).timeout_ms(10_000),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap()
+}
+
+async fn text(code: &str) -> String {
+    run(&engine(), code).await.text().to_owned()
+}
+
+/// Collects events.
+#[derive(Clone, Default)]
+pub struct Events(Arc<Mutex<Vec<RunEvent>>>);
+
+impl Events {
+    pub fn options(&self) -> RunOptions {
+        let events = self.clone();
+        RunOptions::default().events(move |e: RunEvent| events.0.lock().unwrap().push(e))
+    }
+    pub fn take(&self) -> Vec<RunEventKind> {
+        self.0.lock().unwrap().drain(..).map(|e| e.kind).collect()
+    }
+}
+
+#[tokio::test]
+async fn return_values_render_as_the_contract_says() {
+    assert_eq!(text("return 1").await, "1");
+    assert_eq!(text("return 'plain text'").await, "plain text");
+    assert_eq!(
+        text("return { a: [1, 'x'], b: null }").await,
+        r#"{"a":[1,"x"],"b":null}"#
+    );
+    assert_eq!(
+        text("return undefined").await,
+        "(run_code completed with no output)"
+    );
+    assert_eq!(text("").await, "(run_code completed with no output)");
+    assert_eq!(text("return 10n").await, "10");
+    assert_eq!(
+        text("const o: any = {}; o.self = o; return o").await,
+        "[object Object]"
+    );
+    assert_eq!(text("return function f() {}").await, "function f() {}");
+    assert_eq!(
+        text("return { toJSON() { throw 1 }, toString() { throw 2 } }").await,
+        "[unrenderable object]"
+    );
+    assert_eq!(
+        text("return new Date(0)").await,
+        "\"1970-01-01T00:00:00.000Z\""
+    );
+}
+
+#[tokio::test]
+async fn console_lines_come_first_in_node_style() {
+    let out = text(
+        "console.log('a', 1, { b: [1, 'x'] }); console.info('i'); console.debug('d');\n\
+         console.warn('careful'); console.error('bad', new Map([[1, 2]])); return 'done'",
+    )
+    .await;
+    assert_eq!(
+        out,
+        "a 1 { b: [ 1, 'x' ] }\ni\nd\n[warn] careful\n[error] bad Map(1) { 1 => 2 }\ndone"
+    );
+}
+
+#[tokio::test]
+async fn runtime_failures_carry_kind_position_and_captured_output() {
+    let o = run(&engine(), "console.log('before')\nconst x: any = null\nx.y").await;
+    assert_eq!(o.kind, Some(FailureKind::Runtime));
+    assert!(o.is_error);
+    assert_eq!(
+        o.text(),
+        "Error: code run failed (runtime): TypeError: cannot read property 'y' of null (line 3, column 1)\nCaptured output:\nbefore"
+    );
+    let o = run(&engine(), "throw 'just a string'").await;
+    assert_eq!(
+        o.text(),
+        "Error: code run failed (runtime): Uncaught 'just a string'"
+    );
+}
+
+#[tokio::test]
+async fn syntax_failures_point_at_the_models_code() {
+    let o = run(&engine(), "const a = 1;\nenum E { A }").await;
+    assert_eq!(o.kind, Some(FailureKind::Syntax));
+    assert!(
+        o.text().starts_with("Error: code run failed (syntax): "),
+        "{}",
+        o.text()
+    );
+    assert!(o.text().ends_with("(line 2, column 1)"), "{}", o.text());
+    let o = run(&engine(), "let x = 1;\nreturn (x +").await;
+    assert_eq!(o.kind, Some(FailureKind::Syntax));
+    assert!(o.text().contains("line 2"), "{}", o.text());
+    let o = run(&engine(), "class A { constructor(private x: number) {} }").await;
+    assert_eq!(o.kind, Some(FailureKind::Syntax));
+}
+
+#[tokio::test]
+async fn oversized_code_is_a_syntax_failure_naming_size_and_limit() {
+    let limits = Limits {
+        max_code_bytes: 100,
+        ..Limits::default()
+    };
+    let engine = Engine::new(test_registry(), limits).unwrap();
+    let o = run(&engine, &format!("return '{}'", "x".repeat(200))).await;
+    assert_eq!(o.kind, Some(FailureKind::Syntax));
+    assert!(
+        o.text().contains("209") && o.text().contains("100"),
+        "{}",
+        o.text()
+    );
+}
+
+#[tokio::test]
+async fn the_sandbox_has_the_contract_globals_and_nothing_else() {
+    let out = text(
+        "return [typeof tools, typeof console.log, typeof setTimeout, typeof clearTimeout, \
+         typeof ToolCallError, typeof require, typeof process, typeof fetch, typeof Deno, \
+         typeof __ptc_native, typeof JSON, typeof Promise, typeof Map].join(' ')",
+    )
+    .await;
+    assert_eq!(
+        out,
+        "object function function function function undefined undefined undefined undefined undefined object function function"
+    );
+    let o = run(&engine(), "await import('fs'); return 'imported'").await;
+    assert!(o.is_error, "{}", o.text());
+}
+
+#[tokio::test]
+async fn tools_resolve_values_and_reject_with_tool_call_errors() {
+    let out = text(
+        "const a = await tools.echo({ n: 1 }); \
+         const noArgs = await tools.echo(); \
+         let e: any; try { await tools.fail({}) } catch (err) { e = err } \
+         let u: any; try { await tools.missing({}) } catch (err) { u = err } \
+         let v: any; try { await tools.sleep({ ms: 'x' }) } catch (err) { v = err } \
+         return [JSON.stringify(a), JSON.stringify(noArgs), e instanceof ToolCallError, e.toolName, e.code, e.message, u.code, v.code].join('|')",
+    )
+    .await;
+    assert_eq!(
+        out,
+        "{\"n\":1}|{}|true|fail|TOOL_ERROR|it broke|UNKNOWN_TOOL|INVALID_ARGUMENTS"
+    );
+}
+
+#[tokio::test]
+async fn arguments_follow_json_semantics() {
+    let out = text(
+        "return JSON.stringify(await tools.echo({ d: new Date(0), u: undefined, j: { toJSON() { return 'J' } } }))",
+    )
+    .await;
+    assert_eq!(out, r#"{"d":"1970-01-01T00:00:00.000Z","j":"J"}"#);
+}
+
+#[tokio::test]
+async fn lossy_arguments_reject_inside_the_sandbox_without_a_sub_call() {
+    let events = Events::default();
+    let cases = [
+        "[1, undefined]",
+        "{ n: NaN }",
+        "{ n: Infinity }",
+        "{ n: -Infinity }",
+        "{ b: 1n }",
+        "{ f() {} }",
+        "{ s: Symbol('x') }",
+        "{ m: new Map() }",
+        "{ s: new Set() }",
+        "{ t: new Uint8Array(2) }",
+        "(() => { const o: any = {}; o.o = o; return o })()",
+    ];
+    for case in cases {
+        let o = engine()
+            .run_code(
+                RunRequest::new(format!(
+                    "try {{ await tools.echo({case}); return 'accepted' }} catch (e: any) {{ return e.code + ': ' + e.message }}"
+                )),
+                events.options(),
+            )
+            .await
+            .unwrap();
+        assert!(
+            o.text()
+                .starts_with("INVALID_ARGUMENTS: arguments for `echo` are not lossless JSON"),
+            "{case}: {}",
+            o.text()
+        );
+        assert_eq!(o.sub_calls, 0, "{case}");
+    }
+    assert!(events.take().is_empty(), "no events for rejected calls");
+}
+
+#[tokio::test]
+async fn sub_calls_get_ids_and_paired_events() {
+    let events = Events::default();
+    let o = engine()
+        .run_code(
+            RunRequest::new("await tools.echo({ a: 1 }); try { await tools.nope() } catch {} ; await tools.sleep({ ms: 1 }); return 'ok'")
+                .run_id("r1"),
+            events.options(),
+        )
+        .await
+        .unwrap();
+    assert_eq!((o.text(), o.sub_calls, o.run_id.as_str()), ("ok", 3, "r1"));
+    let events = events.take();
+    let ids: Vec<String> = events
+        .iter()
+        .map(|e| match e {
+            RunEventKind::Started { id, .. } => format!("started {id}"),
+            RunEventKind::Settled { id, ok, .. } => format!("settled {id} {ok}"),
+            RunEventKind::Log { .. } => "log".into(),
+            _ => "other".into(),
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            "started r1:ptc:1",
+            "settled r1:ptc:1 true",
+            "started r1:ptc:2",
+            "settled r1:ptc:2 false",
+            "started r1:ptc:3",
+            "settled r1:ptc:3 true"
+        ]
+    );
+    match &events[0] {
+        RunEventKind::Started {
+            name, arguments, ..
+        } => {
+            assert_eq!((name.as_str(), arguments), ("echo", &json!({ "a": 1 })));
+        }
+        other => panic!("{other:?}"),
+    }
+}
+
+fn counting_registry(max_seen: Arc<AtomicUsize>, log: Arc<Mutex<Vec<String>>>) -> Registry {
+    let r = Registry::new();
+    let in_flight = Arc::new(AtomicUsize::new(0));
+    for (name, read_only) in [("read", true), ("write", false)] {
+        let (in_flight, max_seen, log) = (
+            Arc::clone(&in_flight),
+            Arc::clone(&max_seen),
+            Arc::clone(&log),
+        );
+        r.add(Tool::new(
+            ToolDefinition::new(name).read_only(read_only),
+            move |a: Value, _: ToolContext| {
+                let (in_flight, max_seen, log) = (
+                    Arc::clone(&in_flight),
+                    Arc::clone(&max_seen),
+                    Arc::clone(&log),
+                );
+                async move {
+                    let now = in_flight.fetch_add(1, Ordering::SeqCst) + 1;
+                    max_seen.fetch_max(now, Ordering::SeqCst);
+                    let tag = a["tag"].as_str().unwrap_or("").to_owned();
+                    log.lock().unwrap().push(format!("start {tag}"));
+                    tokio::time::sleep(Duration::from_millis(a["ms"].as_u64().unwrap_or(5))).await;
+                    log.lock().unwrap().push(format!("end {tag}"));
+                    in_flight.fetch_sub(1, Ordering::SeqCst);
+                    Ok::<_, ToolError>(json!(tag))
+                }
+            },
+        ))
+        .unwrap();
+    }
+    r
+}
+
+#[tokio::test]
+async fn at_most_the_cap_of_sub_calls_are_in_flight() {
+    let max_seen = Arc::new(AtomicUsize::new(0));
+    let registry = counting_registry(Arc::clone(&max_seen), Arc::default());
+    let engine = Engine::new(
+        registry,
+        Limits {
+            max_parallel_sub_calls: 3,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let o = run(&engine, "const r = await Promise.all(Array.from({ length: 20 }, (_, i) => tools.read({ tag: String(i), ms: 3 }))); return r.length").await;
+    assert_eq!(o.text(), "20");
+    assert_eq!(max_seen.load(Ordering::SeqCst), 3);
+}
+
+#[tokio::test]
+async fn a_mutating_call_runs_alone_in_submission_order() {
+    let log = Arc::new(Mutex::new(Vec::new()));
+    let engine = Engine::new(
+        counting_registry(Arc::default(), Arc::clone(&log)),
+        Limits::default(),
+    )
+    .unwrap();
+    let o = run(
+        &engine,
+        "await Promise.all([tools.read({ tag: 'r1', ms: 20 }), tools.read({ tag: 'r2', ms: 5 }), \
+         tools.write({ tag: 'w', ms: 5 }), tools.read({ tag: 'r3', ms: 1 })]); return 'ok'",
+    )
+    .await;
+    assert_eq!(o.text(), "ok");
+    let log = log.lock().unwrap().clone();
+    let at = |s: &str| log.iter().position(|l| l == s).unwrap();
+    assert!(
+        at("start w") > at("end r1") && at("start w") > at("end r2"),
+        "{log:?}"
+    );
+    assert!(at("start r3") > at("end w"), "{log:?}");
+}
+
+#[tokio::test]
+async fn a_busy_loop_inside_try_ends_as_timeout() {
+    let engine = engine();
+    let o = engine
+        .run_code(
+            RunRequest::new(
+                "console.log('start'); try { while (true) {} } catch (e) { return 'caught' }",
+            )
+            .timeout_ms(300),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.kind, Some(FailureKind::Timeout));
+    assert_eq!(
+        o.text(),
+        "Error: code run failed (timeout): the run exceeded its 300 ms deadline\nCaptured output:\nstart"
+    );
+    assert!(o.elapsed >= Duration::from_millis(300) && o.elapsed < Duration::from_secs(5));
+    assert_eq!(
+        run(&engine, "return 'next run works'").await.text(),
+        "next run works"
+    );
+}
+
+#[tokio::test]
+async fn a_looping_to_json_in_the_return_value_is_still_a_timeout() {
+    let o = engine()
+        .run_code(
+            RunRequest::new("return { toJSON() { while (true) {} } }").timeout_ms(300),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.kind, Some(FailureKind::Timeout));
+}
+
+#[tokio::test]
+async fn the_deadline_bounds_tool_waits_and_cancels_sub_calls() {
+    let events = Events::default();
+    let o = engine()
+        .run_code(
+            RunRequest::new(
+                "await Promise.all([tools.sleep({ ms: 60000 }), tools.sleep({ ms: 60000 })])",
+            )
+            .timeout_ms(200),
+            events.options(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.kind, Some(FailureKind::Timeout));
+    assert!(o.elapsed < Duration::from_secs(5));
+    let settled: Vec<_> = events
+        .take()
+        .into_iter()
+        .filter_map(|e| match e {
+            RunEventKind::Settled { error, .. } => Some(error.map(|e| e.code)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        settled,
+        [Some(ErrorCode::Aborted), Some(ErrorCode::Aborted)]
+    );
+}
+
+#[tokio::test]
+async fn the_deadline_bounds_approval_waits() {
+    let registry = test_registry();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("rm").policy(Policy::Ask),
+            |_a: Value, _: ToolContext| async { Ok::<_, ToolError>(json!(1)) },
+        ))
+        .unwrap();
+    registry.set_approver(|_req| std::future::pending::<ptc::Approval>());
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let o = engine
+        .run_code(
+            RunRequest::new("await tools.rm({})").timeout_ms(200),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.kind, Some(FailureKind::Timeout));
+}
+
+#[tokio::test]
+async fn a_heap_bomb_ends_as_memory_even_when_caught() {
+    let engine = Engine::new(
+        test_registry(),
+        Limits {
+            memory_limit_bytes: 16 << 20,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let o = run(
+        &engine,
+        "const a: any[] = []; try { while (true) a.push(new Array(100000).fill(1)) } catch (e) { return 'survived' }",
+    )
+    .await;
+    assert_eq!(o.kind, Some(FailureKind::Memory), "{}", o.text());
+    assert_eq!(
+        o.text(),
+        "Error: code run failed (memory): the run exceeded its memory limit of 16 MiB"
+    );
+    let o = run(
+        &engine,
+        "const a: string[] = []; try { for (let i = 0; ; i++) a.push('x'.repeat(1 << 20) + i) } catch (e) { return 'survived' }",
+    )
+    .await;
+    assert_eq!(o.kind, Some(FailureKind::Memory), "{}", o.text());
+    assert_eq!(run(&engine, "return [1, 2].length").await.text(), "2");
+}
+
+#[tokio::test]
+async fn stack_overflow_is_a_catchable_range_error() {
+    let out = text("function f(n: number): number { return f(n + 1) + 1 } try { f(0) } catch (e: any) { return e.name }").await;
+    assert_eq!(out, "RangeError");
+    let o = run(
+        &engine(),
+        "function f(n: number): number { return f(n + 1) + 1 }\nf(0)",
+    )
+    .await;
+    assert_eq!(o.kind, Some(FailureKind::Runtime));
+    assert!(o.text().contains("RangeError"), "{}", o.text());
+}
+
+#[tokio::test]
+async fn host_cancellation_ends_the_run_as_cancelled() {
+    let cancel = CancellationToken::new();
+    let c = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        c.cancel();
+    });
+    let o = engine()
+        .run_code(
+            RunRequest::new("await tools.sleep({ ms: 60000 })"),
+            RunOptions::default().cancel(cancel),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.kind, Some(FailureKind::Cancelled));
+    assert_eq!(
+        o.text(),
+        "Error: code run failed (cancelled): the run was cancelled"
+    );
+
+    let cancel = CancellationToken::new();
+    let c = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        c.cancel();
+    });
+    let o = engine()
+        .run_code(
+            RunRequest::new("while (true) {}"),
+            RunOptions::default().cancel(cancel),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        o.kind,
+        Some(FailureKind::Cancelled),
+        "a busy loop is cancelled too"
+    );
+}
+
+#[tokio::test]
+async fn a_forgotten_await_is_visible() {
+    let events = Events::default();
+    let engine = Engine::new(
+        test_registry(),
+        Limits {
+            max_parallel_sub_calls: 1,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let o = engine
+        .run_code(
+            RunRequest::new("tools.sleep({ ms: 5000 }); tools.sleep({ ms: 5000 }); setTimeout(() => {}, 10000); return 'early'"),
+            events.options(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        o.text(),
+        "early\n[run_code: the program returned with 2 sub-calls still running (cancelled) and 1 timer pending (dropped); did you forget an `await`?]"
+    );
+    let codes: Vec<_> = events
+        .take()
+        .into_iter()
+        .filter_map(|e| match e {
+            RunEventKind::Settled { error, .. } => error.map(|e| e.code),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(codes.len(), 2);
+    assert!(
+        codes.contains(&ErrorCode::Aborted) && codes.contains(&ErrorCode::AbortedBeforeDispatch),
+        "{codes:?}"
+    );
+}
+
+#[tokio::test]
+async fn unhandled_rejections_are_reported() {
+    let out = text("Promise.reject(new Error('lost')); tools.fail({}); await tools.sleep({ ms: 5 }); return 'done'").await;
+    assert_eq!(
+        out,
+        "[warn] unhandled rejection: Error: lost\n[warn] unhandled rejection: ToolCallError: it broke\ndone"
+    );
+}
+
+#[tokio::test]
+async fn timers_fire_in_order() {
+    let out = text(
+        "const seen: number[] = []; await new Promise<void>(done => { setTimeout(() => seen.push(2), 20); \
+         setTimeout(() => seen.push(1), 5); const t = setTimeout(() => seen.push(99), 10); clearTimeout(t); \
+         setTimeout(done, 40) }); return seen.join(',')",
+    )
+    .await;
+    assert_eq!(out, "1,2");
+}
+
+#[tokio::test]
+async fn output_never_exceeds_the_cap() {
+    let engine = Engine::new(
+        test_registry(),
+        Limits {
+            output_cap_bytes: 1000,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let o = engine
+        .run_code(
+            RunRequest::new("let i = 0; while (true) console.log('line ' + i++)").timeout_ms(500),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.kind, Some(FailureKind::Timeout));
+    assert!(o.text().len() <= 1000, "{}", o.text().len());
+    assert!(
+        o.text().contains("Captured output:\nline 0\n"),
+        "{}",
+        o.text()
+    );
+    assert!(o.text().contains("left out"));
+
+    let o = run(&engine, "return 'a'.repeat(600) + 'b'.repeat(600)").await;
+    assert!(o.text().len() <= 1000);
+    assert!(o.text().starts_with("aaa") && o.text().ends_with("bbb"));
+    assert!(o.text().contains("bytes left out"), "{}", o.text());
+}
+
+#[tokio::test]
+async fn log_events_stream_until_the_capture_is_full() {
+    let events = Events::default();
+    let engine = Engine::new(
+        test_registry(),
+        Limits {
+            output_cap_bytes: 100,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    engine
+        .run_code(
+            RunRequest::new("for (let i = 0; i < 100; i++) console.warn('line ' + i)"),
+            events.options(),
+        )
+        .await
+        .unwrap();
+    let logs: Vec<_> = events
+        .take()
+        .into_iter()
+        .filter_map(|e| match e {
+            RunEventKind::Log {
+                text, truncated, ..
+            } => Some((text, truncated)),
+            _ => None,
+        })
+        .collect();
+    let streamed = logs.iter().filter(|(t, _)| t.is_some()).count();
+    assert!(streamed > 3 && streamed < 20, "{streamed}");
+    assert_eq!(
+        logs[0].0.as_deref(),
+        Some("line 0"),
+        "the prefix is not part of the event text"
+    );
+    assert_eq!(logs.last().unwrap().1, Some(100 - streamed));
+}
+
+#[tokio::test]
+async fn images_are_appended_with_their_source_and_limits() {
+    let registry = test_registry();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("shot").read_only(true),
+            |_a: Value, _: ToolContext| async {
+                Ok::<_, ToolError>(ToolOutput::new(json!("taken")).with_content(
+                    ContentBlock::Image {
+                        data: "iVBORw0KGgo=".into(),
+                        mime_type: "image/png".into(),
+                    },
+                ))
+            },
+        ))
+        .unwrap();
+    let engine = Engine::new(
+        registry,
+        Limits {
+            max_images: 2,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let o = engine
+        .run_code(
+            RunRequest::new("for (let i = 0; i < 3; i++) await tools.shot(); return 'ok'")
+                .run_id("img"),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.content.len(), 1 + 2 * 2 + 1);
+    assert_eq!(
+        o.content[1],
+        ContentBlock::text("Image from `shot` (sub-call img:ptc:1):")
+    );
+    assert!(
+        matches!(&o.content[2], ContentBlock::Image { mime_type, .. } if mime_type == "image/png")
+    );
+    assert!(
+        matches!(&o.content[5], ContentBlock::Text { text } if text.starts_with("[1 image left out"))
+    );
+}
+
+#[tokio::test]
+async fn runs_beyond_max_concurrent_runs_wait_within_their_deadline() {
+    let engine = Engine::new(
+        test_registry(),
+        Limits {
+            max_concurrent_runs: 1,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let first = {
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            engine
+                .run_code(
+                    RunRequest::new("await tools.sleep({ ms: 500 }); return 1"),
+                    RunOptions::default(),
+                )
+                .await
+        })
+    };
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let waiting = engine
+        .run_code(
+            RunRequest::new("return 2").timeout_ms(100),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        waiting.kind,
+        Some(FailureKind::Timeout),
+        "it waited for admission and timed out"
+    );
+    assert_eq!(first.await.unwrap().unwrap().text(), "1");
+    assert_eq!(run(&engine, "return 3").await.text(), "3");
+}
+
+#[tokio::test]
+async fn run_code_arguments_are_checked() {
+    let engine = engine();
+    for bad in [0, -5, 600_001] {
+        let err = engine
+            .run_code(
+                RunRequest::new("return 1").timeout_ms(bad),
+                RunOptions::default(),
+            )
+            .await
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("timeoutMs must be an integer from 1 to 600000"),
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn a_stack_limit_that_does_not_fit_is_a_config_error() {
+    let limits = Limits {
+        stack_limit_bytes: 15 << 20,
+        ..Limits::default()
+    };
+    assert!(matches!(
+        Engine::new(Registry::new(), limits),
+        Err(ptc::ConfigError::StackLimit { .. })
+    ));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_runs_awaiting_a_slow_tool_all_complete() {
+    let engine = engine();
+    let runs: Vec<_> = (0..200)
+        .map(|i| {
+            let engine = engine.clone();
+            tokio::spawn(async move {
+                engine
+                    .run_code(
+                        RunRequest::new(format!("await tools.sleep({{ ms: 300 }}); return {i}")),
+                        RunOptions::default(),
+                    )
+                    .await
+                    .unwrap()
+            })
+        })
+        .collect();
+    for (i, handle) in runs.into_iter().enumerate() {
+        assert_eq!(handle.await.unwrap().text(), i.to_string());
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cpu_bound_runs_do_not_hold_up_another_runs_tool_call() {
+    let engine = engine();
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let busy: Vec<_> = (0..cores)
+        .map(|_| {
+            let engine = engine.clone();
+            tokio::spawn(async move {
+                engine
+                    .run_code(
+                        RunRequest::new("while (true) {}").timeout_ms(3000),
+                        RunOptions::default(),
+                    )
+                    .await
+            })
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let started = std::time::Instant::now();
+    let o = run(&engine, "return (await tools.echo({ v: 1 })).v").await;
+    // Generous: the busy runs last 3 s; this one must not wait for them.
+    assert_eq!(o.text(), "1");
+    assert!(
+        started.elapsed() < Duration::from_millis(1500),
+        "{:?}",
+        started.elapsed()
+    );
+    for b in busy {
+        assert_eq!(b.await.unwrap().unwrap().kind, Some(FailureKind::Timeout));
+    }
+}
