@@ -2,10 +2,12 @@
 #![deny(missing_docs)]
 
 mod deadline;
+mod host;
 mod schema;
 mod tool;
 
 pub use deadline::{Deadline, DeadlineError};
+pub use host::workspace::workspace_tools;
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
 };

@@ -2,6 +2,7 @@
 
 mod common;
 mod deadline_and_time;
+mod host_tools;
 mod pipeline;
 mod registry;
 mod tools1000;
