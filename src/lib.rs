@@ -7,6 +7,7 @@ mod schema;
 mod tool;
 
 pub use deadline::{Deadline, DeadlineError};
+pub use host::manifest::{ManifestError, load_manifest, parse_manifest};
 pub use host::workspace::workspace_tools;
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,

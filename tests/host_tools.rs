@@ -1,9 +1,13 @@
-//! Built-in host tools: the confined workspace tools.
+//! Built-in host tools: the confined workspace tools and manifest tools.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
-use ptc::{Call, CallOptions, ErrorCode, Registry, ToolResult, workspace_tools};
+use ptc::{
+    Call, CallOptions, ErrorCode, Registry, ToolResult, load_manifest, parse_manifest,
+    workspace_tools,
+};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 use tokio_util::sync::CancellationToken;
@@ -478,5 +482,340 @@ mod workspace_tools {
             assert!(message.contains("broken symlink"), "{message}");
             assert!(!Path::new("/nonexistent-ptc-target").exists());
         }
+    }
+}
+
+mod manifest_tools {
+    use super::*;
+
+    /// Writes an executable shell script into `dir`.
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        let path = dir.join(name);
+        write(&path, &format!("#!/bin/sh\n{body}\n"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&path, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        path
+    }
+
+    /// A temporary directory with scripts, and a registry loaded from a
+    /// manifest written next to them.
+    fn manifest(scripts: &[(&str, &str)], manifest: Value) -> (TempDir, Registry) {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, body) in scripts {
+            script(dir.path(), name, body);
+        }
+        let path = dir.path().join("tools.json");
+        fs::write(&path, manifest.to_string()).unwrap();
+        let registry = Registry::new();
+        registry.add_all(load_manifest(&path).unwrap()).unwrap();
+        (dir, registry)
+    }
+
+    #[cfg(target_os = "linux")]
+    fn running(pid: u32) -> bool {
+        // A zombie (state Z) is dead; only its parent can remove it.
+        fs::read_to_string(format!("/proc/{pid}/stat"))
+            .map(|stat| {
+                stat.rsplit_once(") ")
+                    .is_some_and(|(_, rest)| !rest.starts_with('Z'))
+            })
+            .unwrap_or(false)
+    }
+
+    /// Waits (up to 10 s) for `check` to hold.
+    async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
+        let start = Instant::now();
+        while !check() {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "timed out: {what}"
+            );
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
+    async fn read_pid(path: &Path) -> u32 {
+        eventually("the pid file", || {
+            fs::read_to_string(path).is_ok_and(|s| s.ends_with('\n'))
+        })
+        .await;
+        fs::read_to_string(path).unwrap().trim().parse().unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_command_gets_the_arguments_and_returns_its_json() {
+        let (_dir, registry) = manifest(
+            &[("echo.sh", "cat")],
+            json!({ "tools": [{
+                "name": "echo",
+                "description": "Echoes its arguments",
+                "inputSchema": { "type": "object", "properties": { "x": { "type": "integer" } } },
+                "annotations": { "readOnlyHint": true },
+                "command": ["./echo.sh"]
+            }] }),
+        );
+        let def = registry.definition("echo").unwrap();
+        assert!(def.read_only);
+        assert_eq!(def.parameters["properties"]["x"]["type"], "integer");
+        let value = ok(&registry, "echo", json!({ "x": 42, "s": "é\n" })).await;
+        assert_eq!(value, json!({ "x": 42, "s": "é\n" }));
+        // The schema still applies.
+        assert_eq!(
+            fails(&registry, "echo", json!({ "x": "no" })).await.0,
+            ErrorCode::InvalidArguments
+        );
+    }
+
+    #[tokio::test]
+    async fn arguments_cwd_env_and_call_id_reach_the_command() {
+        let (dir, registry) = manifest(
+            &[(
+                "bin/info.sh",
+                r#"printf '{"arg":"%s","cwd":"%s","greeting":"%s","tool":"%s","call":"%s"}' "$1" "$(pwd -P)" "$GREETING" "$PTC_TOOL_NAME" "$PTC_CALL_ID""#,
+            )],
+            json!([{
+                "name": "info",
+                "command": ["bin/info.sh", "first"],
+                "cwd": "bin",
+                "env": { "GREETING": "hi" }
+            }]),
+        );
+        let value = ok(&registry, "info", json!({})).await;
+        let cwd = fs::canonicalize(dir.path().join("bin")).unwrap();
+        assert_eq!(
+            value,
+            json!({
+                "arg": "first",
+                "cwd": cwd.to_str().unwrap(),
+                "greeting": "hi",
+                "tool": "info",
+                "call": "c1"
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failing_command_reports_status_and_stderr() {
+        let (_dir, registry) = manifest(
+            &[(
+                "fail.sh",
+                "cat >/dev/null; for i in $(seq 1 30); do echo \"problem $i\" >&2; done; exit 3",
+            )],
+            json!([{ "name": "fail", "command": ["./fail.sh"] }]),
+        );
+        let (code, message) = fails(&registry, "fail", json!({})).await;
+        assert_eq!(code, ErrorCode::ToolError);
+        assert!(
+            message.starts_with(
+                "fail: command failed (exit status: 3); end of its stderr:\n…\nproblem 11\n"
+            ),
+            "{message}"
+        );
+        assert!(message.ends_with("problem 30"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn invalid_json_output_is_a_tool_error() {
+        let (_dir, registry) = manifest(
+            &[("bad.sh", "echo 'not json'"), ("quiet.sh", "true")],
+            json!([
+                { "name": "bad", "command": ["./bad.sh"] },
+                { "name": "quiet", "command": ["./quiet.sh"] }
+            ]),
+        );
+        let (code, message) = fails(&registry, "bad", json!({})).await;
+        assert_eq!(code, ErrorCode::ToolError);
+        assert!(
+            message.starts_with("bad: command printed invalid JSON: expected"),
+            "{message}"
+        );
+        assert_eq!(
+            fails(&registry, "quiet", json!({})).await.1,
+            "quiet: command printed invalid JSON: no output (expected one JSON value on stdout)"
+        );
+    }
+
+    #[tokio::test]
+    async fn a_missing_program_is_a_tool_error() {
+        let (_dir, registry) = manifest(&[], json!([{ "name": "gone", "command": ["./gone.sh"] }]));
+        let (code, message) = fails(&registry, "gone", json!({})).await;
+        assert_eq!(code, ErrorCode::ToolError);
+        assert!(
+            message.starts_with("gone: cannot start command "),
+            "{message}"
+        );
+        assert!(message.contains("gone.sh"), "{message}");
+    }
+
+    #[tokio::test]
+    async fn definition_only_tools_say_so() {
+        let registry = Registry::new();
+        registry
+            .add_all(parse_manifest(r#"[{ "name": "x" }]"#, Path::new(".")).unwrap())
+            .unwrap();
+        assert_eq!(
+            fails(&registry, "x", json!({})).await,
+            (
+                ErrorCode::ToolError,
+                "tool `x` has no command in the manifest (definition only)".to_owned()
+            )
+        );
+    }
+
+    #[tokio::test]
+    async fn path_programs_and_absolute_programs_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let absolute = script(dir.path(), "abs.sh", "echo '\"abs\"'");
+        let text = json!([
+            { "name": "viaPath", "command": ["sh", "-c", "echo '\"path\"'"] },
+            { "name": "absolute", "command": [absolute.to_str().unwrap()] }
+        ])
+        .to_string();
+        let registry = Registry::new();
+        // The base directory does not matter for these two.
+        registry
+            .add_all(parse_manifest(&text, Path::new("/nonexistent")).unwrap())
+            .unwrap();
+        assert_eq!(ok(&registry, "viaPath", json!({})).await, json!("path"));
+        assert_eq!(ok(&registry, "absolute", json!({})).await, json!("abs"));
+    }
+
+    #[tokio::test]
+    async fn parallel_calls_each_get_their_own_process() {
+        // Each call waits until the other one has started: they must overlap.
+        let (_dir, registry) = manifest(
+            &[(
+                "meet.sh",
+                r#"touch "started-$PTC_CALL_ID"; other=$((3 - PTC_CALL_ID)); i=0
+while [ ! -e "started-$other" ]; do i=$((i + 1)); [ $i -gt 1000 ] && exit 7; sleep 0.01; done
+cat"#,
+            )],
+            json!([{ "name": "meet", "readOnly": true, "command": ["./meet.sh"], "cwd": "." }]),
+        );
+        let results = registry
+            .scope()
+            .call_batch(
+                vec![
+                    Call::new("1", "meet", json!({ "n": 1 })),
+                    Call::new("2", "meet", json!({ "n": 2 })),
+                ],
+                CallOptions::default(),
+            )
+            .await;
+        let values: Vec<Value> = results.into_iter().map(|r| r.unwrap().value).collect();
+        assert_eq!(values, [json!({ "n": 1 }), json!({ "n": 2 })]);
+    }
+
+    #[tokio::test]
+    async fn big_arguments_do_not_deadlock_a_command_that_ignores_them() {
+        let (_dir, registry) = manifest(
+            &[("ignore.sh", "echo '{\"ok\":true}'")],
+            json!([{ "name": "ignore", "command": ["./ignore.sh"] }]),
+        );
+        let big = "x".repeat(4 * 1024 * 1024);
+        let value = ok(&registry, "ignore", json!({ "big": big })).await;
+        assert_eq!(value, json!({ "ok": true }));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn cancelling_kills_and_reaps_the_command() {
+        let (dir, registry) = manifest(
+            &[("slow.sh", "echo $$ > \"$1\"; exec sleep 30")],
+            json!([{ "name": "slow", "command": ["./slow.sh", "pid"], "cwd": "." }]),
+        );
+        let cancel = CancellationToken::new();
+        let call = registry.scope().call(
+            Call::new("c", "slow", json!({})),
+            CallOptions::default().with_cancel(cancel.clone()),
+        );
+        let call = tokio::spawn(call);
+        let pid = read_pid(&dir.path().join("pid")).await;
+        assert!(running(pid));
+        let start = Instant::now();
+        cancel.cancel();
+        let result = call.await.unwrap();
+        assert!(start.elapsed() < Duration::from_secs(1));
+        assert_eq!(result.unwrap_err().code, ErrorCode::Aborted);
+        // Killed and reaped: not even a zombie is left.
+        eventually("the command to be reaped", || {
+            !Path::new(&format!("/proc/{pid}")).exists()
+        })
+        .await;
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn cancelling_kills_what_the_command_started() {
+        let (dir, registry) = manifest(
+            &[("spawner.sh", "sleep 30 & echo $! > \"$1\"; wait")],
+            json!([{ "name": "spawner", "command": ["./spawner.sh", "pid"], "cwd": "." }]),
+        );
+        let cancel = CancellationToken::new();
+        let call = tokio::spawn(registry.scope().call(
+            Call::new("c", "spawner", json!({})),
+            CallOptions::default().with_cancel(cancel.clone()),
+        ));
+        let grandchild = read_pid(&dir.path().join("pid")).await;
+        assert!(running(grandchild));
+        cancel.cancel();
+        assert_eq!(call.await.unwrap().unwrap_err().code, ErrorCode::Aborted);
+        eventually("the grandchild to die", || !running(grandchild)).await;
+    }
+
+    #[cfg(target_os = "linux")]
+    #[tokio::test]
+    async fn the_tool_timeout_kills_the_command() {
+        let (dir, registry) = manifest(
+            &[("slow.sh", "echo $$ > \"$1\"; exec sleep 30")],
+            json!([{ "name": "slow", "timeoutMs": 1000, "command": ["./slow.sh", "pid"], "cwd": "." }]),
+        );
+        let call = tokio::spawn(
+            registry
+                .scope()
+                .call(Call::new("c", "slow", json!({})), CallOptions::default()),
+        );
+        let pid = read_pid(&dir.path().join("pid")).await;
+        let result = call.await.unwrap();
+        assert_eq!(result.unwrap_err().code, ErrorCode::ToolTimeout);
+        eventually("the command to be reaped", || {
+            !Path::new(&format!("/proc/{pid}")).exists()
+        })
+        .await;
+    }
+
+    #[tokio::test]
+    async fn load_errors_name_the_file_and_entry() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("tools.json");
+        let shown = path.display().to_string();
+        fs::write(
+            &path,
+            r#"{ "tools": [{ "name": "a" }, { "name": "b c" }] }"#,
+        )
+        .unwrap();
+        assert_eq!(
+            load_manifest(&path).unwrap_err().to_string(),
+            format!(
+                "{shown}: entry 2 (\"b c\"): name must be 1-64 characters of A-Z a-z 0-9 _ . -"
+            )
+        );
+        fs::write(&path, "not json").unwrap();
+        assert!(
+            load_manifest(&path)
+                .unwrap_err()
+                .to_string()
+                .starts_with(&format!("{shown}: not valid JSON: "))
+        );
+        let missing = dir.path().join("missing.json");
+        assert!(
+            load_manifest(&missing)
+                .unwrap_err()
+                .to_string()
+                .starts_with(&format!("cannot read {}: ", missing.display()))
+        );
     }
 }
