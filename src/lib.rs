@@ -3,6 +3,7 @@
 
 mod deadline;
 mod engine;
+mod host;
 mod schema;
 mod tool;
 
@@ -12,6 +13,8 @@ pub use engine::output::LogLevel;
 pub use engine::{
     ConfigError, Engine, FailureKind, Limits, Outcome, RunError, RunOptions, RunRequest,
 };
+pub use host::manifest::{ManifestError, load_manifest, parse_manifest};
+pub use host::workspace::workspace_tools;
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
 };

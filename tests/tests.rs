@@ -3,6 +3,7 @@
 mod common;
 mod deadline_and_time;
 mod engine;
+mod host_tools;
 mod pipeline;
 mod registry;
 mod tools1000;

@@ -1,0 +1,10 @@
+//! Built-in host tools: ready-made [`Tool`](crate::Tool)s a host can register.
+//!
+//! - [`workspace_tools`](crate::workspace_tools): `read_file`, `write_file`,
+//!   `list_dir` and `search_files`, confined to one directory.
+//! - [`load_manifest`](crate::load_manifest) / [`parse_manifest`](crate::parse_manifest):
+//!   tools described in a JSON file (ptc's own spelling or an MCP `tools/list`
+//!   result), each optionally backed by a command run once per call.
+
+pub(crate) mod manifest;
+pub(crate) mod workspace;
