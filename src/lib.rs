@@ -5,6 +5,7 @@ mod deadline;
 mod engine;
 mod host;
 mod schema;
+mod sdk;
 mod tool;
 
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
@@ -15,6 +16,10 @@ pub use engine::{
 };
 pub use host::manifest::{ManifestError, load_manifest, parse_manifest};
 pub use host::workspace::workspace_tools;
+pub use sdk::{
+    SdkOptions, render_declarations, run_code_description, run_code_parameters,
+    schema_to_typescript,
+};
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
 };

@@ -6,4 +6,5 @@ mod engine;
 mod host_tools;
 mod pipeline;
 mod registry;
+mod sdk;
 mod tools1000;

@@ -1,0 +1,37 @@
+//! W5 (shared/bench/WORKLOADS.md): render the TypeScript SDK for tools1000.json.
+//!
+//! `cargo bench --bench sdk_render`
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use ptc::{ToolDefinition, render_declarations};
+use serde_json::Value;
+
+fn load(file: &str) -> Vec<ToolDefinition> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/bench/peers")
+        .join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let value: Value = serde_json::from_str(&text).expect("tool list JSON");
+    let list = match value {
+        Value::Object(mut m) => m.remove("tools").expect("a tools array"),
+        other => other,
+    };
+    serde_json::from_value(list).expect("tool definitions")
+}
+
+fn sdk_render(c: &mut Criterion) {
+    for file in ["tools50.json", "tools1000.json"] {
+        let tools = load(file);
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        c.bench_function(&format!("render_declarations/{file}"), |b| {
+            b.iter(|| render_declarations(black_box(&refs)))
+        });
+    }
+}
+
+criterion_group!(benches, sdk_render);
+criterion_main!(benches);

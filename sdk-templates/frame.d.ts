@@ -1,0 +1,9 @@
+/** A failed `tools.*` call rejects with this error; `message` says what went wrong. */
+declare class ToolCallError extends Error {
+ /** The tool that was called. */
+ readonly toolName: string;
+ /** UNKNOWN_TOOL: no such tool. INVALID_ARGUMENTS: the arguments do not match its schema. DENIED: a policy refused the call. TOOL_ERROR: the tool failed. INVALID_OUTPUT: its result broke its output schema. TOOL_TIMEOUT: the tool ran out of time. ABORTED_BEFORE_DISPATCH / ABORTED: the call was cancelled before / after it started. */
+ readonly code: "UNKNOWN_TOOL" | "INVALID_ARGUMENTS" | "DENIED" | "TOOL_ERROR" | "INVALID_OUTPUT" | "TOOL_TIMEOUT" | "ABORTED_BEFORE_DISPATCH" | "ABORTED";
+}
+{{types}}declare const tools: {
+{{methods}}};

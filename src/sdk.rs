@@ -1,0 +1,174 @@
+//! What the model sees of the tools in `ptc` mode (contracts §4, §5): the
+//! TypeScript SDK rendered from their JSON Schemas, and the `run_code` tool
+//! that carries it.
+
+mod templates;
+mod typescript;
+
+use serde_json::{Value, json};
+
+use crate::tool::definition::ToolDefinition;
+
+/// Settings that change the run_code texts.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SdkOptions {
+    /// The run deadline when the model gives no `timeoutMs`. By default, 120000.
+    pub default_timeout_ms: u64,
+    /// The largest `timeoutMs` the model may ask for; `run_code_parameters`
+    /// makes it the schema's `maximum`. By default, 600000.
+    pub max_timeout_ms: u64,
+}
+
+impl Default for SdkOptions {
+    fn default() -> Self {
+        Self {
+            default_timeout_ms: 120_000,
+            max_timeout_ms: 600_000,
+        }
+    }
+}
+
+/// TypeScript declarations (a valid global-script .d.ts) for these tools, in the given order.
+///
+/// The block declares `ToolCallError`, a `type` alias for each named schema
+/// (local `$ref`), and `declare const tools` with one async method per tool:
+/// its JSDoc from the advertised description, its argument type from
+/// `parameters`, its result from `output` (`unknown` when absent). The same
+/// tools always give the same bytes. Rendering never fails: what TypeScript
+/// cannot say becomes `unknown`, with its description kept.
+pub fn render_declarations(tools: &[&ToolDefinition]) -> String {
+    let sdk = typescript::render_sdk(tools);
+    templates::fill(
+        templates::FRAME,
+        &[("types", &sdk.types), ("methods", &sdk.methods)],
+    )
+}
+
+/// The full run_code tool description: instruction text (from sdk-templates) + the declarations.
+///
+/// `declarations` is what [`render_declarations`] returned; it goes into a
+/// fenced `ts` block, with a fence longer than any run of backticks inside.
+pub fn run_code_description(declarations: &str, options: &SdkOptions) -> String {
+    let fence = "`".repeat(longest_backtick_run(declarations).max(2) + 1);
+    let default = options.default_timeout_ms.to_string();
+    let max = options.max_timeout_ms.to_string();
+    templates::fill(
+        templates::INSTRUCTIONS,
+        &[
+            ("default_timeout_ms", &default),
+            ("max_timeout_ms", &max),
+            ("fence", &fence),
+            ("declarations", declarations),
+        ],
+    )
+}
+
+/// The JSON Schema of run_code's arguments: `code` (string, required),
+/// `description` (string, required, a short summary of what the program does)
+/// and `timeoutMs` (integer, optional, 1 … `max_timeout_ms`, its description
+/// stating the default and the maximum). No other properties.
+pub fn run_code_parameters(options: &SdkOptions) -> Value {
+    let (default, max) = (options.default_timeout_ms, options.max_timeout_ms);
+    json!({
+        "type": "object",
+        "properties": {
+            "code": {
+                "type": "string",
+                "description": "TypeScript: the body of an async function that calls `await tools.name(args)` and returns what you need."
+            },
+            "description": {
+                "type": "string",
+                "description": "A short summary of what the program does."
+            },
+            "timeoutMs": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": max,
+                "default": default,
+                "description": format!("Deadline for the whole run, in milliseconds. Default {default}, maximum {max}.")
+            }
+        },
+        "required": ["code", "description"],
+        "additionalProperties": false
+    })
+}
+
+/// Renders one JSON Schema as a TypeScript type expression (exposed for tests/users).
+///
+/// Local `$ref`s are expanded in place, since an expression cannot declare
+/// aliases; a reference back into a type being expanded becomes `unknown`.
+/// The schema's own description comes first as a comment.
+///
+/// ```
+/// let schema = serde_json::json!({
+///     "type": "object",
+///     "properties": { "id": { "type": "integer" }, "tags": { "type": "array", "items": { "type": "string" } } },
+///     "required": ["id"]
+/// });
+/// assert_eq!(ptc::schema_to_typescript(&schema), "{ id: number; tags?: string[] }");
+/// ```
+pub fn schema_to_typescript(schema: &Value) -> String {
+    typescript::expression(schema)
+}
+
+fn longest_backtick_run(text: &str) -> usize {
+    let (mut longest, mut run) = (0, 0);
+    for b in text.bytes() {
+        run = if b == b'`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    longest
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_default_to_the_contract() {
+        let o = SdkOptions::default();
+        assert_eq!((o.default_timeout_ms, o.max_timeout_ms), (120_000, 600_000));
+    }
+
+    #[test]
+    fn parameters_state_the_limits() {
+        let options = SdkOptions {
+            default_timeout_ms: 5,
+            max_timeout_ms: 77,
+        };
+        let p = run_code_parameters(&options);
+        assert_eq!(p["required"], json!(["code", "description"]));
+        assert_eq!(p["additionalProperties"], json!(false));
+        assert_eq!(p["properties"]["code"]["type"], "string");
+        assert_eq!(p["properties"]["description"]["type"], "string");
+        let t = &p["properties"]["timeoutMs"];
+        assert_eq!(t["type"], "integer");
+        assert_eq!((&t["minimum"], &t["maximum"]), (&json!(1), &json!(77)));
+        let text = t["description"].as_str().unwrap();
+        assert!(
+            text.contains("Default 5") && text.contains("maximum 77"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn description_embeds_declarations_and_limits() {
+        let options = SdkOptions {
+            default_timeout_ms: 1234,
+            max_timeout_ms: 98765,
+        };
+        let text = run_code_description("declare const tools: {};\n", &options);
+        assert!(text.contains("1234") && text.contains("98765"), "{text}");
+        assert!(
+            text.ends_with("```ts\ndeclare const tools: {};\n```\n"),
+            "{text}"
+        );
+        assert!(!text.contains("{{"));
+    }
+
+    #[test]
+    fn fence_outgrows_backticks_inside() {
+        let text = run_code_description("/** ```` */\n", &SdkOptions::default());
+        assert!(text.ends_with("`````ts\n/** ```` */\n`````\n"), "{text}");
+    }
+}

@@ -1,0 +1,70 @@
+//! The texts around the rendered types, kept in `sdk-templates/` and embedded
+//! at build time so the binary is self-contained.
+
+/// The SDK frame: `ToolCallError`, then `{{types}}` and `{{methods}}`.
+pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
+
+/// The `run_code` instructions: `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
+/// `{{fence}}` and `{{declarations}}`.
+pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
+
+/// Replaces each `{{name}}` in `template` with its value from `vars`.
+///
+/// A placeholder without a value is kept as written, so a typo shows up in the
+/// output (and in the golden tests) instead of vanishing.
+pub(crate) fn fill(template: &str, vars: &[(&str, &str)]) -> String {
+    let extra: usize = vars.iter().map(|(_, v)| v.len()).sum();
+    let mut out = String::with_capacity(template.len() + extra);
+    let mut rest = template;
+    while let Some(open) = rest.find("{{") {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 2..];
+        let Some(close) = after.find("}}") else {
+            rest = &rest[open..];
+            break;
+        };
+        let name = &after[..close];
+        match vars.iter().find(|(k, _)| *k == name) {
+            Some((_, value)) => out.push_str(value),
+            None => out.push_str(&rest[open..open + 2 + close + 2]),
+        }
+        rest = &after[close + 2..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_replaces_known_and_keeps_unknown_placeholders() {
+        assert_eq!(fill("a{{x}}b{{y}}c", &[("x", "1"), ("y", "22")]), "a1b22c");
+        assert_eq!(fill("{{x}}{{x}}", &[("x", "ab")]), "abab");
+        assert_eq!(fill("a{{nope}}b", &[("x", "1")]), "a{{nope}}b");
+        assert_eq!(fill("a{{unclosed", &[]), "a{{unclosed");
+        assert_eq!(fill("no placeholders", &[("x", "1")]), "no placeholders");
+    }
+
+    #[test]
+    fn values_are_not_rescanned() {
+        assert_eq!(fill("{{x}}", &[("x", "{{y}}"), ("y", "no")]), "{{y}}");
+    }
+
+    #[test]
+    fn templates_use_only_known_placeholders() {
+        let frame = fill(FRAME, &[("types", ""), ("methods", "")]);
+        assert!(!frame.contains("{{"), "{frame}");
+        let text = fill(
+            INSTRUCTIONS,
+            &[
+                ("default_timeout_ms", ""),
+                ("max_timeout_ms", ""),
+                ("fence", ""),
+                ("declarations", ""),
+            ],
+        );
+        assert!(!text.contains("{{"), "{text}");
+    }
+}

@@ -1,0 +1,419 @@
+//! The TypeScript SDK: goldens over real tool lists, size and content checks,
+//! and `tsc --strict` over the rendered declarations (contracts §5).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use ptc::{
+    SdkOptions, ToolDefinition, render_declarations, run_code_description, run_code_parameters,
+};
+use serde_json::Value;
+
+fn manifest_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `shared/` sits next to the repository (CI clones the repo beside a copy).
+fn shared(rel: &str) -> PathBuf {
+    manifest_dir().join("..").join("shared").join(rel)
+}
+
+/// A tool list: either `{ "tools": [...] }` (an MCP `tools/list` answer) or a bare array.
+fn load_tools(path: &Path) -> Vec<ToolDefinition> {
+    let text = std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let value: Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+    let list = match value {
+        Value::Object(mut m) => m.remove("tools").expect("a `tools` array"),
+        other => other,
+    };
+    serde_json::from_value(list)
+        .unwrap_or_else(|e| panic!("{} holds bad tool definitions: {e}", path.display()))
+}
+
+fn declarations_of(tools: &[ToolDefinition]) -> String {
+    let refs: Vec<&ToolDefinition> = tools.iter().collect();
+    render_declarations(&refs)
+}
+
+/// The tool lists with goldens: every MCP fixture, plus tools50.
+fn golden_sources() -> Vec<(String, PathBuf)> {
+    let dir = shared("fixtures/mcp-tools");
+    let mut sources: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .map(|p| {
+            let stem = p.file_stem().expect("a file name").to_string_lossy();
+            (stem.into_owned(), p)
+        })
+        .collect();
+    sources.sort();
+    assert!(
+        sources.len() >= 5,
+        "expected the MCP fixtures in {}",
+        dir.display()
+    );
+    sources.push(("tools50".into(), shared("bench/peers/tools50.json")));
+    sources
+}
+
+/// Compares `actual` with `tests/golden/sdk/<file>`; `UPDATE_EXPECT=1` rewrites it.
+fn check_golden(file: &str, actual: &str) {
+    let path = manifest_dir().join("tests/golden/sdk").join(file);
+    if std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1") {
+        std::fs::write(&path, actual).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        return;
+    }
+    let expected = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; bless it with UPDATE_EXPECT=1 cargo test",
+            path.display()
+        )
+    });
+    if expected != actual {
+        let line = expected
+            .lines()
+            .zip(actual.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or_else(|| expected.lines().count().min(actual.lines().count()));
+        panic!(
+            "{} differs from the rendering at line {}:\n  golden: {:?}\n  actual: {:?}\n\
+             (re-bless with UPDATE_EXPECT=1 cargo test if the change is intended)",
+            path.display(),
+            line + 1,
+            expected.lines().nth(line),
+            actual.lines().nth(line),
+        );
+    }
+}
+
+#[test]
+fn declarations_match_goldens() {
+    for (name, path) in golden_sources() {
+        check_golden(
+            &format!("{name}.d.ts"),
+            &declarations_of(&load_tools(&path)),
+        );
+    }
+}
+
+#[test]
+fn run_code_description_matches_golden() {
+    let tools = load_tools(&shared("bench/peers/tools50.json"));
+    let text = run_code_description(&declarations_of(&tools), &SdkOptions::default());
+    check_golden("tools50.run_code.md", &text);
+}
+
+#[test]
+fn rendering_is_deterministic() {
+    // Across processes: the golden was written by another process.
+    let tools = load_tools(&shared("bench/peers/tools50.json"));
+    let first = declarations_of(&tools);
+    if std::env::var_os("UPDATE_EXPECT").is_none() {
+        let golden = std::fs::read_to_string(manifest_dir().join("tests/golden/sdk/tools50.d.ts"))
+            .expect("the tools50 golden");
+        assert!(first == golden, "tools50 rendering differs from its golden");
+    }
+    // Within one: twice the same bytes, also from a fresh copy of the input.
+    let copy: Vec<ToolDefinition> = tools.to_vec();
+    assert!(first == declarations_of(&tools));
+    assert!(first == declarations_of(&copy));
+}
+
+#[test]
+fn run_code_parameters_follow_the_contract() {
+    let p = run_code_parameters(&SdkOptions::default());
+    assert_eq!(
+        p,
+        serde_json::json!({
+            "type": "object",
+            "properties": {
+                "code": {
+                    "type": "string",
+                    "description": "TypeScript: the body of an async function that calls `await tools.name(args)` and returns what you need."
+                },
+                "description": {
+                    "type": "string",
+                    "description": "A short summary of what the program does."
+                },
+                "timeoutMs": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "maximum": 600000,
+                    "default": 120000,
+                    "description": "Deadline for the whole run, in milliseconds. Default 120000, maximum 600000."
+                }
+            },
+            "required": ["code", "description"],
+            "additionalProperties": false
+        })
+    );
+}
+
+/// Every description string, enum value and bound of a schema, counted.
+#[derive(Default)]
+struct Inventory {
+    descriptions: Vec<String>,
+    enum_values: Vec<String>,
+    bounds: std::collections::BTreeMap<String, usize>,
+}
+
+fn inventory(schema: &Value, inv: &mut Inventory) {
+    match schema {
+        Value::Object(m) => {
+            for (key, value) in m {
+                match (key.as_str(), value) {
+                    ("description", Value::String(d)) => inv.descriptions.push(d.clone()),
+                    ("enum", Value::Array(values)) => {
+                        inv.enum_values.extend(values.iter().map(|v| v.to_string()))
+                    }
+                    ("const", v) => inv.enum_values.push(v.to_string()),
+                    (
+                        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum"
+                        | "multipleOf" | "minLength" | "maxLength" | "minItems" | "maxItems"
+                        | "format" | "default" | "pattern",
+                        _,
+                    ) => *inv.bounds.entry(key.clone()).or_default() += 1,
+                    (
+                        "properties" | "$defs" | "definitions" | "patternProperties",
+                        Value::Object(p),
+                    ) => p.values().for_each(|s| inventory(s, inv)),
+                    (_, v) => inventory(v, inv),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|s| inventory(s, inv)),
+        _ => {}
+    }
+}
+
+#[test]
+fn tools1000_is_compact_and_loses_nothing() {
+    let tools = load_tools(&shared("bench/peers/tools1000.json"));
+    let json = serde_json::to_string(&tools).expect("tools serialize");
+    let ts = declarations_of(&tools);
+    let ratio = ts.len() as f64 / json.len() as f64;
+    println!(
+        "tools1000: {} bytes of TypeScript / {} bytes of JSON = {ratio:.3}",
+        ts.len(),
+        json.len()
+    );
+    assert!(ratio <= 0.70, "declarations are {ratio:.3}x the JSON");
+
+    let mut inv = Inventory::default();
+    for tool in &tools {
+        if let Some(d) = tool.advertised_description() {
+            inv.descriptions.push(d.to_owned());
+        }
+        inventory(&tool.parameters, &mut inv);
+        if let Some(output) = &tool.output {
+            inventory(output, &mut inv);
+        }
+        let name = serde_json::to_string(&tool.name).expect("a name");
+        assert!(
+            ts.contains(&tool.name) || ts.contains(&name),
+            "tool {name} is missing"
+        );
+    }
+    assert!(inv.descriptions.len() > 10_000 && inv.enum_values.len() > 5_000);
+    for d in &inv.descriptions {
+        assert!(ts.contains(d.as_str()), "description {d:?} is missing");
+    }
+    for v in &inv.enum_values {
+        assert!(ts.contains(v.as_str()), "enum value {v} is missing");
+    }
+    // Each bound becomes one JSDoc tag.
+    for (keyword, count) in &inv.bounds {
+        let tag = format!("@{keyword} ");
+        assert_eq!(ts.matches(&tag).count(), *count, "{tag} tags");
+    }
+}
+
+/// `tsc` from `PTC_TSC`, else `node_modules/.bin/tsc` in the repository.
+/// Missing: the test fails under CI (env `CI`) and is skipped otherwise.
+fn tsc() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PTC_TSC") {
+        return Some(path.into());
+    }
+    let local = manifest_dir().join("node_modules/.bin/tsc");
+    if local.exists() {
+        return Some(local);
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "tsc not found: set PTC_TSC or run `npm install --no-save typescript@5`"
+    );
+    eprintln!(
+        "skipping the tsc check: tsc not found (set PTC_TSC, or `npm install --no-save typescript@5`)"
+    );
+    None
+}
+
+/// `tsc --strict --noEmit` over `sdk.d.ts` plus the given program files, in a
+/// fresh directory. Returns whether it passed and its diagnostics.
+fn typecheck(tsc: &Path, sdk: &str, programs: &[(&str, String)]) -> (bool, String) {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    std::fs::write(dir.path().join("sdk.d.ts"), sdk).expect("write sdk.d.ts");
+    let mut cmd = Command::new(tsc);
+    cmd.args([
+        "--strict", "--noEmit", "--target", "es2022", "--pretty", "false",
+    ])
+    .arg("sdk.d.ts")
+    .current_dir(dir.path());
+    for (file, text) in programs {
+        std::fs::write(dir.path().join(file), text).expect("write a program");
+        cmd.arg(file);
+    }
+    let out = cmd
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", tsc.display()));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    (out.status.success(), text)
+}
+
+/// A program body wrapped as the async function the engine would run, with a
+/// `ToolCallError` handler that reads its fields.
+fn program(body: &str) -> String {
+    format!(
+        r#"async function main(): Promise<unknown> {{
+  try {{
+{body}
+  }} catch (e) {{
+    if (e instanceof ToolCallError) {{
+      const code: ToolCallError["code"] = e.code;
+      if (code === "DENIED" || code === "TOOL_TIMEOUT") return `${{e.toolName}}: ${{e.message}}`;
+      console.log(e.toolName, code, e.message);
+      return null;
+    }}
+    throw e;
+  }}
+}}
+"#
+    )
+}
+
+/// Each wrong program in its own file, as an IIFE so that they share no names.
+fn wrong_programs(bodies: &[&str]) -> Vec<(String, String)> {
+    bodies
+        .iter()
+        .enumerate()
+        .map(|(i, body)| {
+            (
+                format!("wrong{i}.ts"),
+                format!("void (async () => {{\n{body}\n}})();\n"),
+            )
+        })
+        .collect()
+}
+
+/// A correct program per tool list, and programs that must not compile.
+fn programs_for(name: &str) -> (&'static str, &'static [&'static str]) {
+    match name {
+        "tools50" | "tools1000" => (
+            r#"    const echoed = await tools.echo({ value: [1, "two", { three: null }] });
+    const slept: number = (await tools.sleep({ ms: 1 })).slept;
+    const rows = await tools.get_rows();
+    const tags: string[] = rows[0].tags;
+    const issue = await tools["github.create-issue"]({
+      owner: "o", repo: "r", title: "t", milestone: 3, assignees: [{ login: "me", role: "owner" }],
+    });
+    const [a, b] = await Promise.all([tools.echo({ value: 1 }), tools.sleep({ ms: 2, i: 1 })]);
+    await tools["slack.chat.post-message"]({ channel: "c", text: "hi", unfurl: "links", thread: { ts: "1" } });
+    return { echoed: echoed.value, slept, tags, url: issue.url, n: issue.number + 1, a: a.value, b: b.slept };"#,
+            &[
+                r#"await tools.sleep({ ms: "soon" });"#,
+                r#"await tools["github.create-issue"]({ owner: "o", repo: "r", title: "t", assignees: [{ login: "me", role: "admin" }] });"#,
+                r#"await tools.echo();"#,
+                r#"const rows = await tools.get_rows({ limit: 5 }); const n: string = rows[0].score;"#,
+                r#"try { await tools.echo({ value: 1 }); } catch (e) { if (e instanceof ToolCallError && e.code === "NOT_A_CODE") return; }"#,
+            ],
+        ),
+        "github" => (
+            r#"    const issue = await tools.get_issue({ owner: "o", repo: "r", issue_number: 1 });
+    await tools.create_issue({ owner: "o", repo: "r", title: "t", labels: ["bug"] });
+    const results = await Promise.all([1, 2].map((n) => tools.get_issue({ owner: "o", repo: "r", issue_number: n })));
+    return [issue, results.length];"#,
+            &[r#"await tools.get_issue({ owner: "o", repo: "r", issue_number: "1" });"#],
+        ),
+        "notion" => (
+            r#"    const user = await tools["API-get-user"]({ user_id: "u" });
+    await tools["API-patch-block-children"]({
+      block_id: "b",
+      children: [{ type: "paragraph", paragraph: { rich_text: [{ text: { content: "hi", link: null } }] } }],
+    });
+    await tools["API-get-block-children"]({ block_id: "b", page_size: 10 });
+    return user;"#,
+            &[r#"await tools["API-get-block-children"]({ block_id: "b", page_size: "10" });"#],
+        ),
+        "server-everything" => (
+            r#"    await tools.echo({ message: "hi" });
+    const sum = await tools["get-sum"]({ a: 1, b: 2 });
+    await tools["get-env"]();
+    return sum;"#,
+            &[r#"await tools["get-sum"]({ a: 1, b: "2" });"#],
+        ),
+        "server-filesystem" => (
+            r#"    const file = await tools.read_text_file({ path: "/a", head: 3 });
+    const text: string = file.content;
+    await tools.list_allowed_directories();
+    await tools.edit_file({ path: "/a", edits: [{ oldText: "x", newText: "y" }], dryRun: true });
+    return text.length;"#,
+            &[r#"await tools.edit_file({ path: "/a", edits: [{ oldText: "x" }] });"#],
+        ),
+        "server-memory" => (
+            r#"    await tools.create_entities({ entities: [{ name: "n", entityType: "t", observations: [] }] });
+    const graph = await tools.read_graph();
+    return graph.entities.map((e) => e.name);"#,
+            &[
+                r#"await tools.create_entities({ entities: [{ name: "n", entityType: "t", observations: "none" }] });"#,
+            ],
+        ),
+        other => panic!("no program for {other}: add one to programs_for"),
+    }
+}
+
+/// The rendered SDK plus a correct program passes `tsc --strict`; each wrong
+/// program fails, in its own file, without any error in the SDK itself.
+fn check_with_tsc(name: &str, path: &Path) {
+    let Some(tsc) = tsc() else { return };
+    let sdk = declarations_of(&load_tools(path));
+    let (good, wrong) = programs_for(name);
+    let (ok, diagnostics) = typecheck(&tsc, &sdk, &[("main.ts", program(good))]);
+    assert!(
+        ok,
+        "{name}: tsc rejected the SDK or a correct program:\n{diagnostics}"
+    );
+
+    let wrong = wrong_programs(wrong);
+    let files: Vec<(&str, String)> = wrong.iter().map(|(f, t)| (f.as_str(), t.clone())).collect();
+    let (ok, diagnostics) = typecheck(&tsc, &sdk, &files);
+    assert!(!ok, "{name}: tsc accepted wrong programs");
+    assert!(
+        !diagnostics.contains("sdk.d.ts("),
+        "{name}: errors inside the SDK:\n{diagnostics}"
+    );
+    for (file, _) in &wrong {
+        assert!(
+            diagnostics.contains(&format!("{file}(")),
+            "{name}: {file} compiled but must not:\n{diagnostics}"
+        );
+    }
+}
+
+#[test]
+fn sdks_typecheck_with_tsc() {
+    for (name, path) in golden_sources() {
+        check_with_tsc(&name, &path);
+    }
+}
+
+#[test]
+fn tools1000_sdk_typechecks_with_tsc() {
+    check_with_tsc("tools1000", &shared("bench/peers/tools1000.json"));
+}
