@@ -4,6 +4,7 @@ mod common;
 mod deadline_and_time;
 mod engine;
 mod host_tools;
+mod inspect;
 mod pipeline;
 mod registry;
 mod sdk;

@@ -1,18 +1,24 @@
 // ptc console formatter: Node's `util.format` / `util.inspect`, on one line.
 //
-// This file is ONE expression. Evaluating it (as a global script) yields
+// Usage: this file is ONE expression. Evaluate it as a global script in each
+// fresh context BEFORE any model code runs (it captures the builtins it uses,
+// so later patches of globals cannot change or break it), and keep the
+// result private to the engine (never put it on globalThis). It yields
 //   { formatArgs, inspect, hooks }
-// - formatArgs(args): the text of one console call (`args` is an array).
+// - formatArgs(args): the text of one console call, `args` being the array
+//   of its arguments: Node's util.format (printf-style %s %d %i %f %j %o %O
+//   %c %% when the first argument is a string), strings as they are, other
+//   values via inspect, joined by one space. Returns a string.
 // - inspect(value[, opts]): one value, like Node's `util.inspect(value,
 //   { breakLength: Infinity })`; opts may set depth, showHidden, showProxy,
 //   maxArrayLength, maxStringLength.
-// - hooks: optional host helpers, set by the engine before use:
+// - hooks: optional host helpers the engine may set once, after evaluation:
 //     hooks.promiseState(v)  -> undefined if v is not a promise, else
 //                               [state, result], state 0 pending,
 //                               1 fulfilled, 2 rejected;
 //     hooks.proxyDetails(v)  -> undefined if v is not a proxy, null if it
 //                               is revoked, else [target, handler].
-// Neither function ever throws. Pure ES2020; no Node or host APIs.
+// formatArgs and inspect never throw. Pure ES2020; no Node or host APIs.
 //
 // Rules (where Node cannot be matched exactly):
 // - Layout never breaks lines (Node with breakLength: Infinity, without the
@@ -32,12 +38,15 @@
 // - Map/Set iterators cannot be previewed without consuming them:
 //   `[Map Iterator] { <items unknown> }`.
 // - Anything that throws while being inspected (proxy traps, custom
-//   inspectors, getters such as `name` on errors) renders as
-//   `<Inspection threw (message)>` for that value; the call never throws.
+//   inspectors, getters such as `name` on errors, a throwing toString under
+//   %s) renders as `<Inspection threw (message)>` for that value; `%j` of a
+//   value JSON.stringify rejects (BigInt, throwing toJSON) renders as
+//   `<JSON.stringify threw (message)>`. Node throws in these cases.
 // - Bounds: at most 100 items per array/Map/Set, 10000 characters per
-//   string (as Node); arrays and typed arrays longer than 10000 items are not
+//   string (as Node); arrays and typed arrays longer than 1000 items are not
 //   scanned for extra named properties; each top-level value stops growing
-//   after about 64 KiB (remaining entries become `…`) and is cut to 64 KiB.
+//   after about 60000 characters (remaining entries become `…`) and is cut
+//   at 65536 UTF-16 units (then ending in `…`).
 (function () {
   'use strict';
 
@@ -53,7 +62,6 @@
   var ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
   var ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
   var ObjectGetPrototypeOf = Object.getPrototypeOf;
-  var ObjectIs = Object.is;
   var ReflectOwnKeys = Reflect.ownKeys;
   var ReflectApply = Reflect.apply;
   var ArrayIsArray = Array.isArray;
@@ -68,10 +76,14 @@
   var SymbolToPrimitive = Symbol.toPrimitive;
   var customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
   var ObjectPrototype = Object.prototype;
+  var ArrayPrototype = Array.prototype;
+  var ArrayCtor = Array;
   var FunctionPrototype = Function.prototype;
 
-  var hasOwn = uncurry(Object.prototype.hasOwnProperty);
+  var hasOwn = typeof Object.hasOwn === 'function' ? Object.hasOwn : uncurry(Object.prototype.hasOwnProperty);
   var propertyIsEnumerable = uncurry(Object.prototype.propertyIsEnumerable);
+  var ObjectPrototypeLookupGetter = uncurry(Object.prototype.__lookupGetter__);
+  var ObjectPrototypeLookupSetter = uncurry(Object.prototype.__lookupSetter__);
   var ObjectPrototypeToString = uncurry(Object.prototype.toString);
   var FunctionPrototypeToString = uncurry(Function.prototype.toString);
   var FunctionPrototypeSymbolHasInstance = uncurry(Function.prototype[Symbol.hasInstance]);
@@ -87,6 +99,7 @@
   var ArrayPrototypeUnshift = uncurry(Array.prototype.unshift);
   var ArrayPrototypeSplice = uncurry(Array.prototype.splice);
   var ArrayPrototypeIndexOf = uncurry(Array.prototype.indexOf);
+  var ArrayPrototypeJoin = uncurry(Array.prototype.join);
   var NumberPrototypeValueOf = uncurry(Number.prototype.valueOf);
   var BooleanPrototypeValueOf = uncurry(Boolean.prototype.valueOf);
   var BigIntPrototypeValueOf = uncurry(BigInt.prototype.valueOf);
@@ -100,6 +113,7 @@
   var DatePrototypeToString = uncurry(Date.prototype.toString);
   var MapPrototypeGet = uncurry(Map.prototype.get);
   var MapPrototypeSet = uncurry(Map.prototype.set);
+  var MapPrototypeClear = uncurry(Map.prototype.clear);
   var MapPrototypeEntries = uncurry(Map.prototype.entries);
   var MapPrototypeGetSize = uncurry(ObjectGetOwnPropertyDescriptor(Map.prototype, 'size').get);
   var SetPrototypeValues = uncurry(Set.prototype.values);
@@ -120,7 +134,6 @@
   var DataViewPrototypeGetBuffer = uncurry(ObjectGetOwnPropertyDescriptor(DataView.prototype, 'buffer').get);
   var Uint8ArrayCtor = Uint8Array;
 
-  /* eslint-disable no-new-func */
   var AsyncFunctionPrototype = ObjectGetPrototypeOf(async function () {});
   var GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
   var AsyncGeneratorFunctionPrototype = ObjectGetPrototypeOf(async function* () {});
@@ -175,7 +188,8 @@
   var kMaxOutput = 65536; // characters per top-level value
   var kBudget = 60000; // stop adding entries once this much has been produced
   var kMaxProtoChain = 1000;
-  var kMaxScanLength = 10000; // longer arrays are not scanned for extra keys
+  var kMaxCustomDepth = 20;
+  var kMaxScanLength = 1000; // longer arrays are not scanned for extra keys
   var kEllipsis = '\u2026';
 
   // Escapes for control characters, C1 controls, the single quote and the
@@ -255,10 +269,6 @@
     return '';
   }
 
-  function isError(value) {
-    return getKind(value) === 'error';
-  }
-
   function isInstanceof(object, proto) {
     try {
       return object instanceof proto;
@@ -275,6 +285,14 @@
   }
 
   function getConstructorName(obj, ctx, recurseTimes, protoProps) {
+    // Fast path for plain objects and arrays (what Node's walk below finds).
+    if (protoProps === undefined) {
+      var proto = ObjectGetPrototypeOf(obj);
+      if ((proto === ObjectPrototype || proto === ArrayPrototype) && !hasOwn(obj, 'constructor')) {
+        if (proto === ObjectPrototype) return 'Object';
+        if (ArrayPrototype.constructor === ArrayCtor) return 'Array';
+      }
+    }
     var firstProto;
     var tmp = obj;
     for (var n = 0; obj && n < kMaxProtoChain; n++) {
@@ -313,7 +331,9 @@
     var protoConstr = getConstructorName(firstProto, ctx, recurseTimes + 1, protoProps);
     if (protoConstr === null) {
       var sub = newContext({ depth: -1, showHidden: ctx.showHidden, customInspect: false });
-      return res + ' <' + formatValue(sub, firstProto, 0) + '>';
+      var protoStr = formatValue(sub, firstProto, 0);
+      releaseContext(sub);
+      return res + ' <' + protoStr + '>';
     }
     return res + ' <' + protoConstr + '>';
   }
@@ -402,23 +422,24 @@
     return +key < 4294967295;
   }
 
-  // Own keys of an array or typed array that are not indices.
+  // Own keys of an array or typed array that are not indices. Integer keys
+  // always come first in own-key order, so only the tail of the key list is
+  // examined. Beyond kMaxScanLength items only symbol keys are looked for.
   function getOwnNonIndexProperties(value, showHidden, length) {
     var keys = [];
     var i;
-    if (length > kMaxScanLength) {
-      var symbols = ObjectGetOwnPropertySymbols(value);
-      for (i = 0; i < symbols.length; i++) {
-        if (showHidden || propertyIsEnumerable(value, symbols[i])) keys[keys.length] = symbols[i];
+    if (length <= kMaxScanLength) {
+      var names = showHidden ? ObjectGetOwnPropertyNames(value) : ObjectKeys(value);
+      var start = names.length;
+      // Dense without extra keys: the last key is the last index.
+      if (start !== length || (start !== 0 && names[start - 1] !== '' + (start - 1))) {
+        while (start > 0 && !isArrayIndex(names[start - 1])) start--;
+        for (i = start; i < names.length; i++) keys[keys.length] = names[i];
       }
-      return keys;
     }
-    var all = ReflectOwnKeys(value);
-    for (i = 0; i < all.length; i++) {
-      var key = all[i];
-      if (typeof key === 'string' && isArrayIndex(key)) continue;
-      if (!showHidden && !propertyIsEnumerable(value, key)) continue;
-      keys[keys.length] = key;
+    var symbols = ObjectGetOwnPropertySymbols(value);
+    for (i = 0; i < symbols.length; i++) {
+      if (showHidden || propertyIsEnumerable(value, symbols[i])) keys[keys.length] = symbols[i];
     }
     return keys;
   }
@@ -444,6 +465,10 @@
   // backticks; escape control characters, C1 controls, lone surrogates, the
   // backslash and (when single-quoted) the single quote.
   function strEscape(str) {
+    // Fast path: nothing to escape and no single quote.
+    if (RegExpPrototypeExec(strNeedsWorkRegExp, str) === null) {
+      return "'" + str + "'";
+    }
     var quote = 39;
     if (includes(str, "'")) {
       if (!includes(str, '"')) {
@@ -458,40 +483,34 @@
     return "'" + body + "'";
   }
 
+  // Characters that need an escape, or a closer look at the quotes.
+  var strNeedsWorkRegExp = /[\x00-\x1f\x27\x5c\x7f-\x9f\ud800-\udfff]/;
+  // Characters to escape; lone surrogates only (pairs are printed as is).
+  var strEscapeRegExp = /[\x00-\x1f\x27\x5c\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+  var strEscapeRegExpNoQuote = /[\x00-\x1f\x5c\x7f-\x9f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
   function escapeBody(str, escapeSingleQuote) {
+    var re = escapeSingleQuote ? strEscapeRegExp : strEscapeRegExpNoQuote;
     var result = '';
     var last = 0;
-    var len = str.length;
-    for (var i = 0; i < len; i++) {
+    var match;
+    re.lastIndex = 0;
+    while ((match = RegExpPrototypeExec(re, str)) !== null) {
+      var i = match.index;
       var point = StringPrototypeCharCodeAt(str, i);
-      var esc;
-      if (point < 160) {
-        esc = meta[point];
-        if (esc === '' || (point === 39 && !escapeSingleQuote)) continue;
-      } else if (point >= 0xd800 && point <= 0xdfff) {
-        if (point <= 0xdbff && i + 1 < len) {
-          var next = StringPrototypeCharCodeAt(str, i + 1);
-          if (next >= 0xdc00 && next <= 0xdfff) {
-            i++;
-            continue;
-          }
-        }
-        esc = '\\u' + NumberPrototypeToString(point, 16);
-      } else {
-        continue;
-      }
-      result += StringPrototypeSlice(str, last, i) + esc;
+      result += StringPrototypeSlice(str, last, i) +
+        (point < 160 ? meta[point] : '\\u' + NumberPrototypeToString(point, 16));
       last = i + 1;
     }
     if (last === 0) return str;
-    if (last !== len) {
+    if (last !== str.length) {
       result += StringPrototypeSlice(str, last);
     }
     return result;
   }
 
   function formatNumber(number) {
-    if (ObjectIs(number, -0)) {
+    if (number === 0 && 1 / number < 0) {
       return '-0';
     }
     return '' + number;
@@ -503,7 +522,13 @@
 
   function formatPrimitive(value, ctx) {
     var out;
-    switch (typeof value) {
+    var type = typeof value;
+    if (type === 'number') {
+      out = value === 0 && 1 / value < 0 ? '-0' : '' + value;
+      ctx.budget += out.length;
+      return out;
+    }
+    switch (type) {
       case 'string': {
         var trailer = '';
         if (value.length > ctx.maxStringLength) {
@@ -514,7 +539,6 @@
         out = strEscape(value) + trailer;
         break;
       }
-      case 'number': out = formatNumber(value); break;
       case 'bigint': out = formatBigInt(value); break;
       case 'boolean': out = value ? 'true' : 'false'; break;
       case 'undefined': out = 'undefined'; break;
@@ -535,20 +559,45 @@
 
   // ---- values ---------------------------------------------------------------
 
+  // Contexts are reused (allocating one costs more than formatting a small
+  // value); a custom inspect function calling inspect() gets a fresh one.
+  var contextPool = [];
+
   function newContext(opts) {
-    var ctx = {
-      budget: 0,
-      stopped: false,
-      seen: [],
-      circular: undefined,
-      depth: 2,
-      showHidden: false,
-      showProxy: false,
-      customInspect: true,
-      maxArrayLength: 100,
-      maxStringLength: 10000,
-    };
+    var ctx;
+    if (contextPool.length > 0) {
+      ctx = contextPool[contextPool.length - 1];
+      contextPool.length--;
+      ctx.budget = 0;
+      ctx.stopped = false;
+      ctx.customDepth = 0;
+      if (ctx.custom) {
+        ctx.custom = false;
+        ctx.depth = 2;
+        ctx.showHidden = false;
+        ctx.showProxy = false;
+        ctx.customInspect = true;
+        ctx.maxArrayLength = 100;
+        ctx.maxStringLength = 10000;
+      }
+    } else {
+      ctx = {
+        budget: 0,
+        stopped: false,
+        customDepth: 0,
+        seen: [],
+        circular: undefined,
+        depth: 2,
+        showHidden: false,
+        showProxy: false,
+        customInspect: true,
+        maxArrayLength: 100,
+        maxStringLength: 10000,
+        custom: false,
+      };
+    }
     if (opts) {
+      ctx.custom = true;
       if (opts.depth !== undefined) ctx.depth = opts.depth === null ? Infinity : opts.depth;
       if (opts.showHidden !== undefined) ctx.showHidden = !!opts.showHidden;
       if (opts.showProxy !== undefined) ctx.showProxy = !!opts.showProxy;
@@ -563,12 +612,22 @@
     return ctx;
   }
 
+  function releaseContext(ctx) {
+    if (contextPool.length < 4) {
+      ctx.seen.length = 0;
+      ctx.circular = undefined;
+      contextPool[contextPool.length] = ctx;
+    }
+  }
+
+  // For primitives at the top level (only maxStringLength matters).
+  var primitiveContext = { budget: 0, maxStringLength: 10000 };
+
+  // [target, handler], null for a revoked proxy, undefined otherwise.
   function getProxyDetails(value) {
     if (typeof hooks.proxyDetails === 'function') {
       return hooks.proxyDetails(value);
     }
-    // Without host help only a revoked proxy can be recognised: IsArray
-    // throws for it and for nothing else.
     try {
       ArrayIsArray(value);
     } catch (e) {
@@ -588,7 +647,7 @@
     var seenLength = ctx.seen.length;
     try {
       var context = value;
-      var proxy = getProxyDetails(value);
+      var proxy = hooks.proxyDetails !== undefined ? getProxyDetails(value) : undefined;
       if (proxy !== undefined) {
         if (proxy === null || proxy[0] === null) {
           return '<Revoked Proxy>';
@@ -623,7 +682,14 @@
           var ret = ReflectApply(maybeCustom, context, [depth, options, inspect]);
           if (ret !== context) {
             if (typeof ret !== 'string') {
-              return formatValue(ctx, ret, recurseTimes);
+              // A custom inspector may hand back another value with one.
+              if (ctx.customDepth >= kMaxCustomDepth) {
+                throw new Error('custom inspect nested too deeply');
+              }
+              ctx.customDepth++;
+              var res = formatValue(ctx, ret, recurseTimes);
+              ctx.customDepth--;
+              return res;
             }
             ctx.budget += ret.length;
             return ret;
@@ -648,9 +714,20 @@
         }
       }
 
+      if (!ctx.showHidden) {
+        var plain = formatPlain(ctx, value, recurseTimes);
+        if (plain !== undefined) return plain;
+      }
       return formatRaw(ctx, value, recurseTimes, typedArray);
     } catch (err) {
       ctx.seen.length = seenLength;
+      // Without host help a revoked proxy shows up here: every operation on
+      // it throws, IsArray included (and IsArray throws for nothing else).
+      try {
+        ArrayIsArray(value);
+      } catch (e) {
+        return '<Revoked Proxy>';
+      }
       return '<Inspection threw (' + errorMessage(err) + ')>';
     }
   }
@@ -671,6 +748,65 @@
     return reduceToSingleString(res, '', ['Proxy [', ']']);
   }
 
+  // Fast path for the common case: an object with Object.prototype or a
+  // dense array with Array.prototype as its prototype, no own `constructor`,
+  // no symbol keys, no extra array keys and no Symbol.toStringTag. Gives
+  // what formatRaw gives for them, or undefined to fall back to formatRaw.
+  function formatPlain(ctx, value, recurseTimes) {
+    var proto = ObjectGetPrototypeOf(value);
+    var isArray;
+    if (proto === ObjectPrototype) {
+      isArray = false;
+    } else if (proto === ArrayPrototype && ArrayIsArray(value) &&
+               ArrayPrototype.constructor === ArrayCtor) {
+      isArray = true;
+    } else {
+      return undefined;
+    }
+    if (hasOwn(value, 'constructor') || value[SymbolToStringTag] !== undefined ||
+        ObjectGetOwnPropertySymbols(value).length !== 0) {
+      return undefined;
+    }
+    var keys;
+    var output;
+    var i;
+    if (isArray) {
+      var length = value.length;
+      if (length > kMaxScanLength) return undefined;
+      keys = ObjectKeys(value);
+      if (keys.length !== length || (length !== 0 && keys[length - 1] !== '' + (length - 1))) {
+        return undefined; // holes or extra keys
+      }
+      if (length === 0) return '[]';
+      if (recurseTimes > ctx.depth) return '[Array]';
+      ctx.seen[ctx.seen.length] = value;
+      output = formatArray(ctx, value, recurseTimes + 1);
+    } else {
+      keys = ObjectKeys(value);
+      if (keys.length === 0) return '{}';
+      if (recurseTimes > ctx.depth) return '[Object]';
+      ctx.seen[ctx.seen.length] = value;
+      output = [];
+      for (i = 0; i < keys.length; i++) {
+        if (ctx.budget > kBudget) {
+          pushEllipsis(ctx, output);
+          break;
+        }
+        output[i] = formatProperty(ctx, value, recurseTimes + 1, keys[i], kObjectType, undefined, undefined, true);
+      }
+    }
+    ctx.seen.length--;
+    var open = isArray ? '[ ' : '{ ';
+    var close = isArray ? ' ]' : ' }';
+    if (ctx.circular !== undefined) {
+      var index = MapPrototypeGet(ctx.circular, value);
+      if (index !== undefined) {
+        open = '<ref *' + index + '> ' + open;
+      }
+    }
+    return open + ArrayPrototypeJoin(output, ', ') + close;
+  }
+
   function formatRaw(ctx, value, recurseTimes, typedArray) {
     var keys;
     var protoProps;
@@ -688,15 +824,18 @@
       tag = '';
     }
     var base = '';
-    var formatter = getEmptyFormatArray;
+    var formatter;
     var braces;
     var noIterator = true;
     var extrasType = kObjectType;
     var kind;
     var size;
     var prefix;
+    // Keys are own enumerable ones unless showHidden or added below.
+    var fastKeys = !ctx.showHidden;
 
-    if (SymbolIterator in value || constructor === null) {
+    var noIteratorInitially = !(SymbolIterator in value || constructor === null);
+    if (!noIteratorInitially) {
       noIterator = false;
       if (ArrayIsArray(value)) {
         var length = value.length;
@@ -758,7 +897,7 @@
           return base;
         }
       } else if (constructor === 'Object') {
-        if (ObjectPrototypeToString(value) === '[object Arguments]') {
+        if (!noIteratorInitially && ObjectPrototypeToString(value) === '[object Arguments]') {
           braces[0] = '[Arguments] {';
         } else if (tag !== '') {
           braces[0] = getPrefix(constructor, tag, 'Object') + '{';
@@ -784,6 +923,7 @@
         }
       } else if (kind === 'error') {
         base = formatError(value, constructor, tag, ctx, keys);
+        fastKeys = false;
         if (keys.length === 0 && protoProps === undefined) {
           return base;
         }
@@ -797,9 +937,11 @@
         }
         braces[0] = prefix + '{';
         ArrayPrototypeUnshift(keys, 'byteLength');
+        fastKeys = false;
       } else if (kind === 'dataview') {
         braces[0] = getPrefix(constructor, tag, 'DataView') + '{';
         ArrayPrototypeUnshift(keys, 'byteLength', 'byteOffset', 'buffer');
+        fastKeys = false;
       } else if (kind === 'promise') {
         braces[0] = getPrefix(constructor, tag, 'Promise') + '{';
         formatter = formatPromise;
@@ -831,7 +973,7 @@
     recurseTimes += 1;
 
     ctx.seen[ctx.seen.length] = value;
-    var output = formatter(ctx, value, recurseTimes);
+    var output = formatter === undefined ? [] : formatter(ctx, value, recurseTimes);
     for (var i = 0; i < keys.length; i++) {
       if (ctx.budget > kBudget) {
         if (!ctx.stopped || output.length === 0 || output[output.length - 1] !== kEllipsis) {
@@ -840,7 +982,7 @@
         ctx.stopped = true;
         break;
       }
-      output[output.length] = formatProperty(ctx, value, recurseTimes, keys[i], extrasType);
+      output[output.length] = formatProperty(ctx, value, recurseTimes, keys[i], extrasType, undefined, undefined, fastKeys);
     }
     if (protoProps !== undefined) {
       for (var j = 0; j < protoProps.length; j++) output[output.length] = protoProps[j];
@@ -854,10 +996,6 @@
     }
     ctx.seen.length--;
     return reduceToSingleString(output, base, braces);
-  }
-
-  function getEmptyFormatArray() {
-    return [];
   }
 
   function getIteratorBraces(type, tag) {
@@ -897,7 +1035,7 @@
         base += ' (' + constructor + ')';
       }
     }
-    base += ': ' + formatPrimitive(primitive, newContext()) + ']';
+    base += ': ' + formatPrimitive(primitive, primitiveContext) + ']';
     if (tag !== '' && tag !== constructor) {
       base += ' [' + tag + ']';
     }
@@ -1074,7 +1212,7 @@
           break;
         }
       }
-      output[output.length] = formatProperty(ctx, value, recurseTimes, key, kArrayType);
+      output[output.length] = formatProperty(ctx, value, recurseTimes, key, kArrayType, undefined, undefined, true);
       index++;
     }
     var remaining = value.length - index;
@@ -1118,10 +1256,28 @@
         pushEllipsis(ctx, output);
         return output;
       }
-      if (!hasOwn(value, i)) {
+      // Inlined formatProperty: a data element needs one getter lookup and
+      // one read; only `undefined` needs the own-property check (a value
+      // inherited from Array.prototype for a hole is taken as the element).
+      var str;
+      if (ObjectPrototypeLookupGetter(value, i) === undefined) {
+        var v = value[i];
+        if (v === undefined) {
+          if (!hasOwn(value, i)) {
+            return formatSpecialArray(ctx, value, recurseTimes, len, output, i);
+          }
+          str = ObjectPrototypeLookupSetter(value, i) !== undefined ? '[Setter]' : 'undefined';
+        } else if (typeof v === 'object' || typeof v === 'function') {
+          str = formatValue(ctx, v, recurseTimes);
+        } else {
+          str = formatPrimitive(v, ctx);
+        }
+      } else if (!hasOwn(value, i)) {
         return formatSpecialArray(ctx, value, recurseTimes, len, output, i);
+      } else {
+        str = ObjectPrototypeLookupSetter(value, i) !== undefined ? '[Getter/Setter]' : '[Getter]';
       }
-      output[output.length] = formatProperty(ctx, value, recurseTimes, i, kArrayType);
+      output[output.length] = str;
     }
     if (remaining > 0) {
       output[output.length] = remainingText(remaining);
@@ -1213,57 +1369,89 @@
     return [details[0] === 2 ? '<rejected> ' + str : str];
   }
 
-  function formatProperty(ctx, value, recurseTimes, key, type, desc, original) {
-    var name;
+  // One property. `fast` says `key` is an own enumerable key (from
+  // Object.keys or an array index), so no descriptor object is needed.
+  function formatProperty(ctx, value, recurseTimes, key, type, desc, original, fast) {
     var str;
-    desc = desc || ObjectGetOwnPropertyDescriptor(value, key) ||
-      { value: value[key], enumerable: true };
-    if (desc.value !== undefined) {
-      str = formatValue(ctx, desc.value, recurseTimes);
-    } else if (desc.get !== undefined) {
-      str = desc.set !== undefined ? '[Getter/Setter]' : '[Getter]';
-    } else if (desc.set !== undefined) {
-      str = '[Setter]';
+    var enumerable = true;
+    if (desc === undefined && fast === true) {
+      if (ObjectPrototypeLookupGetter(value, key) === undefined) {
+        var v = value[key];
+        if (typeof v === 'object' || typeof v === 'function') {
+          str = formatValue(ctx, v, recurseTimes);
+        } else if (v !== undefined) {
+          str = formatPrimitive(v, ctx);
+        } else {
+          str = ObjectPrototypeLookupSetter(value, key) !== undefined ? '[Setter]' : 'undefined';
+        }
+      } else {
+        str = ObjectPrototypeLookupSetter(value, key) !== undefined ? '[Getter/Setter]' : '[Getter]';
+      }
     } else {
-      str = 'undefined';
+      desc = desc || ObjectGetOwnPropertyDescriptor(value, key) ||
+        { value: value[key], enumerable: true };
+      if (desc.value !== undefined) {
+        str = formatValue(ctx, desc.value, recurseTimes);
+      } else if (desc.get !== undefined) {
+        str = desc.set !== undefined ? '[Getter/Setter]' : '[Getter]';
+      } else if (desc.set !== undefined) {
+        str = '[Setter]';
+      } else {
+        str = 'undefined';
+      }
+      enumerable = desc.enumerable !== false;
     }
     if (type === kArrayType) {
       return str;
     }
-    if (typeof key === 'symbol') {
-      name = '[' + escapeBody(SymbolPrototypeToString(key), true) + ']';
-    } else if (key === '__proto__') {
-      name = "['__proto__']";
-    } else if (desc.enumerable === false) {
-      name = '[' + escapeBody(key, true) + ']';
-    } else if (isIdentifierKey(key)) {
-      name = key;
+    var name;
+    if (enumerable && typeof key === 'string') {
+      name = MapPrototypeGet(keyCache, key);
+      if (name === undefined) name = formatKey(key, enumerable);
     } else {
-      name = strEscape(key);
+      name = formatKey(key, enumerable);
     }
     ctx.budget += name.length + 2;
     return name + ': ' + str;
   }
 
-  // /^[a-zA-Z_][a-zA-Z_0-9]*$/
-  function isIdentifierKey(key) {
-    var len = key.length;
-    if (len === 0) return false;
-    for (var i = 0; i < len; i++) {
-      var c = StringPrototypeCharCodeAt(key, i);
-      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95) continue;
-      if (i > 0 && c >= 48 && c <= 57) continue;
-      return false;
+  var keyCache = new MapCtor();
+  var kKeyCacheSize = 1000;
+
+  function formatKey(key, enumerable) {
+    if (typeof key === 'symbol') {
+      return '[' + escapeBody(SymbolPrototypeToString(key), true) + ']';
     }
-    return true;
+    if (key === '__proto__') {
+      return "['__proto__']";
+    }
+    if (!enumerable) {
+      return '[' + escapeBody(key, true) + ']';
+    }
+    var name = MapPrototypeGet(keyCache, key);
+    if (name === undefined) {
+      name = isIdentifierKey(key) ? key : strEscape(key);
+      if (key.length <= 64) {
+        if (MapPrototypeGetSize(keyCache) >= kKeyCacheSize) MapPrototypeClear(keyCache);
+        MapPrototypeSet(keyCache, key, name);
+      }
+    }
+    return name;
+  }
+
+  // Keys printed without quotes: /^[a-zA-Z_][a-zA-Z_0-9]*$/. The regexp
+  // below matches exactly the other keys (and allocates only then).
+  var notIdentifierRegExp = /^(?![a-zA-Z_])|[^a-zA-Z_0-9]/;
+  function isIdentifierKey(key) {
+    return RegExpPrototypeExec(notIdentifierRegExp, key) === null;
   }
 
   function reduceToSingleString(output, base, braces) {
-    var joined = '';
-    for (var i = 0; i < output.length; i++) {
-      joined += (i === 0 ? '' : ', ') + output[i];
+    var joined = ArrayPrototypeJoin(output, ', ');
+    if (base !== '') {
+      return base + ' ' + braces[0] + ' ' + joined + ' ' + braces[1];
     }
-    return (base ? base + ' ' : '') + braces[0] + ' ' + joined + ' ' + braces[1];
+    return braces[0] + ' ' + joined + ' ' + braces[1];
   }
 
   // ---- public API -----------------------------------------------------------
@@ -1277,11 +1465,18 @@
   }
 
   function inspectWith(value, opts) {
-    try {
-      return capOutput(formatValue(newContext(opts), value, 0));
-    } catch (err) {
-      return '<Inspection threw (' + errorMessage(err) + ')>';
+    if (opts === undefined && typeof value !== 'object' && typeof value !== 'function') {
+      return capOutput(formatPrimitive(value, primitiveContext));
     }
+    var ctx = newContext(opts);
+    var out;
+    try {
+      out = capOutput(formatValue(ctx, value, 0));
+    } catch (err) {
+      out = '<Inspection threw (' + errorMessage(err) + ')>';
+    }
+    releaseContext(ctx);
+    return out;
   }
 
   function inspect(value, opts) {
@@ -1385,102 +1580,102 @@
         return first;
       }
       var lastPos = 0;
-      for (var i = 0; i < first.length - 1; i++) {
-        if (StringPrototypeCharCodeAt(first, i) === 37) { // '%'
-          var nextChar = StringPrototypeCharCodeAt(first, ++i);
-          if (a + 1 !== args.length) {
-            switch (nextChar) {
-              case 115: { // 's'
-                var tempArg = args[++a];
-                if (typeof tempArg === 'number') {
-                  tempStr = formatNumber(tempArg);
-                } else if (typeof tempArg === 'bigint') {
-                  tempStr = formatBigInt(tempArg);
-                } else if (typeof tempArg !== 'object' || tempArg === null) {
-                  tempStr = safeString(tempArg);
-                } else {
-                  var builtIn;
-                  try {
-                    builtIn = hasBuiltInToString(tempArg);
-                  } catch (e) {
-                    builtIn = true;
-                  }
-                  tempStr = builtIn ? inspectWith(tempArg, { depth: 0 }) : safeString(tempArg);
+      // Node scans every character; jumping between '%' signs is the same.
+      for (var i = StringPrototypeIndexOf(first, '%'); i !== -1 && i < first.length - 1;
+        i = StringPrototypeIndexOf(first, '%', i + 1)) {
+        var nextChar = StringPrototypeCharCodeAt(first, ++i);
+        if (a + 1 !== args.length) {
+          switch (nextChar) {
+            case 115: { // 's'
+              var tempArg = args[++a];
+              if (typeof tempArg === 'number') {
+                tempStr = formatNumber(tempArg);
+              } else if (typeof tempArg === 'bigint') {
+                tempStr = formatBigInt(tempArg);
+              } else if (typeof tempArg !== 'object' || tempArg === null) {
+                tempStr = safeString(tempArg);
+              } else {
+                var builtIn;
+                try {
+                  builtIn = hasBuiltInToString(tempArg);
+                } catch (e) {
+                  builtIn = true;
                 }
-                break;
+                tempStr = builtIn ? inspectWith(tempArg, { depth: 0 }) : safeString(tempArg);
               }
-              case 106: // 'j'
-                tempStr = tryStringify(args[++a]);
-                break;
-              case 100: { // 'd'
-                var tempNum = args[++a];
-                if (typeof tempNum === 'bigint') {
-                  tempStr = formatBigInt(tempNum);
-                } else if (typeof tempNum === 'symbol') {
-                  tempStr = 'NaN';
-                } else {
-                  try {
-                    tempStr = formatNumber(NumberCtor(tempNum));
-                  } catch (e) {
-                    tempStr = 'NaN';
-                  }
-                }
-                break;
-              }
-              case 79: // 'O'
-                tempStr = inspectWith(args[++a]);
-                break;
-              case 111: // 'o'
-                tempStr = inspectWith(args[++a], { showHidden: true, showProxy: true, depth: 4 });
-                break;
-              case 105: { // 'i'
-                var tempInteger = args[++a];
-                if (typeof tempInteger === 'bigint') {
-                  tempStr = formatBigInt(tempInteger);
-                } else if (typeof tempInteger === 'symbol') {
-                  tempStr = 'NaN';
-                } else {
-                  try {
-                    tempStr = formatNumber(NumberParseInt(tempInteger));
-                  } catch (e) {
-                    tempStr = 'NaN';
-                  }
-                }
-                break;
-              }
-              case 102: { // 'f'
-                var tempFloat = args[++a];
-                if (typeof tempFloat === 'symbol') {
-                  tempStr = 'NaN';
-                } else {
-                  try {
-                    tempStr = formatNumber(NumberParseFloat(tempFloat));
-                  } catch (e) {
-                    tempStr = 'NaN';
-                  }
-                }
-                break;
-              }
-              case 99: // 'c'
-                a += 1;
-                tempStr = '';
-                break;
-              case 37: // '%'
-                str += StringPrototypeSlice(first, lastPos, i);
-                lastPos = i + 1;
-                continue;
-              default: // not a placeholder
-                continue;
+              break;
             }
-            if (lastPos !== i - 1) {
-              str += StringPrototypeSlice(first, lastPos, i - 1);
+            case 106: // 'j'
+              tempStr = tryStringify(args[++a]);
+              break;
+            case 100: { // 'd'
+              var tempNum = args[++a];
+              if (typeof tempNum === 'bigint') {
+                tempStr = formatBigInt(tempNum);
+              } else if (typeof tempNum === 'symbol') {
+                tempStr = 'NaN';
+              } else {
+                try {
+                  tempStr = formatNumber(NumberCtor(tempNum));
+                } catch (e) {
+                  tempStr = 'NaN';
+                }
+              }
+              break;
             }
-            str += tempStr;
-            lastPos = i + 1;
-          } else if (nextChar === 37) {
-            str += StringPrototypeSlice(first, lastPos, i);
-            lastPos = i + 1;
+            case 79: // 'O'
+              tempStr = inspectWith(args[++a]);
+              break;
+            case 111: // 'o'
+              tempStr = inspectWith(args[++a], { showHidden: true, showProxy: true, depth: 4 });
+              break;
+            case 105: { // 'i'
+              var tempInteger = args[++a];
+              if (typeof tempInteger === 'bigint') {
+                tempStr = formatBigInt(tempInteger);
+              } else if (typeof tempInteger === 'symbol') {
+                tempStr = 'NaN';
+              } else {
+                try {
+                  tempStr = formatNumber(NumberParseInt(tempInteger));
+                } catch (e) {
+                  tempStr = 'NaN';
+                }
+              }
+              break;
+            }
+            case 102: { // 'f'
+              var tempFloat = args[++a];
+              if (typeof tempFloat === 'symbol') {
+                tempStr = 'NaN';
+              } else {
+                try {
+                  tempStr = formatNumber(NumberParseFloat(tempFloat));
+                } catch (e) {
+                  tempStr = 'NaN';
+                }
+              }
+              break;
+            }
+            case 99: // 'c'
+              a += 1;
+              tempStr = '';
+              break;
+            case 37: // '%'
+              str += StringPrototypeSlice(first, lastPos, i);
+              lastPos = i + 1;
+              continue;
+            default: // not a placeholder
+              continue;
           }
+          if (lastPos !== i - 1) {
+            str += StringPrototypeSlice(first, lastPos, i - 1);
+          }
+          str += tempStr;
+          lastPos = i + 1;
+        } else if (nextChar === 37) {
+          str += StringPrototypeSlice(first, lastPos, i);
+          lastPos = i + 1;
         }
       }
       if (lastPos !== 0) {
