@@ -18,8 +18,11 @@ use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
 use crate::deadline::Deadline;
-use crate::tool::call::{CallerContext, ContentBlock};
-use crate::tool::registry::{Registry, Scope};
+use crate::sdk::SdkOptions;
+use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
+use crate::tool::call::{Call, CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
+use crate::tool::pipeline::CallOptions;
+use crate::tool::registry::{Mode, Registry, Scope};
 use events::EventSink;
 use output::{Capture, cap_text};
 use run::{Run, RunSetup, StartError, Step};
@@ -286,6 +289,45 @@ impl Outcome {
     }
 }
 
+/// The answer to a model-direct call ([`Engine::invoke`]).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Invocation {
+    /// A tool's result (or a refused `run_code` call).
+    Tool(ToolResult),
+    /// A `run_code` program's outcome.
+    Run(Outcome),
+}
+
+impl Invocation {
+    /// Whether the model sees a failure.
+    pub fn is_error(&self) -> bool {
+        match self {
+            Self::Tool(result) => result.is_err(),
+            Self::Run(outcome) => outcome.is_error,
+        }
+    }
+
+    /// What the model sees: a failed call is exactly `Error: <message>`; a
+    /// value is its text (strings verbatim, other values as compact JSON),
+    /// followed by the result's content blocks.
+    pub fn content(&self) -> Vec<ContentBlock> {
+        match self {
+            Self::Run(outcome) => outcome.content.clone(),
+            Self::Tool(Err(error)) => vec![ContentBlock::text(error.model_text())],
+            Self::Tool(Ok(output)) => {
+                let text = match &output.value {
+                    serde_json::Value::String(s) => s.clone(),
+                    value => value.to_string(),
+                };
+                let mut content = vec![ContentBlock::text(text)];
+                content.extend(output.content.iter().cloned());
+                content
+            }
+        }
+    }
+}
+
 /// `run_code` itself was called wrongly (not a failure of the program).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -302,6 +344,7 @@ struct EngineInner {
     admission: Semaphore,
     runs: AtomicU64,
     id_prefix: String,
+    sdk_cache: SdkCache,
 }
 
 /// The shared, cheap-to-clone engine: configuration, registry and sandbox
@@ -336,6 +379,7 @@ impl Engine {
                 registry,
                 runs: AtomicU64::new(0),
                 id_prefix: format!("run-{:x}{:x}", seed & 0xffff_ffff, std::process::id()),
+                sdk_cache: SdkCache::default(),
                 limits,
             }),
         })
@@ -349,6 +393,77 @@ impl Engine {
     /// The engine's limits.
     pub fn limits(&self) -> &Limits {
         &self.inner.limits
+    }
+
+    /// What the model sees in this scope: its mode unless `mode` overrides
+    /// it. Byte-identical for the same visible tools and limits.
+    pub fn presentation(&self, scope: &Scope, mode: Option<Mode>) -> Presentation {
+        let (generation, tools) = scope.versioned_definitions();
+        let options = SdkOptions {
+            default_timeout_ms: self.inner.limits.default_timeout_ms,
+            max_timeout_ms: self.inner.limits.max_timeout_ms,
+        };
+        present(
+            &self.inner.sdk_cache,
+            generation,
+            &tools,
+            mode.unwrap_or_else(|| scope.mode()),
+            &options,
+        )
+    }
+
+    /// A tool call exactly as the model made it: visibility under the
+    /// scope's mode, then the pipeline (`run_code` runs a program).
+    pub async fn invoke(&self, call: Call, options: RunOptions) -> Invocation {
+        let scope = options
+            .scope
+            .clone()
+            .unwrap_or_else(|| self.inner.registry.scope());
+        let mode = scope.mode();
+        // In `ptc` and `both` modes the name belongs to the engine.
+        if call.name == RUN_CODE && mode != Mode::Native {
+            let request = match serde_json::from_value::<RunRequest>(call.arguments.clone()) {
+                Ok(request)
+                    if call
+                        .arguments
+                        .get("description")
+                        .is_some_and(|d| d.is_string()) =>
+                {
+                    request
+                }
+                Ok(_) => {
+                    return Invocation::Tool(Err(ToolError::new(
+                        ErrorCode::InvalidArguments,
+                        "invalid arguments for `run_code`: `description` (a string) is required",
+                    )));
+                }
+                Err(e) => {
+                    return Invocation::Tool(Err(ToolError::new(
+                        ErrorCode::InvalidArguments,
+                        format!("invalid arguments for `run_code`: {e}"),
+                    )));
+                }
+            };
+            return match self.run_code(request, options).await {
+                Ok(outcome) => Invocation::Run(outcome),
+                Err(RunError::InvalidArguments(message)) => Invocation::Tool(Err(ToolError::new(
+                    ErrorCode::InvalidArguments,
+                    format!("invalid arguments for `run_code`: {message}"),
+                ))),
+            };
+        }
+        if mode == Mode::Ptc {
+            return Invocation::Tool(Err(ToolError::new(
+                ErrorCode::UnknownTool,
+                format!("unknown tool `{}`: only `run_code` is available", call.name),
+            )));
+        }
+        let call_options = CallOptions {
+            cancel: options.cancel,
+            caller: options.caller,
+            run_id: None,
+        };
+        Invocation::Tool(scope.call(call, call_options).await)
     }
 
     /// Runs one program and renders its outcome (contracts §6–§7). Every

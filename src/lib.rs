@@ -12,10 +12,11 @@ pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
 pub use engine::{
-    ConfigError, Engine, FailureKind, Limits, Outcome, RunError, RunOptions, RunRequest,
+    ConfigError, Engine, FailureKind, Invocation, Limits, Outcome, RunError, RunOptions, RunRequest,
 };
 pub use host::manifest::{ManifestError, load_manifest, parse_manifest};
 pub use host::workspace::workspace_tools;
+pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{
     SdkOptions, render_declarations, run_code_description, run_code_parameters,
     schema_to_typescript,

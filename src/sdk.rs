@@ -2,6 +2,7 @@
 //! TypeScript SDK rendered from their JSON Schemas, and the `run_code` tool
 //! that carries it.
 
+pub(crate) mod presentation;
 mod templates;
 mod typescript;
 

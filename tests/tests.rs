@@ -6,6 +6,7 @@ mod engine;
 mod host_tools;
 mod inspect;
 mod pipeline;
+mod presentation;
 mod registry;
 mod sdk;
 mod tools1000;

@@ -272,11 +272,16 @@ impl Registry {
         Arc::clone(&read(&self.inner.tools))
     }
 
+    /// The tools with the generation they belong to, read together.
+    fn versioned_snapshot(&self) -> (u64, Arc<ToolMap>) {
+        let tools = read(&self.inner.tools);
+        (self.generation(), Arc::clone(&tools))
+    }
+
     pub(crate) fn hooks(&self) -> Arc<Hooks> {
         Arc::clone(&read(&self.inner.hooks))
     }
 
-    #[allow(dead_code, reason = "used by the presentation cache")]
     pub(crate) fn generation(&self) -> u64 {
         self.inner.generation.load(Ordering::Acquire)
     }
@@ -474,9 +479,14 @@ impl Scope {
 
     /// The visible definitions, in registration order.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
+        self.versioned_definitions().1
+    }
+
+    /// The visible definitions and the registry generation they come from.
+    pub(crate) fn versioned_definitions(&self) -> (u64, Vec<ToolDefinition>) {
+        let (generation, tools) = self.registry.versioned_snapshot();
         let state = self.state();
-        self.registry
-            .snapshot()
+        let visible = tools
             .values()
             .filter(|t| {
                 state
@@ -485,7 +495,8 @@ impl Scope {
                     .all(|(_, m)| m.admits(&t.definition.name))
             })
             .map(|t| t.definition.clone())
-            .collect()
+            .collect();
+        (generation, visible)
     }
 
     /// The visible tool of this name, compiled.

@@ -1,0 +1,157 @@
+//! What the model sees for a scope and mode (contracts §4): the tool
+//! schemas and the SDK text, byte-identical for the same tools and config.
+
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{SdkOptions, render_declarations, run_code_description, run_code_parameters};
+use crate::tool::definition::ToolDefinition;
+use crate::tool::registry::Mode;
+
+/// The name of the one tool of `ptc` mode.
+pub const RUN_CODE: &str = "run_code";
+
+/// A tool as the model sees it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct PresentedTool {
+    /// The tool's name.
+    pub name: String,
+    /// The advertised description (summary over description).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The argument schema.
+    pub parameters: Value,
+}
+
+/// What the model sees: tool schemas in order, and the SDK block.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
+pub struct Presentation {
+    /// `native`: the visible tools; `ptc`: only `run_code`; `both`: the tools, then `run_code`.
+    pub tools: Vec<PresentedTool>,
+    /// The TypeScript declarations of the visible tools (also inside `run_code`'s description).
+    pub sdk: Arc<str>,
+}
+
+/// Identifies a set of definitions: the registry's generation (bumped on
+/// every change) and the visible names in order.
+pub(crate) type CacheKey = (u64, Vec<String>);
+
+/// Caches rendered SDKs, so repeated presentations of an unchanged registry
+/// do no rendering work.
+#[derive(Default)]
+pub(crate) struct SdkCache {
+    entries: Mutex<Vec<(CacheKey, Arc<str>)>>,
+}
+
+const CACHE_ENTRIES: usize = 8;
+
+impl SdkCache {
+    fn declarations(&self, key: CacheKey, tools: &[ToolDefinition]) -> Arc<str> {
+        let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
+            let hit = entries.remove(i);
+            let sdk = Arc::clone(&hit.1);
+            entries.push(hit);
+            return sdk;
+        }
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let sdk: Arc<str> = render_declarations(&refs).into();
+        if entries.len() == CACHE_ENTRIES {
+            entries.remove(0);
+        }
+        entries.push((key, Arc::clone(&sdk)));
+        sdk
+    }
+}
+
+pub(crate) fn present(
+    cache: &SdkCache,
+    generation: u64,
+    tools: &[ToolDefinition],
+    mode: Mode,
+    options: &SdkOptions,
+) -> Presentation {
+    let key = (generation, tools.iter().map(|t| t.name.clone()).collect());
+    let sdk = cache.declarations(key, tools);
+    let mut presented = Vec::new();
+    if matches!(mode, Mode::Native | Mode::Both) {
+        presented.extend(tools.iter().map(|t| PresentedTool {
+            name: t.name.clone(),
+            description: t.advertised_description().map(str::to_owned),
+            parameters: t.parameters.clone(),
+        }));
+    }
+    if matches!(mode, Mode::Ptc | Mode::Both) {
+        presented.push(PresentedTool {
+            name: RUN_CODE.into(),
+            description: Some(run_code_description(&sdk, options)),
+            parameters: run_code_parameters(options),
+        });
+    }
+    Presentation {
+        tools: presented,
+        sdk,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn defs() -> Vec<ToolDefinition> {
+        vec![
+            ToolDefinition::new("a")
+                .description("long a")
+                .summary("short a"),
+            ToolDefinition::new("b").parameters(
+                json!({ "type": "object", "properties": { "x": { "type": "string" } } }),
+            ),
+        ]
+    }
+
+    #[test]
+    fn modes_choose_what_is_shown() {
+        let cache = SdkCache::default();
+        let o = SdkOptions::default();
+        let names = |m| {
+            present(&cache, 0, &defs(), m, &o)
+                .tools
+                .into_iter()
+                .map(|t| t.name)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(Mode::Native), ["a", "b"]);
+        assert_eq!(names(Mode::Ptc), ["run_code"]);
+        assert_eq!(names(Mode::Both), ["a", "b", "run_code"]);
+        let p = present(&cache, 0, &defs(), Mode::Native, &o);
+        assert_eq!(p.tools[0].description.as_deref(), Some("short a"));
+    }
+
+    #[test]
+    fn run_code_carries_the_sdk_and_output_is_stable() {
+        let cache = SdkCache::default();
+        let o = SdkOptions::default();
+        let p1 = present(&cache, 0, &defs(), Mode::Ptc, &o);
+        let description = p1.tools[0].description.clone().unwrap();
+        assert!(description.contains(&*p1.sdk));
+        let p2 = present(&SdkCache::default(), 0, &defs(), Mode::Ptc, &o);
+        assert_eq!(p1, p2, "same tools, same bytes, cached or not");
+    }
+
+    #[test]
+    fn cache_follows_the_definitions() {
+        let cache = SdkCache::default();
+        let o = SdkOptions::default();
+        let before = present(&cache, 0, &defs(), Mode::Ptc, &o).sdk;
+        let mut changed = defs();
+        changed[1].description = Some("now documented".into());
+        let after = present(&cache, 1, &changed, Mode::Ptc, &o).sdk;
+        assert_ne!(before, after);
+        assert!(after.contains("now documented"));
+    }
+}

@@ -1,0 +1,117 @@
+//! Presentation and model-direct calls (contracts §3–§4).
+
+use ptc::{Call, Engine, ErrorCode, Invocation, Limits, Mode, RunOptions};
+use serde_json::json;
+
+use crate::engine::test_registry;
+
+#[test]
+fn presentation_follows_the_mode_and_the_scope() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    let scope = engine.registry().scope();
+    let names = |mode| {
+        engine
+            .presentation(&scope, Some(mode))
+            .tools
+            .into_iter()
+            .map(|t| t.name)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(Mode::Native), ["echo", "sleep", "fail"]);
+    assert_eq!(names(Mode::Ptc), ["run_code"]);
+    assert_eq!(names(Mode::Both), ["echo", "sleep", "fail", "run_code"]);
+
+    let _only = scope.allow(["sleep"]);
+    let p = engine.presentation(&scope, None);
+    assert_eq!(p.tools.len(), 1);
+    assert!(
+        p.sdk.contains("sleep(") && !p.sdk.contains("echo("),
+        "{}",
+        p.sdk
+    );
+    let description = p.tools[0].description.as_deref().unwrap();
+    assert!(description.contains(&*p.sdk));
+    assert_eq!(
+        p.tools[0].parameters["properties"]["timeoutMs"]["maximum"],
+        600_000
+    );
+}
+
+#[test]
+fn presentation_is_byte_identical_across_engines() {
+    let a = Engine::new(test_registry(), Limits::default()).unwrap();
+    let b = Engine::new(test_registry(), Limits::default()).unwrap();
+    let pa = a.presentation(&a.registry().scope(), Some(Mode::Both));
+    let pb = b.presentation(&b.registry().scope(), Some(Mode::Both));
+    assert_eq!(
+        serde_json::to_string(&pa).unwrap(),
+        serde_json::to_string(&pb).unwrap()
+    );
+}
+
+#[tokio::test]
+async fn model_direct_calls_respect_the_mode() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    let call = || Call::new("c", "echo", json!({ "x": 1 }));
+
+    // ptc: only run_code exists for the model.
+    let i = engine.invoke(call(), RunOptions::default()).await;
+    assert!(matches!(&i, Invocation::Tool(Err(e)) if e.code == ErrorCode::UnknownTool));
+    assert_eq!(
+        i.content(),
+        [ptc::ContentBlock::text(
+            "Error: unknown tool `echo`: only `run_code` is available"
+        )]
+    );
+    let run = engine
+        .invoke(
+            Call::new(
+                "r",
+                "run_code",
+                json!({ "code": "return 7", "description": "seven" }),
+            ),
+            RunOptions::default(),
+        )
+        .await;
+    assert!(matches!(&run, Invocation::Run(o) if o.text() == "7"));
+    let bad = engine
+        .invoke(
+            Call::new("r", "run_code", json!({ "code": "return 7" })),
+            RunOptions::default(),
+        )
+        .await;
+    assert!(bad.is_error());
+    let bad = engine
+        .invoke(
+            Call::new(
+                "r",
+                "run_code",
+                json!({ "code": "1", "description": "d", "timeoutMs": 0 }),
+            ),
+            RunOptions::default(),
+        )
+        .await;
+    assert!(matches!(&bad, Invocation::Tool(Err(e)) if e.code == ErrorCode::InvalidArguments));
+
+    // native: the tools, not run_code.
+    let scope = engine.registry().scope();
+    scope.set_mode(Some(Mode::Native));
+    let i = engine
+        .invoke(call(), RunOptions::default().scope(scope.clone()))
+        .await;
+    assert_eq!(i.content(), [ptc::ContentBlock::text(r#"{"x":1}"#)]);
+    let i = engine
+        .invoke(
+            Call::new("f", "fail", json!({})),
+            RunOptions::default().scope(scope.clone()),
+        )
+        .await;
+    assert_eq!(i.content(), [ptc::ContentBlock::text("Error: it broke")]);
+    let i = engine
+        .invoke(
+            Call::new("r", "run_code", json!({ "code": "1", "description": "d" })),
+            RunOptions::default().scope(scope),
+        )
+        .await;
+    assert!(matches!(&i, Invocation::Tool(Err(e)) if e.code == ErrorCode::UnknownTool));
+}
