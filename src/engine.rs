@@ -1,0 +1,3 @@
+//! Running a program: strip, sandbox, bridge.
+
+pub(crate) mod strip;
