@@ -1,14 +1,18 @@
 //! From the model's TypeScript to a script QuickJS can run.
 //!
-//! [`prepare`] checks the size limit, bounds the code's nesting with a fast
-//! lexical pass (`scan`: swc recurses and would overflow the stack on hostile
-//! input), wraps the code as the body of an async function, erases TypeScript
-//! types with `swc_ts_fast_strip` (types become whitespace, so every line
-//! keeps its length in UTF-16 code units), and then parses the resulting
-//! JavaScript once more to prove that the program is exactly one function
-//! expression: model code cannot close the wrapper and run statements of its
-//! own at the top level. (The lexical pass already tracks brackets and catches
-//! such code first, with a better message; the parse is the second line.)
+//! [`prepare`] checks the size limit, runs a fast lexical pass over the code
+//! (`scan`), wraps the code as the body of an async function, and erases
+//! TypeScript types with `swc_ts_fast_strip` in strip-only mode (types become
+//! whitespace, so every line keeps its length in UTF-16 code units).
+//!
+//! The lexical pass does two jobs. It bounds the code's nesting before swc
+//! sees it: swc's parser, visitors and AST destructor recurse, and hostile
+//! input would overflow the stack. And it matches brackets with JavaScript's
+//! own lexing (strings, templates, comments, regular expressions), so code
+//! whose top level would not be exactly the wrapper expression — code that
+//! closes the wrapper, like `}); evil(); (function () {` — is refused. The
+//! tests cross-check that verdict against a full parse of the stripped script
+//! with swc; doing that parse here too would make every call about 60% slower.
 //!
 //! # The wrapped script
 //!
@@ -47,10 +51,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use swc_common::errors::{DiagnosticBuilder, DiagnosticId, Emitter, Handler};
 use swc_common::sync::Lrc;
-use swc_common::{BytePos, SourceMap, Spanned};
-use swc_ecma_ast::{Expr, ExprStmt, FnExpr, ParenExpr, Script, Stmt};
-use swc_ecma_parser::error::SyntaxError as ParseErrorKind;
-use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax, TsSyntax};
+use swc_common::{BytePos, SourceMap};
 use swc_ts_fast_strip::{Mode, Options};
 
 mod scan;
@@ -171,7 +172,6 @@ pub(crate) fn prepare(code: &str, max_code_bytes: usize) -> Result<PreparedProgr
         // Valid code that closes the wrapper: `}); evil(); (function () {`.
         return Err(unmatched_close(code, offset, bracket));
     }
-    check_shape(code, &script)?;
     Ok(PreparedProgram {
         script,
         code: code.into(),
@@ -198,9 +198,9 @@ fn strip_types(code: &str, wrapped: String, scan: &scan::Scan) -> Result<String,
     let cm: Lrc<SourceMap> = Lrc::default();
     let diagnostics = Diagnostics::default();
     let handler = Handler::with_emitter(false, false, Box::new(diagnostics.clone()));
+    // A script (not a module), TypeScript without decorators or JSX.
     let options = Options {
         module: Some(false),
-        parser: TsSyntax::default(),
         mode: Mode::StripOnly,
         ..Options::default()
     };
@@ -273,128 +273,6 @@ fn explain_invalid_syntax(
         }
         _ => SyntaxError::at(clarify(message), wrapped_offset_position(code, offset)),
     }
-}
-
-/// Parses the stripped script as JavaScript and checks that it is exactly the
-/// wrapper expression, with the wrapper's own braces as the function body.
-fn check_shape(code: &str, script: &str) -> Result<(), SyntaxError> {
-    // Spans start at 1 (0 is swc's dummy position).
-    let base = 1u32;
-    let end = BytePos(base.saturating_add(u32::try_from(script.len()).unwrap_or(u32::MAX)));
-    let input = StringInput::new(script, BytePos(base), end);
-    let mut parser = Parser::new(Syntax::Es(EsSyntax::default()), input, None);
-    let parsed = parser.parse_script();
-    let mut errors = parser.take_errors();
-    // Annex B HTML-like comments (`<!--`, `-->`): allowed in scripts by both
-    // swc and QuickJS, but their edge rules differ between implementations,
-    // and a comment one parser sees and the other does not is a way to hide
-    // a `})` from this check. Reject them outright.
-    errors.extend(
-        parser
-            .take_script_module_errors()
-            .into_iter()
-            .filter(|error| matches!(error.kind(), ParseErrorKind::LegacyCommentInModule)),
-    );
-    let parsed = match parsed {
-        Ok(parsed) => parsed,
-        Err(error) => {
-            errors.push(error);
-            return Err(first_parse_error(code, script, base, errors));
-        }
-    };
-    if !errors.is_empty() {
-        return Err(first_parse_error(code, script, base, errors));
-    }
-
-    // The body block runs from the prefix's `{` to the suffix's `}`.
-    let body_lo = BytePos(base + (PREFIX.len() - 1) as u32);
-    let body_hi = BytePos(end.0 - 1);
-    if is_wrapper(&parsed, body_lo, body_hi) {
-        Ok(())
-    } else {
-        let (line, column) = breakout_position(code, script, base, &parsed, body_lo);
-        Err(SyntaxError::at(
-            "unexpected `}`: it has no matching `{`",
-            (line, column),
-        ))
-    }
-}
-
-/// Whether `script` is exactly `(async function () { … })` with the body
-/// spanning `body_lo..body_hi`.
-fn is_wrapper(script: &Script, body_lo: BytePos, body_hi: BytePos) -> bool {
-    let [Stmt::Expr(ExprStmt { expr, .. })] = script.body.as_slice() else {
-        return false;
-    };
-    let Expr::Paren(ParenExpr { expr: inner, .. }) = &**expr else {
-        return false;
-    };
-    let Expr::Fn(FnExpr {
-        ident: None,
-        function,
-    }) = &**inner
-    else {
-        return false;
-    };
-    function.is_async
-        && !function.is_generator
-        && function.params.is_empty()
-        && function
-            .body
-            .as_ref()
-            .is_some_and(|body| body.span.lo == body_lo && body.span.hi == body_hi)
-}
-
-/// Where the model's code closed the wrapper: the end of the first top-level
-/// item's function body (its closing `}`), else the start of the code.
-fn breakout_position(
-    code: &str,
-    script: &str,
-    base: u32,
-    parsed: &Script,
-    body_lo: BytePos,
-) -> (u32, u32) {
-    let close = parsed.body.first().and_then(|stmt| {
-        let Stmt::Expr(ExprStmt { expr, .. }) = stmt else {
-            return None;
-        };
-        let Expr::Paren(ParenExpr { expr: inner, .. }) = &**expr else {
-            return None;
-        };
-        let Expr::Fn(FnExpr { function, .. }) = &**inner else {
-            return None;
-        };
-        let body = function.body.as_ref()?;
-        (body.span.lo == body_lo).then(|| body.span.hi.0.saturating_sub(1))
-    });
-    match close {
-        Some(close) => script_offset_position(code, script, close.saturating_sub(base) as usize),
-        None => (1, 1),
-    }
-}
-
-/// The earliest of `errors`, as a [`SyntaxError`] in model coordinates.
-fn first_parse_error(
-    code: &str,
-    script: &str,
-    base: u32,
-    errors: Vec<swc_ecma_parser::error::Error>,
-) -> SyntaxError {
-    let Some(first) = errors.into_iter().min_by_key(|error| error.span().lo) else {
-        return SyntaxError {
-            message: "invalid syntax".to_owned(),
-            line: None,
-            column: None,
-        };
-    };
-    let offset = first.span().lo.0.saturating_sub(base) as usize;
-    let message = match first.kind() {
-        ParseErrorKind::LegacyCommentInModule => {
-            "HTML-like comments (`<!--`, `-->`) are not supported".to_owned()
-        }
-        kind => clarify(&kind.msg()),
-    };
-    SyntaxError::at(message, script_offset_position(code, script, offset))
 }
 
 /// Rewords swc messages that talk about its own modes.
@@ -491,28 +369,6 @@ fn code_position(code: &str, offset: usize) -> (u32, u32) {
     )
 }
 
-/// The position of byte `offset` of the stripped script, in the model's
-/// code. The script's bytes may differ from the model's (erased non-ASCII
-/// types become one space per UTF-16 unit), so this goes through the line and
-/// its UTF-16 width.
-fn script_offset_position(code: &str, script: &str, offset: usize) -> (u32, u32) {
-    if offset < PREFIX.len() {
-        return (1, 1);
-    }
-    let before = prefix_at_boundary(script, offset);
-    let line = count_u32(before.bytes().filter(|&byte| byte == b'\n').count()) + 1;
-    let line_start = before
-        .rfind('\n')
-        .map_or(PREFIX.len(), |newline| newline + 1);
-    let units = utf16_len(&before[line_start..]);
-    match nth_line(code, line) {
-        Some(model_line) if units <= utf16_len(model_line) => {
-            (line, column_for_utf16(model_line, units))
-        }
-        _ => end_position(code),
-    }
-}
-
 /// Where an error past the end of the code is reported: just after the last
 /// non-whitespace character (on the code's last line that has any), or line
 /// 1, column 1 for blank code.
@@ -568,8 +424,161 @@ fn count_u32(count: usize) -> u32 {
 #[cfg(test)]
 mod tests {
     use rquickjs::{CatchResultExt, CaughtError, Context, Function, Promise, Runtime};
+    use swc_common::Spanned;
+    use swc_ecma_ast::{Expr, ExprStmt, FnExpr, ParenExpr, Script, Stmt};
+    use swc_ecma_parser::error::SyntaxError as ParseErrorKind;
+    use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax};
 
     use super::*;
+
+    // The oracle: a full swc parse of the stripped script, checking that its
+    // top level is exactly the wrapper expression.
+
+    /// Parses the stripped script as JavaScript and checks that it is exactly the
+    /// wrapper expression, with the wrapper's own braces as the function body.
+    fn check_shape(code: &str, script: &str) -> Result<(), SyntaxError> {
+        // Spans start at 1 (0 is swc's dummy position).
+        let base = 1u32;
+        let end = BytePos(base.saturating_add(u32::try_from(script.len()).unwrap_or(u32::MAX)));
+        let input = StringInput::new(script, BytePos(base), end);
+        let mut parser = Parser::new(Syntax::Es(EsSyntax::default()), input, None);
+        let parsed = parser.parse_script();
+        let mut errors = parser.take_errors();
+        // Annex B HTML-like comments (`<!--`, `-->`): allowed in scripts by both
+        // swc and QuickJS, but their edge rules differ between implementations,
+        // and a comment one parser sees and the other does not is a way to hide
+        // a `})` from this check. Reject them outright.
+        errors.extend(
+            parser
+                .take_script_module_errors()
+                .into_iter()
+                .filter(|error| matches!(error.kind(), ParseErrorKind::LegacyCommentInModule)),
+        );
+        let parsed = match parsed {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                errors.push(error);
+                return Err(first_parse_error(code, script, base, errors));
+            }
+        };
+        if !errors.is_empty() {
+            return Err(first_parse_error(code, script, base, errors));
+        }
+
+        // The body block runs from the prefix's `{` to the suffix's `}`.
+        let body_lo = BytePos(base + (PREFIX.len() - 1) as u32);
+        let body_hi = BytePos(end.0 - 1);
+        if is_wrapper(&parsed, body_lo, body_hi) {
+            Ok(())
+        } else {
+            let (line, column) = breakout_position(code, script, base, &parsed, body_lo);
+            Err(SyntaxError::at(
+                "unexpected `}`: it has no matching `{`",
+                (line, column),
+            ))
+        }
+    }
+
+    /// Whether `script` is exactly `(async function () { … })` with the body
+    /// spanning `body_lo..body_hi`.
+    fn is_wrapper(script: &Script, body_lo: BytePos, body_hi: BytePos) -> bool {
+        let [Stmt::Expr(ExprStmt { expr, .. })] = script.body.as_slice() else {
+            return false;
+        };
+        let Expr::Paren(ParenExpr { expr: inner, .. }) = &**expr else {
+            return false;
+        };
+        let Expr::Fn(FnExpr {
+            ident: None,
+            function,
+        }) = &**inner
+        else {
+            return false;
+        };
+        function.is_async
+            && !function.is_generator
+            && function.params.is_empty()
+            && function
+                .body
+                .as_ref()
+                .is_some_and(|body| body.span.lo == body_lo && body.span.hi == body_hi)
+    }
+
+    /// Where the model's code closed the wrapper: the end of the first top-level
+    /// item's function body (its closing `}`), else the start of the code.
+    fn breakout_position(
+        code: &str,
+        script: &str,
+        base: u32,
+        parsed: &Script,
+        body_lo: BytePos,
+    ) -> (u32, u32) {
+        let close = parsed.body.first().and_then(|stmt| {
+            let Stmt::Expr(ExprStmt { expr, .. }) = stmt else {
+                return None;
+            };
+            let Expr::Paren(ParenExpr { expr: inner, .. }) = &**expr else {
+                return None;
+            };
+            let Expr::Fn(FnExpr { function, .. }) = &**inner else {
+                return None;
+            };
+            let body = function.body.as_ref()?;
+            (body.span.lo == body_lo).then(|| body.span.hi.0.saturating_sub(1))
+        });
+        match close {
+            Some(close) => {
+                script_offset_position(code, script, close.saturating_sub(base) as usize)
+            }
+            None => (1, 1),
+        }
+    }
+
+    /// The earliest of `errors`, as a [`SyntaxError`] in model coordinates.
+    fn first_parse_error(
+        code: &str,
+        script: &str,
+        base: u32,
+        errors: Vec<swc_ecma_parser::error::Error>,
+    ) -> SyntaxError {
+        let Some(first) = errors.into_iter().min_by_key(|error| error.span().lo) else {
+            return SyntaxError {
+                message: "invalid syntax".to_owned(),
+                line: None,
+                column: None,
+            };
+        };
+        let offset = first.span().lo.0.saturating_sub(base) as usize;
+        let message = match first.kind() {
+            ParseErrorKind::LegacyCommentInModule => {
+                "HTML-like comments (`<!--`, `-->`) are not supported".to_owned()
+            }
+            kind => clarify(&kind.msg()),
+        };
+        SyntaxError::at(message, script_offset_position(code, script, offset))
+    }
+
+    /// The position of byte `offset` of the stripped script, in the model's
+    /// code. The script's bytes may differ from the model's (erased non-ASCII
+    /// types become one space per UTF-16 unit), so this goes through the line and
+    /// its UTF-16 width.
+    fn script_offset_position(code: &str, script: &str, offset: usize) -> (u32, u32) {
+        if offset < PREFIX.len() {
+            return (1, 1);
+        }
+        let before = prefix_at_boundary(script, offset);
+        let line = count_u32(before.bytes().filter(|&byte| byte == b'\n').count()) + 1;
+        let line_start = before
+            .rfind('\n')
+            .map_or(PREFIX.len(), |newline| newline + 1);
+        let units = utf16_len(&before[line_start..]);
+        match nth_line(code, line) {
+            Some(model_line) if units <= utf16_len(model_line) => {
+                (line, column_for_utf16(model_line, units))
+            }
+            _ => end_position(code),
+        }
+    }
 
     const LIMIT: usize = 1 << 20;
 
@@ -808,9 +817,7 @@ mod tests {
     }
 
     #[test]
-    fn the_shape_check_agrees_with_the_scan_on_breakouts() {
-        // `check_shape` is the second line behind `scan`: on its own it must
-        // refuse the same code.
+    fn the_oracle_refuses_breakouts_on_its_own() {
         for code in [
             "}); evil(); (function(){",
             "}, function () {",
@@ -823,6 +830,108 @@ mod tests {
         }
         let script = format!("{PREFIX}return 1{SUFFIX}");
         assert_eq!(check_shape("return 1", &script), Ok(()));
+    }
+
+    /// Whether the scan and the oracle agree on `code` closing the wrapper,
+    /// when swc accepts it; `None` when it does not.
+    fn scan_agrees_with_oracle(code: &str) -> Option<bool> {
+        let scan = scan::scan(code).ok()?;
+        let script = strip_types(code, format!("{PREFIX}{code}{SUFFIX}"), &scan).ok()?;
+        let oracle = match check_shape(code, &script) {
+            Ok(()) => false,
+            Err(error) if error.message.starts_with("unexpected `}`") => true,
+            Err(_) => return None,
+        };
+        Some(scan.unmatched_close.is_some() == oracle)
+    }
+
+    #[test]
+    fn the_scan_finds_the_breakouts_a_full_parse_finds() {
+        for code in [
+            "'}' }); evil(); (function(){",
+            "const r = /}/; }); evil(); (function(){",
+            "const t = `${'}'}`; }); evil(); (function(){",
+            "// }\n}); evil(); (function(){",
+            "/* } */ }); evil(); (function(){",
+            "x = a / b / c }); evil(); (function(){",
+            "const f = <T,>(x: T): { a: T } => ({ a: x }); return f(1)",
+            "label: { break label }\nreturn `${`${1}`}`",
+            "class A { m() { return {} } }\nreturn new A().m()",
+            "if (a) /}/.test(s)\nreturn 1",
+        ] {
+            assert_eq!(scan_agrees_with_oracle(code), Some(true), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn the_scan_agrees_with_a_full_parse_on_random_programs() {
+        // Random sequences of fragments, some of which close the wrapper;
+        // wherever swc accepts the program, the two verdicts must agree.
+        const FRAGMENTS: &[&str] = &[
+            "x = 1;",
+            "{",
+            "}",
+            "});",
+            "(function () {",
+            "})();",
+            "}); (function () {",
+            "if (a) {",
+            "} else {",
+            "f(() => {",
+            "const r = /[}]/g;",
+            "const t = `${'}'}`;",
+            "// }\n",
+            "/* } */",
+            "return {a: 1}",
+            "x = a / b / c;",
+            "label: {",
+            "class A {",
+            "m() {",
+            "let o = {",
+            "a: 1,",
+            "};",
+            "async () => {",
+            "switch (x) {",
+            "case 1: {",
+            "default:",
+            "`${",
+            "}`;",
+            "'}'",
+            "\n",
+            "x\n",
+            "return (",
+            ")",
+            "[",
+            "]",
+            "let v: Map<string, { a: number }> = m;",
+            "x as {}",
+        ];
+        let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = |bound: usize| {
+            // xorshift64*
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % bound
+        };
+        let (mut compared, mut breakouts) = (0, 0);
+        for _ in 0..20_000 {
+            let length = 1 + next(8);
+            let code: String = (0..length)
+                .map(|_| FRAGMENTS[next(FRAGMENTS.len())])
+                .collect::<Vec<_>>()
+                .join(" ");
+            if let Some(agrees) = scan_agrees_with_oracle(&code) {
+                assert!(agrees, "{code:?}");
+                compared += 1;
+                breakouts +=
+                    usize::from(scan::scan(&code).is_ok_and(|scan| scan.unmatched_close.is_some()));
+            }
+        }
+        assert!(
+            compared > 1_000 && breakouts > 100,
+            "{compared} compared, {breakouts} breakouts"
+        );
     }
 
     #[test]
