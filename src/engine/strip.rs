@@ -47,6 +47,7 @@
 //! [`PreparedProgram::to_model_position`] takes positions exactly as QuickJS
 //! reports them and undoes all of that.
 
+use std::panic::AssertUnwindSafe;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use swc_common::errors::{DiagnosticBuilder, DiagnosticId, Emitter, Handler};
@@ -204,7 +205,21 @@ fn strip_types(code: &str, wrapped: String, scan: &scan::Scan) -> Result<String,
         mode: Mode::StripOnly,
         ..Options::default()
     };
-    match swc_ts_fast_strip::operate(&cm, &handler, wrapped, options) {
+    // swc asserts its own invariants; should one fail on odd input, that is
+    // this program's failure, not the host's.
+    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| {
+        swc_ts_fast_strip::operate(&cm, &handler, wrapped, options)
+    }));
+    let Ok(outcome) = outcome else {
+        return Err(SyntaxError {
+            message: "the TypeScript stripper failed on this code (an internal error); \
+                      simplify the code or its types"
+                .to_owned(),
+            line: None,
+            column: None,
+        });
+    };
+    match outcome {
         Ok(output) => Ok(output.code),
         Err(error) => {
             // The file starts where the source map put it (one past the dummy

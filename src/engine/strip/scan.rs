@@ -20,8 +20,12 @@
 //! (list items and statements sit side by side, not nested) and at a line
 //! break that automatic semicolon insertion must end a statement at. Names
 //! and literals add nothing: they are leaves. The largest total seen must not
-//! pass [`LIMIT`]; each unit is backed by at least 8 KB of stack in a debug
-//! build (measured per construct, see the tests), about 1.5 KB in release.
+//! pass [`LIMIT`]. The weights come from measuring, per construct, how much
+//! stack swc uses per level: no construct costs more than about 8 KB per unit
+//! in a debug build or 1.4 KB in release, so code at the limit needs at most
+//! about 5 MiB of stack in a debug build and 1 MiB in release (the engine runs
+//! `prepare` on a thread with 8 MiB; the tests try every construct at the
+//! limit on such a thread).
 //!
 //! # Lexing
 //!
