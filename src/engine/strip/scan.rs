@@ -288,7 +288,10 @@ impl Scanner<'_> {
                     self.template_text()?;
                 }
                 b'(' | b'[' | b'{' => {
-                    self.begin_token(byte == b'{');
+                    // Not even `{` ends a statement before it: after
+                    // `class A extends B` and a line break, the class body
+                    // follows, nested in whatever came before.
+                    self.begin_token(false);
                     let bracket = match byte {
                         b'(' => Bracket::Paren,
                         b'[' => Bracket::Square,
@@ -973,6 +976,15 @@ mod tests {
         // Commas inside possible type arguments do not separate.
         assert_eq!(
             depth(format!("let x: {}T", "Map<K, ".repeat(220))),
+            Some(ScanErrorKind::TooDeep)
+        );
+        // Nor does a line break before a class body.
+        let class = format!(
+            "x = {}class extends B\n{{ m() {{ return ",
+            "a = ".repeat(100)
+        );
+        assert_eq!(
+            depth(format!("{}{}", class.repeat(20), "} }".repeat(20))),
             Some(ScanErrorKind::TooDeep)
         );
         // A line break inside an unfinished statement does not either.
