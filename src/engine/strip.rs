@@ -1173,6 +1173,23 @@ mod tests {
                 format!("let x: {}number", "() => ".repeat(n))
             }),
             ("as chains", |n| format!("return x{}", " as any".repeat(n))),
+            ("keyof", |n| format!("let x: {}T", "keyof ".repeat(n))),
+            ("array types", |n| {
+                format!("let x: number{}", "[]".repeat(n))
+            }),
+            ("optional chains", |n| {
+                format!("return a{}", "?.b".repeat(n))
+            }),
+            ("nested conditionals", |n| {
+                format!("return {}1{}", "a ? ".repeat(n), " : 1".repeat(n))
+            }),
+            ("classes over lines", |n| {
+                format!(
+                    "return {}1{}",
+                    "a = class extends B\n{ m() { return ".repeat(n),
+                    "} }".repeat(n)
+                )
+            }),
             ("non-null chains", |n| format!("return x{}", "!".repeat(n))),
         ];
         let too_deep = scan::ScanErrorKind::TooDeep.message();
