@@ -15,17 +15,27 @@
 //! bracket it is in: 1 for each prefix-capable operator character (`!`, `~`,
 //! `+`, `-`) or other operator, a `.`, a keyword or a template; 2 for `=>`
 //! and `:` (arrow functions and labels cost the parser most); 3 for a `<`
-//! (type arguments nest like brackets) and for an opening bracket, which also
-//! starts a new segment on top of the current total. A segment restarts at `,` and `;`
-//! (list items and statements sit side by side, not nested) and at a line
-//! break that automatic semicolon insertion must end a statement at. Names
-//! and literals add nothing: they are leaves. The largest total seen must not
-//! pass [`LIMIT`]. The weights come from measuring, per construct, how much
-//! stack swc uses per level: no construct costs more than about 8 KB per unit
-//! in a debug build or 1.4 KB in release, so code at the limit needs at most
-//! about 5 MiB of stack in a debug build and 1 MiB in release (the engine runs
-//! `prepare` on a thread with 8 MiB; the tests try every construct at the
-//! limit on such a thread).
+//! (type arguments nest like brackets) and for an opening bracket, which
+//! also starts a new segment on top of the current total. Names and literals
+//! add nothing: they are leaves.
+//!
+//! A segment restarts where what follows sits beside what came before rather
+//! than inside it: at `;`, at `,` (unless a `<` may still be open:
+//! `Map<K, Map<K, …>>` nests), and at a line break between the end of an
+//! operand and a name or literal, where automatic semicolon insertion ends
+//! the statement (never before a `{`: `class A extends B` may continue with
+//! its body on the next line).
+//!
+//! The largest total seen must not pass [`LIMIT`]. The weights come from
+//! measuring, per construct, how much stack swc uses per level: no construct
+//! costs more than about 8 KB per unit in a debug build or 1.4 KB in release,
+//! so code at the limit needs at most about 5 MiB of stack in a debug build
+//! and 1 MiB in release (the engine runs `prepare` on a thread with 8 MiB;
+//! the tests try every construct at the limit on such a thread).
+//!
+//! The same pass records the first closing bracket with nothing open (code
+//! that would close the wrapper function) and the innermost bracket left
+//! open, for `prepare`'s checks and messages.
 //!
 //! # Lexing
 //!
