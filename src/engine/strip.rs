@@ -1242,6 +1242,65 @@ mod tests {
     }
 
     #[test]
+    fn ordinary_programs_pass_the_scan() {
+        // W4 of the shared workloads, verbatim (no semicolons, chains over
+        // lines, a division).
+        let w4 = "const rows = await tools.get_rows({})\nconst groups = {}\nfor (const r of rows) {\n  const tag = r.tags[0]\n  const g = groups[tag] || (groups[tag] = { tag, n: 0, sum: 0 })\n  g.n++\n  g.sum += r.score\n}\nreturn Object.values(groups)\n  .map(g => ({ tag: g.tag, n: g.n, avg: g.sum / g.n }))\n  .sort((a, b) => b.avg - a.avg || (a.tag < b.tag ? -1 : 1))\n  .slice(0, 10)";
+        assert!(prepare(w4, LIMIT).is_ok());
+
+        for (code, expected) in [
+            (
+                "const text = 'a 1-2, b 3-4'\n\
+                 const m = text.match(/(\\d+)-(\\d+)/)\n\
+                 if (!m) return null\n\
+                 const parts = text.replace(/\\s+/g, ' ').split(/,\\s*/)\n\
+                 return [parts.length, Number(m[1]) / 2, /[}]/.test('}')]",
+                r#"[2,0.5,true]"#,
+            ),
+            (
+                "class Counter {\n  #n = 0\n  static readonly step: number = 2\n  get value(): number { return this.#n }\n  bump(): this { this.#n += Counter.step; return this }\n}\n\
+                 const c = new Counter().bump().bump()\n\
+                 return c.value",
+                "4",
+            ),
+            (
+                "function pick<T extends object, K extends keyof T>(obj: T, keys: K[]): Pick<T, K> {\n\
+                 \x20 const out = {} as Pick<T, K>\n\
+                 \x20 for (const k of keys) out[k] = obj[k]\n\
+                 \x20 return out\n\
+                 }\n\
+                 type Row = { a: number; b: string; c?: boolean }\n\
+                 const row: Row = { a: 1, b: 'x' }\n\
+                 return pick(row, ['a', 'b'])",
+                r#"{"a":1,"b":"x"}"#,
+            ),
+            (
+                "async function* numbers(): AsyncGenerator<number> { yield 1; yield 2 }\n\
+                 let total = 0\n\
+                 outer: for await (const n of numbers()) {\n\
+                 \x20 switch (n) {\n\
+                 \x20   case 1: { total += n; break }\n\
+                 \x20   default: break outer\n\
+                 \x20 }\n\
+                 }\n\
+                 try { JSON.parse('{') } catch (e: unknown) { total += 10 } finally { total *= 2 }\n\
+                 return total",
+                "22",
+            ),
+            (
+                "const lines: string[] = []\n\
+                 for (let i = 0; i < 3; i++) {\n\
+                 \x20 lines.push(`${i}: ${(i / 2).toFixed(1)} ${i < 2 ? 'low' : 'high'}`)\n\
+                 }\n\
+                 return lines.join('\\n')",
+                r#""0: 0.0 low\n1: 0.5 low\n2: 1.0 high""#,
+            ),
+        ] {
+            assert_eq!(run_code(code), Ok(expected.to_owned()), "{code}");
+        }
+    }
+
+    #[test]
     fn preparing_again_and_again_keeps_no_state() {
         // A fresh source map per call: the same input yields the same output
         // (and nothing accumulates between calls).
