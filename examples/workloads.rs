@@ -16,7 +16,9 @@ use ptc::{
 use serde_json::{Value, json};
 
 fn peers(file: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/peers").join(file)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/bench/peers")
+        .join(file)
 }
 
 fn load(file: &str) -> Vec<ToolDefinition> {
@@ -55,8 +57,10 @@ fn w4_answer(rows: &Value) -> Value {
         g.0 += 1;
         g.1 += r["score"].as_f64().unwrap();
     }
-    let mut out: Vec<(String, u64, f64)> =
-        groups.into_iter().map(|(t, (n, s))| (t, n, s / n as f64)).collect();
+    let mut out: Vec<(String, u64, f64)> = groups
+        .into_iter()
+        .map(|(t, (n, s))| (t, n, s / n as f64))
+        .collect();
     out.sort_by(|a, b| b.2.partial_cmp(&a.2).unwrap().then(a.0.cmp(&b.0)));
     Value::Array(
         out.into_iter()
@@ -74,7 +78,9 @@ fn same_rows(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same_rows(x, y))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| same_rows(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_rows(v, w)))
         }
         _ => a == b,
     }
@@ -140,8 +146,17 @@ struct Summary {
 fn summary(mut xs: Vec<f64>) -> Summary {
     xs.sort_by(|a, b| a.partial_cmp(b).unwrap());
     let n = xs.len();
-    let median = if n % 2 == 1 { xs[n / 2] } else { (xs[n / 2 - 1] + xs[n / 2]) / 2.0 };
-    Summary { median, min: xs[0], max: xs[n - 1], n }
+    let median = if n % 2 == 1 {
+        xs[n / 2]
+    } else {
+        (xs[n / 2 - 1] + xs[n / 2]) / 2.0
+    };
+    Summary {
+        median,
+        min: xs[0],
+        max: xs[n - 1],
+        n,
+    }
 }
 
 fn round(x: f64, digits: i32) -> f64 {
@@ -225,7 +240,10 @@ async fn w3(engine: &Engine, p: &Value, stats: &Stats) -> Value {
             let o = run(engine, code).await;
             let ms = t.elapsed().as_secs_f64() * 1e3;
             assert_eq!(o.sub_calls, 1000);
-            peaks.lock().unwrap().push(stats.peak.load(Ordering::Relaxed));
+            peaks
+                .lock()
+                .unwrap()
+                .push(stats.peak.load(Ordering::Relaxed));
             ms
         }
     })
@@ -283,7 +301,11 @@ async fn w5() -> Value {
 
 fn rss_bytes() -> usize {
     let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
-    let pages: usize = statm.split_whitespace().nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let pages: usize = statm
+        .split_whitespace()
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
     pages * 4096
 }
 
@@ -338,13 +360,29 @@ fn w6() -> Value {
             .arg("--w6-child")
             .output()
             .expect("spawn W6 child");
-        assert!(out.status.success(), "W6 child failed: {}", String::from_utf8_lossy(&out.stderr));
-        let line = String::from_utf8_lossy(&out.stdout).lines().last().unwrap_or("").to_owned();
+        assert!(
+            out.status.success(),
+            "W6 child failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let line = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .last()
+            .unwrap_or("")
+            .to_owned();
         reps.push(serde_json::from_str::<Value>(&line).expect("W6 child output"));
     }
-    let get = |k: &str| reps.iter().map(|r| r[k].as_f64().unwrap()).collect::<Vec<_>>();
+    let get = |k: &str| {
+        reps.iter()
+            .map(|r| r[k].as_f64().unwrap())
+            .collect::<Vec<_>>()
+    };
     let per_run = summary(get("per_run_mib"));
-    let max_live = reps.iter().map(|r| r["max_inflight"].as_u64().unwrap()).min().unwrap();
+    let max_live = reps
+        .iter()
+        .map(|r| r["max_inflight"].as_u64().unwrap())
+        .min()
+        .unwrap();
     assert_eq!(max_live, 100, "all 100 runs must be alive at once");
     record(
         "W6",
@@ -385,17 +423,28 @@ async fn w7(engine: &Engine, p: &Value) -> Value {
         }
         levels.push((concurrency, summary(xs)));
     }
-    let by: serde_json::Map<String, Value> =
-        levels.iter().map(|(c, s)| (c.to_string(), json!(round(s.median, 1)))).collect();
+    let by: serde_json::Map<String, Value> = levels
+        .iter()
+        .map(|(c, s)| (c.to_string(), json!(round(s.median, 1))))
+        .collect();
     let (best_c, best) = levels
         .into_iter()
         .max_by(|a, b| a.1.median.partial_cmp(&b.1.median).unwrap())
         .unwrap();
-    record("W7", "runs_per_sec", &best, 1, json!({ "best_concurrency": best_c, "by_concurrency": by }))
+    record(
+        "W7",
+        "runs_per_sec",
+        &best,
+        1,
+        json!({ "best_concurrency": best_c, "by_concurrency": by }),
+    )
 }
 
 fn print_table(records: &[Value]) {
-    println!("{:<4} {:<16} {:>12} {:>12} {:>12}  extra", "id", "figure", "median", "min", "max");
+    println!(
+        "{:<4} {:<16} {:>12} {:>12} {:>12}  extra",
+        "id", "figure", "median", "min", "max"
+    );
     for r in records {
         let mut extra = r.clone();
         for k in ["engine", "workload", "figure", "median", "min", "max", "n"] {

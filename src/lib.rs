@@ -11,6 +11,7 @@ mod tool;
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
+pub use engine::strip::SyntaxError;
 pub use engine::{
     ConfigError, Engine, FailureKind, Invocation, Limits, Outcome, RunError, RunOptions, RunRequest,
 };
@@ -30,3 +31,17 @@ pub use tool::pipeline::{
     Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, Next,
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
+
+/// Internals exposed for the crate's own benches. Not a stable API.
+#[doc(hidden)]
+pub mod __private {
+    /// Checks, wraps and strips `code` as a run does, returning the script
+    /// QuickJS would evaluate.
+    ///
+    /// # Errors
+    ///
+    /// The [`SyntaxError`](crate::SyntaxError) a run would fail with.
+    pub fn prepare_script(code: &str, max_code_bytes: usize) -> Result<String, crate::SyntaxError> {
+        crate::engine::strip::prepare(code, max_code_bytes).map(|prepared| prepared.script)
+    }
+}

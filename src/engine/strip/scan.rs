@@ -1,0 +1,1015 @@
+//! A fast lexical pass over the model's code, before swc sees it.
+//!
+//! swc's parser, its AST visitors and the AST's destructor all recurse: one
+//! or more stack frames per level of nesting, and nesting comes from brackets
+//! but also from operator chains (`1 + 1 + …` builds a left-deep tree,
+//! `a => b => …` and `!!!…` recurse in the parser), `else if` ladders and
+//! labels. On hostile input (100,000 nested parentheses fit in 100 KB) that
+//! overflows any fixed stack, and a stack overflow aborts the process. This
+//! pass bounds the nesting first, in one linear scan, so swc only ever sees
+//! code whose depth it can handle.
+//!
+//! # The measure
+//!
+//! Every token that can add a level to the tree adds to the *segment* of the
+//! bracket it is in: 1 for each prefix-capable operator character (`!`, `~`,
+//! `+`, `-`) or other operator, a `.`, a keyword or a template; 2 for `=>`
+//! and `:` (arrow functions and labels cost the parser most); 3 for a `<`
+//! (type arguments nest like brackets) and for an opening bracket, which
+//! also starts a new segment on top of the current total. Names and literals
+//! add nothing: they are leaves.
+//!
+//! A segment restarts where what follows sits beside what came before rather
+//! than inside it: at `;`, at `,` (unless a `<` may still be open:
+//! `Map<K, Map<K, …>>` nests), and at a line break between the end of an
+//! operand and a name or literal, where automatic semicolon insertion ends
+//! the statement (never before a `{`: `class A extends B` may continue with
+//! its body on the next line).
+//!
+//! The largest total seen must not pass [`LIMIT`]. The weights come from
+//! measuring, per construct, how much stack swc uses per level: no construct
+//! costs more than about 8 KB per unit in a debug build or 1.4 KB in release,
+//! so code at the limit needs at most about 5 MiB of stack in a debug build
+//! and 1 MiB in release (the engine runs `prepare` on a thread with 8 MiB;
+//! the tests try every construct at the limit on such a thread).
+//!
+//! The same pass records the first closing bracket with nothing open (code
+//! that would close the wrapper function) and the innermost bracket left
+//! open, for `prepare`'s checks and messages.
+//!
+//! # Lexing
+//!
+//! Strings, templates, comments and regular expressions are skipped exactly as
+//! a JavaScript lexer does, so brackets in them do not count. The one thing a
+//! lexer cannot know alone is whether `/` starts a regular expression or
+//! divides; that depends on the grammar. The previous token decides it here,
+//! and where the grammar alone could go either way (`/` after `}`, after a
+//! line break following an operand, after `of`/`await`/`yield`, after a `>`
+//! that may close type arguments) the code is refused rather than guessed at:
+//! a wrong guess would hide brackets from the count. Annex B HTML-like
+//! comments are refused too (their rules differ between implementations).
+//! These shapes do not occur in ordinary code; the messages say how to
+//! rewrite them.
+
+/// The largest nesting total accepted (see the module docs for the units).
+pub(super) const LIMIT: u32 = 640;
+
+/// Units for an opening bracket (`(`, `[`, `{`, `${`).
+const OPEN: u32 = 3;
+/// Units for `=>` and for a `:` (labels, conditional branches, types).
+const HEAVY: u32 = 2;
+
+/// What the scan learned about a program it accepts.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(super) struct Scan {
+    /// The first closing bracket with nothing open, as (byte offset, bracket):
+    /// it would close the wrapper function.
+    pub(super) unmatched_close: Option<(usize, char)>,
+    /// The innermost bracket still open at the end, as (byte offset, bracket).
+    pub(super) unclosed: Option<(usize, char)>,
+}
+
+/// Why the scan refuses a program, and where (byte offset in the code).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct ScanError {
+    pub(super) offset: usize,
+    pub(super) kind: ScanErrorKind,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum ScanErrorKind {
+    /// Nesting past [`LIMIT`].
+    TooDeep,
+    /// A `/` that could start a regular expression or divide.
+    AmbiguousSlash,
+    /// `<!--`, or `-->` at the start of a line.
+    HtmlComment,
+}
+
+impl ScanErrorKind {
+    pub(super) fn message(&self) -> &'static str {
+        match self {
+            Self::TooDeep => {
+                "code nests too deeply (brackets, operator chains or `else if` ladders); \
+                 split it into smaller functions or statements"
+            }
+            Self::AmbiguousSlash => {
+                "cannot tell whether this `/` starts a regular expression or divides; put a \
+                 regular expression in parentheses, and keep a division on the line of its \
+                 left operand"
+            }
+            Self::HtmlComment => "HTML-like comments (`<!--`, `-->`) are not supported",
+        }
+    }
+}
+
+/// What the previous token means for a `/` that follows it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Prev {
+    /// Start of code, an operator, an opening bracket, a keyword that takes
+    /// an operand, or the `)` of `if (…)`-like heads: `/` starts a regular
+    /// expression.
+    ExprStart,
+    /// The end of an operand (name, literal, `)`, `]`, postfix operator):
+    /// `/` divides, if on the same line.
+    Operand,
+    /// `}`: a block (then `/` starts a regular expression) or an object
+    /// literal or function body (then it divides).
+    CloseBrace,
+    /// `of`, `await`, `yield` (keywords or names), or a `>` that may close
+    /// type arguments.
+    Unsure,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Bracket {
+    Paren,
+    Square,
+    Brace,
+    /// `${` in a template: its `}` goes back to the template text.
+    Substitution,
+}
+
+impl Bracket {
+    fn opener(self) -> char {
+        match self {
+            Self::Paren => '(',
+            Self::Square => '[',
+            Self::Brace => '{',
+            Self::Substitution => '$',
+        }
+    }
+}
+
+struct Frame {
+    bracket: Bracket,
+    /// Byte offset of the opening bracket.
+    offset: usize,
+    /// The total when this bracket opened.
+    base: u32,
+    /// Units in the current segment.
+    segment: u32,
+    /// Unbalanced `<` in the segment: while type arguments may be open, a
+    /// `,` does not start a new segment (`Map<K, Map<K, …>>` nests).
+    angles: u32,
+    /// `(` of `if`, `while`, `for`, `with`: its `)` is followed by a
+    /// statement.
+    control: bool,
+}
+
+struct Scanner<'a> {
+    code: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    /// The outermost frame is the wrapper function's body.
+    frames: Vec<Frame>,
+    prev: Prev,
+    /// The previous token ends an operand or a statement (for automatic
+    /// semicolon insertion).
+    prev_ends: bool,
+    /// The previous token is `.` or `?.`: a word now is a property name.
+    after_dot: bool,
+    /// The previous token is `if`, `while`, `for`, `with`, or `await` after
+    /// `for`.
+    prev_control: bool,
+    /// The previous token is the keyword `for`.
+    prev_for: bool,
+    /// A line terminator since the previous token.
+    line_break: bool,
+    unmatched_close: Option<(usize, char)>,
+}
+
+/// Scans `code` (the model's code, without the wrapper).
+///
+/// # Errors
+///
+/// A [`ScanError`] for nesting past [`LIMIT`], an ambiguous `/`, or an
+/// HTML-like comment.
+pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
+    let mut scanner = Scanner {
+        code,
+        bytes: code.as_bytes(),
+        pos: 0,
+        frames: vec![Frame {
+            bracket: Bracket::Brace,
+            offset: 0,
+            base: 0,
+            segment: 0,
+            angles: 0,
+            control: false,
+        }],
+        prev: Prev::ExprStart,
+        prev_ends: false,
+        after_dot: false,
+        prev_control: false,
+        prev_for: false,
+        line_break: false,
+        unmatched_close: None,
+    };
+    scanner.run()?;
+    let unclosed = scanner
+        .frames
+        .get(1..)
+        .and_then(<[Frame]>::last)
+        .map(|frame| (frame.offset, frame.bracket.opener()));
+    Ok(Scan {
+        unmatched_close: scanner.unmatched_close,
+        unclosed,
+    })
+}
+
+impl Scanner<'_> {
+    fn peek(&self, ahead: usize) -> u8 {
+        self.bytes.get(self.pos + ahead).copied().unwrap_or(0)
+    }
+
+    /// Whether U+2028 or U+2029 starts here (`E2 80 A8` / `E2 80 A9`).
+    fn at_ls_or_ps(&self) -> bool {
+        self.peek(0) == 0xe2 && self.peek(1) == 0x80 && matches!(self.peek(2), 0xa8 | 0xa9)
+    }
+
+    fn error(&self, offset: usize, kind: ScanErrorKind) -> ScanError {
+        ScanError { offset, kind }
+    }
+
+    fn top(&mut self) -> &mut Frame {
+        // The wrapper frame is never popped.
+        let last = self.frames.len() - 1;
+        &mut self.frames[last]
+    }
+
+    /// Adds `units` to the current segment.
+    fn add(&mut self, units: u32, at: usize) -> Result<(), ScanError> {
+        let frame = self.top();
+        frame.segment = frame.segment.saturating_add(units);
+        if frame.base.saturating_add(frame.segment) > LIMIT {
+            return Err(self.error(at, ScanErrorKind::TooDeep));
+        }
+        Ok(())
+    }
+
+    fn reset_segment(&mut self) {
+        let frame = self.top();
+        frame.segment = 0;
+        frame.angles = 0;
+    }
+
+    /// Bookkeeping before each token: a line break between an operand and a
+    /// token that cannot continue it ends the statement (automatic semicolon
+    /// insertion), so the segment restarts.
+    fn begin_token(&mut self, starts_statement: bool) {
+        if self.line_break && self.prev_ends && starts_statement {
+            self.reset_segment();
+        }
+    }
+
+    /// Bookkeeping after each token.
+    fn end_token(&mut self, prev: Prev, ends: bool) {
+        self.prev = prev;
+        self.prev_ends = ends;
+        self.line_break = false;
+        self.after_dot = false;
+        self.prev_control = false;
+        self.prev_for = false;
+    }
+
+    fn run(&mut self) -> Result<(), ScanError> {
+        while self.pos < self.bytes.len() {
+            let byte = self.bytes[self.pos];
+            match byte {
+                b' ' | b'\t' | 0x0b | 0x0c => self.pos += 1,
+                b'\n' | b'\r' => {
+                    self.line_break = true;
+                    self.pos += 1;
+                }
+                b'/' => match self.peek(1) {
+                    b'/' => self.skip_line_comment(),
+                    b'*' => self.skip_block_comment(),
+                    _ => self.slash()?,
+                },
+                b'\'' | b'"' => {
+                    self.begin_token(true);
+                    self.skip_string(byte);
+                    self.end_token(Prev::Operand, true);
+                }
+                b'`' => {
+                    self.begin_token(false);
+                    self.pos += 1;
+                    self.template_text()?;
+                }
+                b'(' | b'[' | b'{' => {
+                    // Not even `{` ends a statement before it: after
+                    // `class A extends B` and a line break, the class body
+                    // follows, nested in whatever came before.
+                    self.begin_token(false);
+                    let bracket = match byte {
+                        b'(' => Bracket::Paren,
+                        b'[' => Bracket::Square,
+                        _ => Bracket::Brace,
+                    };
+                    let control = byte == b'(' && self.prev_control;
+                    self.open(bracket, control)?;
+                    self.pos += 1;
+                    self.end_token(Prev::ExprStart, false);
+                }
+                b')' | b']' | b'}' => self.close(byte)?,
+                b',' | b';' => {
+                    self.pos += 1;
+                    if byte == b';' || self.top().angles == 0 {
+                        self.reset_segment();
+                    }
+                    self.end_token(Prev::ExprStart, byte == b';');
+                }
+                b'.' => {
+                    if self.peek(1).is_ascii_digit() {
+                        self.begin_token(true);
+                        self.skip_number();
+                        self.end_token(Prev::Operand, true);
+                    } else if self.peek(1) == b'.' && self.peek(2) == b'.' {
+                        self.begin_token(false);
+                        self.pos += 3;
+                        self.end_token(Prev::ExprStart, false);
+                    } else {
+                        self.begin_token(false);
+                        self.add(1, self.pos)?;
+                        self.pos += 1;
+                        self.end_token(Prev::ExprStart, false);
+                        self.after_dot = true;
+                    }
+                }
+                b'0'..=b'9' => {
+                    self.begin_token(true);
+                    self.skip_number();
+                    self.end_token(Prev::Operand, true);
+                }
+                b'=' | b'+' | b'-' | b'*' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'!'
+                | b'~' | b'?' | b':' => self.operator_run()?,
+                b'#' => {
+                    // A private name (`#x`); anything else is a syntax error.
+                    self.begin_token(true);
+                    self.pos += 1;
+                    self.skip_word();
+                    self.end_token(Prev::Operand, true);
+                }
+                b'@' => {
+                    self.begin_token(false);
+                    self.pos += 1;
+                    self.end_token(Prev::ExprStart, false);
+                }
+                _ if byte >= 0x80 => match self.current_char() {
+                    Some(character) if is_line_terminator(character) => {
+                        self.line_break = true;
+                        self.pos += character.len_utf8();
+                    }
+                    Some(character) if is_whitespace(character) => {
+                        self.pos += character.len_utf8();
+                    }
+                    _ => self.word()?,
+                },
+                _ => self.word()?,
+            }
+        }
+        Ok(())
+    }
+
+    /// The character at the current position (always a character boundary
+    /// outside strings, templates and regular expressions).
+    fn current_char(&self) -> Option<char> {
+        self.code
+            .get(self.pos..)
+            .and_then(|rest| rest.chars().next())
+    }
+
+    fn open(&mut self, bracket: Bracket, control: bool) -> Result<(), ScanError> {
+        let at = self.pos;
+        self.add(OPEN, at)?;
+        let top = self.top();
+        let base = top.base.saturating_add(top.segment);
+        self.frames.push(Frame {
+            bracket,
+            offset: at,
+            base,
+            segment: 0,
+            angles: 0,
+            control,
+        });
+        Ok(())
+    }
+
+    fn close(&mut self, byte: u8) -> Result<(), ScanError> {
+        let at = self.pos;
+        self.begin_token(false);
+        self.pos += 1;
+        if self.frames.len() == 1 {
+            // Nothing open: this closes the wrapper function. Remember the
+            // first one and carry on counting.
+            if self.unmatched_close.is_none() {
+                self.unmatched_close = Some((at, char::from(byte)));
+            }
+            self.end_token(Prev::Operand, true);
+            return Ok(());
+        }
+        let frame = self.frames.pop();
+        match frame {
+            Some(Frame {
+                bracket: Bracket::Substitution,
+                ..
+            }) if byte == b'}' => self.template_text(),
+            Some(frame) => {
+                let prev = match byte {
+                    b'}' => Prev::CloseBrace,
+                    b')' if frame.control => Prev::ExprStart,
+                    _ => Prev::Operand,
+                };
+                let ends = !(byte == b')' && frame.control);
+                self.end_token(prev, ends);
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// A `/` that is not a comment: a regular expression or a division.
+    fn slash(&mut self) -> Result<(), ScanError> {
+        let at = self.pos;
+        let regex = match self.prev {
+            Prev::ExprStart => true,
+            Prev::Operand if !self.line_break => false,
+            Prev::Operand | Prev::CloseBrace | Prev::Unsure => {
+                return Err(self.error(at, ScanErrorKind::AmbiguousSlash));
+            }
+        };
+        if regex {
+            self.begin_token(false);
+            self.skip_regex();
+            self.end_token(Prev::Operand, true);
+        } else {
+            self.begin_token(false);
+            self.pos += 1;
+            if self.peek(0) == b'=' {
+                self.pos += 1;
+            }
+            self.add(1, at)?;
+            self.end_token(Prev::ExprStart, false);
+        }
+        Ok(())
+    }
+
+    /// A run of operator characters (`=`, `+`, `<`, `?`, `:`, …).
+    fn operator_run(&mut self) -> Result<(), ScanError> {
+        let start = self.pos;
+        while matches!(
+            self.peek(0),
+            b'=' | b'+'
+                | b'-'
+                | b'*'
+                | b'%'
+                | b'&'
+                | b'|'
+                | b'^'
+                | b'<'
+                | b'>'
+                | b'!'
+                | b'~'
+                | b'?'
+                | b':'
+        ) {
+            // `?.` is optional chaining unless a digit follows (`a?.5:1`).
+            if self.peek(0) == b'?' && self.peek(1) == b'.' && !self.peek(2).is_ascii_digit() {
+                if self.pos > start {
+                    break;
+                }
+                self.begin_token(false);
+                self.pos += 2;
+                self.add(1, start)?;
+                self.end_token(Prev::ExprStart, false);
+                self.after_dot = true;
+                return Ok(());
+            }
+            self.pos += 1;
+        }
+        let run = &self.bytes[start..self.pos];
+        if contains(run, b"<!--") || (self.line_break && run.starts_with(b"-->")) {
+            return Err(self.error(start, ScanErrorKind::HtmlComment));
+        }
+        self.begin_token(false);
+
+        // Postfix `++`, `--` and TypeScript's non-null `!` end an operand, if
+        // on its line.
+        let postfix = self.prev == Prev::Operand
+            && !self.line_break
+            && (run == b"++" || run == b"--" || run.iter().all(|&byte| byte == b'!'));
+
+        // Nesting: each prefix-capable character (`!a`, `- -a`) counts, `<`
+        // as much as a bracket (type arguments nest like one), `=>` and `:`
+        // count [`HEAVY`], anything else at least 1.
+        let count = |wanted: &[u8]| {
+            u32::try_from(run.iter().filter(|byte| wanted.contains(byte)).count())
+                .unwrap_or(u32::MAX)
+        };
+        let heavy = if contains(run, b"=>") || run.contains(&b':') {
+            HEAVY
+        } else {
+            1
+        };
+        let units = count(b"!~+-")
+            .saturating_add(count(b"<").saturating_mul(OPEN))
+            .max(heavy);
+        self.add(units, start)?;
+
+        // `<` may open type arguments, `>` close them (`=>` is not one).
+        let opened = count(b"<");
+        let closed = run
+            .iter()
+            .enumerate()
+            .filter(|&(index, &byte)| byte == b'>' && (index == 0 || run[index - 1] != b'='))
+            .count();
+        let frame = self.top();
+        frame.angles = frame
+            .angles
+            .saturating_add(opened)
+            .saturating_sub(u32::try_from(closed).unwrap_or(u32::MAX));
+
+        let prev = if postfix {
+            Prev::Operand
+        } else if run.last() == Some(&b'>') && !run.ends_with(b"=>") {
+            Prev::Unsure
+        } else {
+            Prev::ExprStart
+        };
+        self.end_token(prev, postfix);
+        Ok(())
+    }
+
+    /// A name or keyword (including non-ASCII and `\u` escapes).
+    fn word(&mut self) -> Result<(), ScanError> {
+        let start = self.pos;
+        let after_dot = self.after_dot;
+        self.skip_word();
+        if self.pos == start {
+            // A stray byte (a control character): swc rejects it.
+            self.pos += 1;
+            self.end_token(Prev::Operand, true);
+            return Ok(());
+        }
+        let word = &self.bytes[start..self.pos];
+        let keyword = if after_dot {
+            Keyword::Name
+        } else {
+            Keyword::of(word)
+        };
+        self.begin_token(!continues(word));
+        if keyword != Keyword::Name {
+            self.add(1, start)?;
+        }
+        let was_for = self.prev_for;
+        let (prev, ends) = match keyword {
+            Keyword::Name | Keyword::Value | Keyword::Contextual => (Prev::Operand, true),
+            Keyword::Unsure => (Prev::Unsure, false),
+            Keyword::Operator | Keyword::Control | Keyword::Reserved => (Prev::ExprStart, false),
+        };
+        self.end_token(prev, ends);
+        self.prev_control = keyword == Keyword::Control || (was_for && word == b"await");
+        self.prev_for = keyword == Keyword::Control && word == b"for";
+        Ok(())
+    }
+
+    fn skip_word(&mut self) {
+        while self.pos < self.bytes.len() {
+            let byte = self.bytes[self.pos];
+            match byte {
+                b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'_' | b'$' => self.pos += 1,
+                b'\\' => {
+                    // `\uXXXX` or `\u{…}`.
+                    self.pos += 1;
+                    if self.peek(0) == b'u' && self.peek(1) == b'{' {
+                        while self.pos < self.bytes.len() && self.bytes[self.pos] != b'}' {
+                            self.pos += 1;
+                        }
+                        self.pos = (self.pos + 1).min(self.bytes.len());
+                    }
+                }
+                _ if byte >= 0x80 => match self.current_char() {
+                    Some(character)
+                        if !is_whitespace(character) && !is_line_terminator(character) =>
+                    {
+                        self.pos += character.len_utf8();
+                    }
+                    _ => break,
+                },
+                _ => break,
+            }
+        }
+    }
+
+    fn skip_number(&mut self) {
+        // Digits, `.`, letters (hex digits, exponents, `n`) and `_`; a sign
+        // only right after the exponent `e`/`E` of a decimal literal.
+        let start = self.pos;
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'.' => self.pos += 1,
+                b'+' | b'-'
+                    if matches!(self.bytes[self.pos - 1], b'e' | b'E')
+                        && !matches!(
+                            self.bytes.get(start..start + 2),
+                            Some(b"0x" | b"0X" | b"0b" | b"0B" | b"0o" | b"0O")
+                        ) =>
+                {
+                    self.pos += 1;
+                }
+                _ => break,
+            }
+        }
+    }
+
+    fn skip_string(&mut self, quote: u8) {
+        self.pos += 1;
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'\\' => {
+                    self.pos += 1;
+                    if self.peek(0) == b'\r' && self.peek(1) == b'\n' {
+                        self.pos += 1;
+                    }
+                    if self.pos < self.bytes.len() {
+                        self.pos += utf8_width(self.bytes[self.pos]);
+                    }
+                }
+                // Unterminated: swc reports it.
+                b'\n' | b'\r' => return,
+                byte if byte == quote => {
+                    self.pos += 1;
+                    return;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Template text, up to the closing backtick or the next `${`.
+    fn template_text(&mut self) -> Result<(), ScanError> {
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'\\' => self.pos += 2,
+                b'`' => {
+                    self.pos += 1;
+                    let at = self.pos - 1;
+                    self.add(1, at)?;
+                    self.end_token(Prev::Operand, true);
+                    return Ok(());
+                }
+                b'$' if self.peek(1) == b'{' => {
+                    self.open(Bracket::Substitution, false)?;
+                    self.pos += 2;
+                    self.end_token(Prev::ExprStart, false);
+                    return Ok(());
+                }
+                _ => self.pos += 1,
+            }
+        }
+        // Unterminated: swc reports it.
+        self.pos = self.bytes.len();
+        Ok(())
+    }
+
+    fn skip_regex(&mut self) {
+        self.pos += 1;
+        let mut class = false;
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'\\' => {
+                    self.pos += 1;
+                    match self.bytes.get(self.pos) {
+                        None | Some(b'\n' | b'\r') => return,
+                        Some(&byte) => self.pos += utf8_width(byte),
+                    }
+                }
+                b'\n' | b'\r' => return,
+                b'[' => {
+                    class = true;
+                    self.pos += 1;
+                }
+                b']' => {
+                    class = false;
+                    self.pos += 1;
+                }
+                b'/' if !class => {
+                    self.pos += 1;
+                    // Flags.
+                    self.skip_word();
+                    return;
+                }
+                _ if self.at_ls_or_ps() => return,
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    fn skip_line_comment(&mut self) {
+        self.pos += 2;
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'\n' | b'\r' => return,
+                _ if self.at_ls_or_ps() => return,
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    fn skip_block_comment(&mut self) {
+        self.pos += 2;
+        while self.pos < self.bytes.len() {
+            match self.bytes[self.pos] {
+                b'*' if self.peek(1) == b'/' => {
+                    self.pos += 2;
+                    return;
+                }
+                b'\n' | b'\r' => {
+                    self.line_break = true;
+                    self.pos += 1;
+                }
+                _ if self.at_ls_or_ps() => {
+                    self.line_break = true;
+                    self.pos += 3;
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+}
+
+/// How a word affects what follows it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Keyword {
+    /// Not a keyword: an operand, and a leaf (no nesting).
+    Name,
+    /// `this`, `null`, `true`, `false`, `super`: operands.
+    Value,
+    /// Takes an operand: `/` after it starts a regular expression.
+    Operator,
+    /// `if`, `while`, `for`, `with`: their `(…)` is followed by a statement.
+    Control,
+    /// A keyword or a name depending on context, with a `/` after it meaning
+    /// different things: `of`, `await`, `yield`.
+    Unsure,
+    /// Any other reserved word: nothing valid puts a division after it.
+    Reserved,
+    /// A word that is a keyword only in some places (`let`, `type`, `as`,
+    /// `async`, …) and a name elsewhere: a `/` after it divides (nothing
+    /// valid puts a regular expression there), but it may nest (`as`).
+    Contextual,
+}
+
+impl Keyword {
+    fn of(word: &[u8]) -> Self {
+        match word {
+            b"this" | b"null" | b"true" | b"false" | b"super" => Self::Value,
+            b"return" | b"typeof" | b"instanceof" | b"in" | b"new" | b"delete" | b"void"
+            | b"throw" | b"case" | b"do" | b"else" | b"extends" => Self::Operator,
+            b"if" | b"while" | b"for" | b"with" => Self::Control,
+            b"of" | b"await" | b"yield" => Self::Unsure,
+            b"break" | b"catch" | b"class" | b"const" | b"continue" | b"debugger" | b"default"
+            | b"enum" | b"export" | b"finally" | b"function" | b"import" | b"switch" | b"try"
+            | b"var" => Self::Reserved,
+            b"let" | b"static" | b"implements" | b"interface" | b"package" | b"private"
+            | b"protected" | b"public" | b"as" | b"satisfies" | b"keyof" | b"infer" | b"is"
+            | b"asserts" | b"unique" | b"readonly" | b"declare" | b"abstract" | b"type"
+            | b"namespace" | b"module" | b"global" | b"get" | b"set" | b"async" | b"accessor"
+            | b"override" | b"out" | b"from" => Self::Contextual,
+            _ => Self::Name,
+        }
+    }
+}
+
+/// Whether a word can continue the statement before a line break
+/// (`a\ninstanceof B`, `if (a) b\nelse c`, `do a\nwhile (b)`), so that no
+/// statement necessarily ends at the line break.
+fn continues(word: &[u8]) -> bool {
+    matches!(
+        word,
+        b"in"
+            | b"instanceof"
+            | b"of"
+            | b"as"
+            | b"satisfies"
+            | b"extends"
+            | b"implements"
+            | b"else"
+            | b"catch"
+            | b"finally"
+            | b"while"
+            | b"is"
+            | b"keyof"
+            | b"infer"
+            | b"asserts"
+            | b"unique"
+            | b"readonly"
+            | b"from"
+    )
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|window| window == needle)
+}
+
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0xf0..=0xff => 4,
+        0xe0..=0xef => 3,
+        0xc0..=0xdf => 2,
+        _ => 1,
+    }
+}
+
+/// Line terminators besides `\n` and `\r`.
+fn is_line_terminator(character: char) -> bool {
+    matches!(character, '\u{2028}' | '\u{2029}')
+}
+
+/// Whitespace besides ASCII space, tab, VT and FF, exactly as swc's lexer has
+/// it (which adds U+0085 and U+200B to ECMAScript's list).
+fn is_whitespace(character: char) -> bool {
+    matches!(
+        character,
+        '\u{a0}' | '\u{feff}' | '\u{85}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200b}' | '\u{202f}' | '\u{205f}' | '\u{3000}'
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn accepted(code: &str) -> Scan {
+        scan(code).unwrap_or_else(|error| panic!("{code:?}: {error:?}"))
+    }
+
+    fn refused(code: &str) -> (ScanErrorKind, usize) {
+        let error = scan(code).expect_err(code);
+        (error.kind, error.offset)
+    }
+
+    #[test]
+    fn reports_the_first_unmatched_close_and_the_innermost_unclosed_bracket() {
+        assert_eq!(
+            accepted("a }) b"),
+            Scan {
+                unmatched_close: Some((2, '}')),
+                unclosed: None
+            }
+        );
+        assert_eq!(
+            accepted("f(a, [b, { c"),
+            Scan {
+                unmatched_close: None,
+                unclosed: Some((9, '{'))
+            }
+        );
+        assert_eq!(
+            accepted("x = `a${b"),
+            Scan {
+                unmatched_close: None,
+                unclosed: Some((6, '$'))
+            }
+        );
+        assert_eq!(accepted("if (a) { f([1, 2], `${b}`) }"), Scan::default());
+    }
+
+    #[test]
+    fn brackets_in_strings_comments_templates_and_regexes_do_not_count() {
+        for code in [
+            "'}' + \"}\" + '\\'}'",
+            "// }\n/* } */ x",
+            "`}${'}'}` + `\\${`",
+            "/}[/}]\\//.test(s)",
+            "x = `a${`b${c}`}`",
+            "a\n/* line\nbreak */ + 1",
+        ] {
+            assert_eq!(accepted(code), Scan::default(), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn decides_regex_or_division_from_the_previous_token() {
+        for code in [
+            // Regular expressions.
+            "/a/.test(s)",
+            "return /'/.source",
+            "if (a) /'/.test(s)",
+            "for await (const x of y) /'/.test(x)",
+            "x = a ? /'/ : /\"/",
+            "f(/'/, [/'/], { a: /'/ })",
+            "x = () => /'/",
+            "typeof /'/",
+            "return\u{a0}/'/.source",
+            // Divisions.
+            "a / 2 / '/'.length",
+            "f(a) / 2 / '/'.length",
+            "a[0] / 2 / '/'.length",
+            "1 / 2 / '/'.length",
+            "a++ / 2 / '/'.length",
+            "a! / 2 / '/'.length",
+            "a.return / 2 / '/'.length",
+            "this.#x / 2 / '/'.length",
+            "type / 2 / '/'.length",
+            "`x` / 2 / '/'.length",
+            "/x/ / 2 / '/'.length",
+            "a /= 2",
+        ] {
+            assert_eq!(accepted(code), Scan::default(), "{code:?}");
+        }
+    }
+
+    #[test]
+    fn refuses_a_slash_the_previous_token_cannot_decide() {
+        for (code, offset) in [
+            ("if (a) {} /re/", 10),
+            ("({}) + {} / 2", 10),
+            ("let x = a\n/re/.test(s)", 10),
+            ("a++\n/re/", 4),
+            ("for (const x of /re/) {}", 16),
+            ("await /re/", 6),
+            ("yield /re/", 6),
+            ("f<T> / 2", 5),
+        ] {
+            assert_eq!(
+                refused(code),
+                (ScanErrorKind::AmbiguousSlash, offset),
+                "{code:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_html_like_comments() {
+        for (code, offset) in [
+            ("a <!-- b", 2),
+            ("a =<!-- b", 2),
+            ("a\n--> b", 2),
+            ("a /*\n*/ --> b", 8),
+            ("a\u{2028}--> b", 4),
+        ] {
+            assert_eq!(
+                refused(code),
+                (ScanErrorKind::HtmlComment, offset),
+                "{code:?}"
+            );
+        }
+        assert_eq!(accepted("a-- > b; a-->b"), Scan::default());
+    }
+
+    #[test]
+    fn counts_nesting_not_length() {
+        // Side by side: statements, list items, automatic semicolons.
+        accepted(&"x = a + b;\n".repeat(1_000));
+        accepted(&"x = a + b\ny = f(x)\n".repeat(1_000));
+        accepted(&format!("[{}]", "[1, 2], ".repeat(1_000)));
+        accepted(&format!("f({})", "a + b, ".repeat(1_000)));
+        // Chains and nesting add up.
+        let depth = |code: String| scan(&code).err().map(|error| error.kind);
+        assert_eq!(
+            depth(format!("x = 1{}", " + 1".repeat(700))),
+            Some(ScanErrorKind::TooDeep)
+        );
+        assert_eq!(
+            depth(format!("x = 1{}", "\n+ 1".repeat(700))),
+            Some(ScanErrorKind::TooDeep)
+        );
+        assert_eq!(
+            depth(format!("{}1", "(".repeat(220))),
+            Some(ScanErrorKind::TooDeep)
+        );
+        assert_eq!(depth(format!("{}1", "(".repeat(200))), None);
+        // Commas inside possible type arguments do not separate.
+        assert_eq!(
+            depth(format!("let x: {}T", "Map<K, ".repeat(220))),
+            Some(ScanErrorKind::TooDeep)
+        );
+        // Nor does a line break before a class body.
+        let class = format!(
+            "x = {}class extends B\n{{ m() {{ return ",
+            "a = ".repeat(100)
+        );
+        assert_eq!(
+            depth(format!("{}{}", class.repeat(20), "} }".repeat(20))),
+            Some(ScanErrorKind::TooDeep)
+        );
+        // A line break inside an unfinished statement does not either.
+        assert_eq!(
+            depth(format!("x = {}1", "a ?\nb :\n".repeat(250))),
+            Some(ScanErrorKind::TooDeep)
+        );
+    }
+
+    #[test]
+    fn reports_where_the_limit_is_crossed() {
+        let code = format!("x = 1{}", " + 1".repeat(1_000));
+        let (kind, offset) = refused(&code);
+        assert_eq!(kind, ScanErrorKind::TooDeep);
+        // `=` and each `+` count 1: unit 641, past the limit, is the 640th `+`.
+        assert_eq!(offset, "x = 1".len() + 639 * " + 1".len() + 1);
+    }
+}
