@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
 use std::task::{Context as TaskContext, Poll, Waker};
 
 use indexmap::IndexMap;
@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::events::{EventSink, RunEvent, RunEventKind};
 use super::output::{Capture, LogLevel};
-use super::sandbox::{Interrupts, eval_named, new_sandbox};
+use super::sandbox::{Bytecode, Interrupts, eval_named, new_sandbox};
 use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
 use crate::tool::call::{Call, CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
@@ -25,6 +25,18 @@ use crate::tool::registry::Scope;
 
 const PRELUDE: &str = include_str!("js/prelude.js");
 const INSPECT: &str = include_str!("js/inspect.js");
+
+/// The prelude and the console formatter, compiled once per process.
+fn compiled(which: &'static str) -> Option<&'static Bytecode> {
+    static PRELUDE_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
+    static INSPECT_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
+    let (cell, source, file) = match which {
+        "prelude" => (&PRELUDE_CODE, PRELUDE, c"prelude.js"),
+        _ => (&INSPECT_CODE, INSPECT, c"inspect.js"),
+    };
+    cell.get_or_init(|| Bytecode::compile(source, file).ok())
+        .as_ref()
+}
 /// The global under which the prelude's entry points live.
 const HOST_KEY: &str = "__ptc_host__";
 /// The file name of the model's code in stack traces.
@@ -148,11 +160,13 @@ impl Shared {
         let n = st.submitted;
         let id: Arc<str> = format!("{}:ptc:{n}", self.setup.run_id).into();
         let arguments = serde_json::from_str(&json).unwrap_or(Json::Null);
-        self.emit(RunEventKind::Started {
-            id: Arc::clone(&id),
-            name: name.clone(),
-            arguments: arguments.clone(),
-        });
+        if self.setup.events.is_some() {
+            self.emit(RunEventKind::Started {
+                id: Arc::clone(&id),
+                name: name.clone(),
+                arguments: arguments.clone(),
+            });
+        }
         let read_only = self
             .setup
             .scope
@@ -226,16 +240,18 @@ impl Shared {
     /// Records a settled sub-call: scheduler, events, images, delivery.
     fn settle(&self, st: &mut RunState, n: u32, id: &Arc<str>, name: &str, result: ToolResult) {
         st.scheduler.settled();
-        let (value, error) = match &result {
-            Ok(output) => (Some(output.value.clone()), None),
-            Err(error) => (None, Some(error.clone())),
-        };
-        self.emit(RunEventKind::Settled {
-            id: Arc::clone(id),
-            ok: result.is_ok(),
-            value,
-            error,
-        });
+        if self.setup.events.is_some() {
+            let (value, error) = match &result {
+                Ok(output) => (Some(output.value.clone()), None),
+                Err(error) => (None, Some(error.clone())),
+            };
+            self.emit(RunEventKind::Settled {
+                id: Arc::clone(id),
+                ok: result.is_ok(),
+                value,
+                error,
+            });
+        }
         if let Ok(output) = &result {
             for block in &output.content {
                 if matches!(block, ContentBlock::Image { .. }) {
@@ -410,9 +426,15 @@ impl Run {
                     }),
                 )
                 .map_err(internal)?;
-            let inspect: Value = ctx.eval(INSPECT).map_err(internal)?;
-            let prelude: Function = ctx.eval(PRELUDE).map_err(internal)?;
-            let host: Object = prelude.call((native, inspect)).map_err(internal)?;
+            native
+                .set("loadInspect", Func::from(load_inspect))
+                .map_err(internal)?;
+            let prelude: Function = match compiled("prelude") {
+                Some(code) => code.eval(&ctx).and_then(|v| v.get()),
+                None => ctx.eval(PRELUDE),
+            }
+            .map_err(internal)?;
+            let host: Object = prelude.call((native,)).map_err(internal)?;
             ctx.globals()
                 .prop(HOST_KEY, rquickjs::object::Property::from(host.clone()))
                 .map_err(internal)?;
@@ -588,6 +610,14 @@ impl RunState {
             due.push(id);
         }
         due
+    }
+}
+
+/// Compiles the console formatter into the current context.
+fn load_inspect<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+    match compiled("inspect") {
+        Some(code) => code.eval(&ctx),
+        None => ctx.eval(INSPECT),
     }
 }
 

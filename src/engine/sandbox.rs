@@ -160,3 +160,73 @@ pub(crate) fn eval_named<'js>(
         }
     }
 }
+
+/// A script compiled once to QuickJS bytecode, evaluated per run without
+/// parsing (the prelude and the console formatter are on every run's path).
+pub(crate) struct Bytecode {
+    bytes: Vec<u8>,
+}
+
+impl Bytecode {
+    /// Compiles `source` as a global script in a throwaway runtime.
+    pub(crate) fn compile(source: &str, file_name: &std::ffi::CStr) -> rquickjs::Result<Self> {
+        let runtime = Runtime::new()?;
+        let context = Context::full(&runtime)?;
+        context.with(|ctx| {
+            let src = CString::new(source)?;
+            // SAFETY: `src` is NUL-terminated; every value we create is freed
+            // before the context goes; the written buffer is copied and freed
+            // with the context's allocator.
+            unsafe {
+                let raw_ctx = ctx.as_raw().as_ptr();
+                let function = qjs::JS_Eval(
+                    raw_ctx,
+                    src.as_ptr(),
+                    source.len() as _,
+                    file_name.as_ptr(),
+                    (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
+                );
+                let function = Value::from_raw(ctx.clone(), function);
+                if function.type_of() == rquickjs::Type::Exception {
+                    return Err(rquickjs::Error::Exception);
+                }
+                let mut size = 0;
+                let buf = qjs::JS_WriteObject(
+                    raw_ctx,
+                    &mut size,
+                    function.as_raw(),
+                    qjs::JS_WRITE_OBJ_BYTECODE as i32,
+                );
+                if buf.is_null() {
+                    return Err(rquickjs::Error::Exception);
+                }
+                let bytes = std::slice::from_raw_parts(buf, size as usize).to_vec();
+                qjs::js_free(raw_ctx, buf.cast());
+                Ok(Self { bytes })
+            }
+        })
+    }
+
+    /// Evaluates the compiled script in `ctx`, returning its completion value.
+    pub(crate) fn eval<'js>(&self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+        // SAFETY: the bytes were written by this same QuickJS build; the read
+        // object is consumed by JS_EvalFunction; results are owned values.
+        unsafe {
+            let raw_ctx = ctx.as_raw().as_ptr();
+            let function = qjs::JS_ReadObject(
+                raw_ctx,
+                self.bytes.as_ptr(),
+                self.bytes.len() as _,
+                qjs::JS_READ_OBJ_BYTECODE as i32,
+            );
+            if qjs::JS_VALUE_GET_TAG(function) == qjs::JS_TAG_EXCEPTION {
+                return Err(rquickjs::Error::Exception);
+            }
+            let value = Value::from_raw(ctx.clone(), qjs::JS_EvalFunction(raw_ctx, function));
+            if value.type_of() == rquickjs::Type::Exception {
+                return Err(rquickjs::Error::Exception);
+            }
+            Ok(value)
+        }
+    }
+}

@@ -2,9 +2,12 @@
 // to the host's native functions, then hands the engine its entry points.
 // Evaluated once per run, before the model's code; `native` is removed from
 // the global object before the program runs.
-(function (native, inspect) {
+(function (native) {
   'use strict';
-  const { submit, log, setTimer, clearTimer, finish } = native;
+  const { submit, log, setTimer, clearTimer, finish, loadInspect } = native;
+  // The console formatter is big: compiled only when a program first needs it.
+  let inspector;
+  const inspect = () => inspector || (inspector = loadInspect());
   const pending = new Map();
   const timers = new Map();
   const JSONstringify = JSON.stringify;
@@ -137,7 +140,7 @@
   const console = {};
   for (let i = 0; i < levels.length; i++) {
     const level = i;
-    console[levels[i]] = function (...args) { log(level, inspect.formatArgs(args)); };
+    console[levels[i]] = function (...args) { log(level, inspect().formatArgs(args)); };
   }
 
   // How the model sees the return value (contracts §7).
@@ -164,7 +167,7 @@
         const message = String(error.message);
         return [message ? name + ': ' + message : name, String(error.stack || '')];
       }
-      return ['Uncaught ' + inspect.inspect(error), ''];
+      return ['Uncaught ' + inspect().inspect(error), ''];
     } catch (_) {
       return ['Uncaught exception', ''];
     }
