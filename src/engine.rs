@@ -702,10 +702,10 @@ impl Engine {
         outcome
     }
 
-    /// Frees the sandbox on a sandbox thread (a big heap takes a while).
+    /// Frees the sandbox on a sandbox thread, off the caller's path (a big
+    /// heap takes a while to free).
     fn dispose(&self, run: Run) {
-        let threads = &self.inner.threads;
-        drop(threads.run(move || drop(run)));
+        self.inner.threads.detach(move || drop(run));
     }
 }
 

@@ -75,6 +75,11 @@ impl SandboxThreads {
         }
     }
 
+    /// Runs `job` on a sandbox thread without waiting for it.
+    pub(crate) fn detach(&self, job: impl FnOnce() + Send + 'static) {
+        self.spawn(Box::new(job));
+    }
+
     fn spawn(&self, job: Job) {
         let shared = &self.shared;
         let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
