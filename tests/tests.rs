@@ -9,4 +9,5 @@ mod pipeline;
 mod presentation;
 mod registry;
 mod sdk;
+mod soak;
 mod tools1000;
