@@ -1,4 +1,54 @@
 //! ptc: programmatic tool calling.
+//!
+//! A model gets one tool, `run_code`, plus a TypeScript SDK rendered from the
+//! other tools' JSON Schemas, and writes a short program that calls them.
+//! ptc strips the program's types, runs it in a fresh QuickJS sandbox,
+//! dispatches `tools.*` through the host's handlers, and renders the outcome.
+//!
+//! # Concepts
+//!
+//! - A [`Tool`] is a [`ToolDefinition`] (name, JSON Schemas, hints such as
+//!   `readOnly`, `timeoutMs` and `policy`) plus a [`ToolHandler`]: a closure,
+//!   a [`TypedTool`], or a command from a manifest ([`load_manifest`]).
+//! - A [`Registry`] keeps tools in registration order, compiles their schemas
+//!   once, and holds the call pipeline's hooks (policy, approver, guards,
+//!   execute wrappers, post-execute, observers). A [`Scope`] is one agent's
+//!   view: visibility masks and a presentation [`Mode`].
+//! - An [`Engine`] is cheap to clone and shares the registry, the [`Limits`]
+//!   and the sandbox threads. [`Engine::presentation`] gives what the model
+//!   sees; [`Engine::run_code`] runs one program into an [`Outcome`];
+//!   [`Engine::invoke`] answers a tool call exactly as the model made it.
+//!
+//! # Limits
+//!
+//! Every run has a deadline, a heap limit, a stack limit, an output cap and a
+//! sub-call concurrency cap; see [`Limits`] for defaults and what happens at
+//! each limit. A failure of the program is an [`Outcome`] with `is_error` and
+//! a [`FailureKind`], never an error of the host.
+//!
+//! # Example
+//!
+//! ```
+//! use ptc::{Engine, Limits, Registry, RunOptions, RunRequest, Tool, ToolContext, ToolDefinition, ToolError};
+//! use serde_json::{json, Value};
+//!
+//! # #[tokio::main] async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let registry = Registry::new();
+//! registry.add(Tool::new(
+//!     ToolDefinition::new("add")
+//!         .parameters(json!({ "type": "object", "properties": { "a": { "type": "number" }, "b": { "type": "number" } }, "required": ["a", "b"] }))
+//!         .read_only(true),
+//!     |args: Value, _cx: ToolContext| async move {
+//!         Ok::<_, ToolError>(json!(args["a"].as_f64().unwrap_or(0.0) + args["b"].as_f64().unwrap_or(0.0)))
+//!     },
+//! ))?;
+//! let engine = Engine::new(registry, Limits::default())?;
+//! let outcome = engine
+//!     .run_code(RunRequest::new("const x: number = await tools.add({ a: 2, b: 3 })\nconsole.log('sum', x)\nreturn x * 10"), RunOptions::default())
+//!     .await?;
+//! assert_eq!(outcome.text(), "sum 5\n50");
+//! # Ok(()) }
+//! ```
 #![deny(missing_docs)]
 
 mod deadline;
