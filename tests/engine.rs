@@ -824,3 +824,52 @@ async fn cpu_bound_runs_do_not_hold_up_another_runs_tool_call() {
         assert_eq!(b.await.unwrap().unwrap().kind, Some(FailureKind::Timeout));
     }
 }
+
+#[tokio::test]
+async fn dropping_a_run_midway_cancels_its_sub_calls() {
+    /// Counts when the handler's future is dropped (aborted or finished).
+    struct OnDrop(Arc<AtomicUsize>);
+    impl Drop for OnDrop {
+        fn drop(&mut self) {
+            self.0.fetch_add(1, Ordering::SeqCst);
+        }
+    }
+    let registry = test_registry();
+    let stopped = Arc::new(AtomicUsize::new(0));
+    let s = Arc::clone(&stopped);
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("wait").read_only(true),
+            move |_a: Value, _cx: ToolContext| {
+                let guard = OnDrop(Arc::clone(&s));
+                async move {
+                    let _guard = guard;
+                    std::future::pending::<()>().await;
+                    Ok::<_, ToolError>(json!(null))
+                }
+            },
+        ))
+        .unwrap();
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let run = engine.run_code(
+        RunRequest::new("await tools.wait({})"),
+        RunOptions::default(),
+    );
+    assert!(
+        tokio::time::timeout(Duration::from_millis(200), run)
+            .await
+            .is_err(),
+        "still running"
+    );
+    for _ in 0..100 {
+        if stopped.load(Ordering::SeqCst) == 1 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        stopped.load(Ordering::SeqCst),
+        1,
+        "the abandoned sub-call was stopped"
+    );
+}

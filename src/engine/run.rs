@@ -87,8 +87,9 @@ pub(crate) struct RunState {
     submitting: Option<u32>,
     inline: Option<ToolResult>,
     ready: Vec<(u32, ToolResult)>,
-    /// Sub-calls handed to tokio, by number: id and tool name.
-    spawned: HashMap<u32, (Arc<str>, String)>,
+    /// Sub-calls handed to tokio, by number: id, tool name, and the task
+    /// (aborted if the run is dropped before it settles).
+    spawned: HashMap<u32, (Arc<str>, String, tokio::task::AbortHandle)>,
     closing: bool,
     pub(crate) capture: Capture,
     pub(crate) not_streamed: usize,
@@ -136,6 +137,17 @@ pub(crate) enum StartError {
     Sandbox(String),
     /// QuickJS refused the program: message and model position.
     Syntax(String, Option<(u32, u32)>),
+}
+
+impl Drop for Shared {
+    /// A run dropped mid-way (its caller gave up) still stops its sub-calls.
+    fn drop(&mut self) {
+        self.calls_cancel.cancel();
+        let st = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
+        for (_, _, task) in st.spawned.values() {
+            task.abort();
+        }
+    }
 }
 
 impl Shared {
@@ -225,13 +237,11 @@ impl Shared {
                 Poll::Ready(result) => self.settle(st, n, &id, &name, result),
                 Poll::Pending => {
                     let completions = self.completions.clone();
-                    // Dropping the join handle detaches; the call's own
-                    // signal (cancelled at run end) bounds its life.
-                    drop(self.setup.handle.spawn(async move {
+                    let task = self.setup.handle.spawn(async move {
                         let result = future.await;
                         let _ = completions.send((n, result));
-                    }));
-                    st.spawned.insert(n, (id, name));
+                    });
+                    st.spawned.insert(n, (id, name, task.abort_handle()));
                 }
             }
         }
@@ -273,7 +283,7 @@ impl Shared {
     /// A sub-call that went to tokio has settled.
     fn complete(&self, n: u32, result: ToolResult) {
         let mut st = self.lock();
-        let Some((id, name)) = st.spawned.remove(&n) else {
+        let Some((id, name, _task)) = st.spawned.remove(&n) else {
             return;
         };
         self.settle(&mut st, n, &id, &name, result);
