@@ -4,8 +4,9 @@
 //! `cargo bench --bench sdk_render`
 //!
 //! Criterion reports wall time, which on a busy 2-core machine includes the
-//! time other processes hold the CPU. The bench also prints the median
-//! thread CPU time per render, which stays close to the quiet-machine figure.
+//! time other processes hold the CPU; the bench also prints the median thread
+//! CPU time per render. `serde_json::to_string` of the same tools is measured
+//! alongside as a yardstick for how loaded the machine was.
 
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -67,6 +68,12 @@ fn sdk_render(c: &mut Criterion) {
             "render_declarations/{file}: {bytes} bytes, median thread CPU time {cpu:?} per render (201 runs)"
         );
     }
+    // A yardstick taken in the same run: writing the same definitions as
+    // compact JSON reads the same memory, so it shows how busy the machine was.
+    let tools = load("tools1000.json");
+    c.bench_function("serde_json::to_string/tools1000.json (yardstick)", |b| {
+        b.iter(|| serde_json::to_string(black_box(&tools)))
+    });
 }
 
 criterion_group!(benches, sdk_render);
