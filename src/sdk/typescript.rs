@@ -227,11 +227,12 @@ impl<'a> Renderer<'a> {
         } else {
             self.out.push_str(&tool.name);
         }
-        self.out.push_str(if args_optional(&tool.parameters) {
-            "(args?: "
-        } else {
-            "(args: "
-        });
+        self.out
+            .push_str(if args_optional(&tool.parameters, params_kw.as_ref()) {
+                "(args?: "
+            } else {
+                "(args: "
+            });
         self.scope = params;
         self.guarded = false;
         self.ty_of(&tool.parameters, params_kw.as_ref(), 0);
@@ -1011,8 +1012,8 @@ fn trim(s: &str) -> &str {
 
 /// Whether calling with no argument (`{}`) can be valid: a plain object
 /// schema that requires nothing.
-fn args_optional(params: &Value) -> bool {
-    match (params, Keywords::of(params)) {
+fn args_optional(params: &Value, kw: Option<&Keywords<'_>>) -> bool {
+    match (params, kw) {
         (Value::Bool(b), _) => *b,
         (_, Some(kw)) => {
             let object = match kw.types {
@@ -2020,6 +2021,8 @@ mod tests {
 
     #[test]
     fn args_are_optional_only_when_nothing_is_required() {
+        let args_optional =
+            |params: &Value| super::args_optional(params, Keywords::of(params).as_ref());
         assert!(args_optional(&json!({ "type": "object" })));
         assert!(args_optional(
             &json!({ "properties": { "a": {} }, "required": [] })
