@@ -93,8 +93,12 @@ pub(crate) struct Renderer<'a> {
     inline_from: Option<usize>,
     /// The one-line attempt failed (a comment, or too long): unwind and retry.
     aborted: bool,
-    /// Inside an object member, array element or tuple: a reference cycle is fine here.
+    /// Inside an object member, array element or tuple element: TypeScript
+    /// defers these, so a reference cycle is fine here...
     guarded: bool,
+    /// ...unless inside an optional or rest tuple element (outside any object
+    /// member): TypeScript may resolve those eagerly, arrays and all.
+    strict: bool,
     scope: Scope<'a>,
     /// Expand `$ref`s in place (a standalone expression has no aliases).
     expand_refs: bool,
@@ -151,6 +155,7 @@ impl<'a> Renderer<'a> {
             inline_from: None,
             aborted: false,
             guarded: false,
+            strict: false,
             scope: Scope {
                 root,
                 owner: "",
@@ -524,6 +529,7 @@ impl<'a> Renderer<'a> {
 
         let inline = self.inline_from.is_some();
         let guarded = std::mem::replace(&mut self.guarded, true);
+        let strict = std::mem::replace(&mut self.strict, false);
         self.out.push('{');
         self.indent += 1;
         let mut first = true;
@@ -580,6 +586,7 @@ impl<'a> Renderer<'a> {
         }
         self.indent -= 1;
         self.guarded = guarded;
+        self.strict = strict;
         if self.aborted {
             return;
         }
@@ -714,14 +721,19 @@ impl<'a> Renderer<'a> {
         let min = kw.min_items.unwrap_or(0);
         let closed = matches!(rest, Some(Value::Bool(false)))
             || kw.max_items.is_some_and(|max| max <= prefix.len() as u64);
+        // TypeScript may resolve optional and rest elements eagerly, so a
+        // reference cycle through them is not fine (see `closes_cycle`).
+        let strict = self.strict;
         self.out.push('[');
         for (i, item) in prefix.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
+            let optional = i as u64 >= min;
+            self.strict = strict || optional;
             let at = self.out.len();
             let prec = self.ty(item, depth + 1, true);
-            if i as u64 >= min {
+            if optional {
                 if prec != Prec::Atom {
                     self.out.insert(at, '(');
                     self.out.push(')');
@@ -734,11 +746,13 @@ impl<'a> Renderer<'a> {
                 self.out.push_str(", ");
             }
             self.out.push_str("...");
+            self.strict = true;
             match rest {
                 Some(items @ Value::Object(_)) => self.element(items, depth),
                 _ => self.out.push_str("unknown[]"),
             }
         }
+        self.strict = strict;
         self.out.push(']');
     }
 
@@ -839,12 +853,14 @@ impl<'a> Renderer<'a> {
     }
 
     /// Whether naming `r` here would make the alias being declared refer to
-    /// itself outside any object or array, which TypeScript rejects.
+    /// itself where TypeScript resolves types eagerly (outside any object or
+    /// array, or inside an optional or rest tuple element), which it rejects
+    /// as circular.
     fn closes_cycle(&self, r: &str) -> bool {
         let Some(goal) = self.scope.alias else {
             return false;
         };
-        if self.guarded {
+        if self.guarded && !self.strict {
             return false;
         }
         let root = self.scope.root;
@@ -852,7 +868,7 @@ impl<'a> Renderer<'a> {
             return false;
         };
         let mut seen = Vec::new();
-        std::ptr::eq(target, goal) || reaches(root, target, goal, &mut seen, 0)
+        std::ptr::eq(target, goal) || reaches(root, target, goal, self.strict, &mut seen, 0)
     }
 
     /// `/** doc */` then `end`, if the schema has anything to say.
@@ -1213,7 +1229,9 @@ fn closure<'a>(root: &'a Value, r: &'a str) -> Vec<(&'a str, &'a Value)> {
 }
 
 fn collect_refs<'a>(schema: &'a Value, out: &mut Vec<&'a str>, depth: u32) {
-    if depth > MAX_DEPTH {
+    // `depth` counts JSON levels: a schema level takes up to three
+    // (`properties`, the name, the schema), and rendering stops at MAX_DEPTH.
+    if depth > 3 * MAX_DEPTH {
         return;
     }
     match schema {
@@ -1235,11 +1253,13 @@ fn collect_refs<'a>(schema: &'a Value, out: &mut Vec<&'a str>, depth: u32) {
     }
 }
 
-/// Whether `from` refers to `goal` outside any object or array.
+/// Whether `from` refers to `goal` outside any object (and, unless `arrays`,
+/// outside any array or tuple).
 fn reaches(
     root: &Value,
     from: &Value,
     goal: &Value,
+    arrays: bool,
     seen: &mut Vec<*const Value>,
     depth: u32,
 ) -> bool {
@@ -1249,27 +1269,37 @@ fn reaches(
     if depth > MAX_DEPTH {
         return false;
     }
-    if let Some(target) = m
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| resolve(root, r))
-    {
-        if std::ptr::eq(target, goal) {
+    for (key, value) in m {
+        let next: &[Value] = match (key.as_str(), value) {
+            ("$ref", Value::String(r)) => {
+                let Some(target) = resolve(root, r) else {
+                    continue;
+                };
+                let key: *const Value = target;
+                if std::ptr::eq(target, goal) {
+                    return true;
+                }
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                std::slice::from_ref(target)
+            }
+            ("anyOf" | "oneOf" | "allOf", Value::Array(members)) => members,
+            ("items" | "prefixItems", Value::Array(members)) if arrays => members,
+            ("items" | "prefixItems" | "additionalItems", schema) if arrays => {
+                std::slice::from_ref(schema)
+            }
+            _ => continue,
+        };
+        if next
+            .iter()
+            .any(|schema| reaches(root, schema, goal, arrays, seen, depth + 1))
+        {
             return true;
         }
-        let key: *const Value = target;
-        if !seen.contains(&key) {
-            seen.push(key);
-            if reaches(root, target, goal, seen, depth + 1) {
-                return true;
-            }
-        }
     }
-    ["anyOf", "oneOf", "allOf"].iter().any(|k| {
-        m.get(*k)
-            .and_then(Value::as_array)
-            .is_some_and(|xs| xs.iter().any(|x| reaches(root, x, goal, seen, depth + 1)))
-    })
+    false
 }
 
 /// `rich_text-request` → `RichTextRequest`; only ASCII letters and digits survive.
@@ -2016,6 +2046,49 @@ mod tests {
         assert_eq!(
             out.types,
             "type A = string | unknown;\ntype C = unknown;\ntype B = unknown;\n"
+        );
+    }
+
+    #[test]
+    fn cycles_through_optional_or_rest_tuple_elements_break() {
+        // TypeScript rejects `type A = string | [A[]?]` as circular but takes
+        // `type A = string | [A[], ...unknown[]]` and `{ x?: A }[]`.
+        let tuple = |min: u64| {
+            json!({ "anyOf": [
+                { "type": "string" },
+                { "type": "array", "prefixItems": [{ "type": "array", "items": { "$ref": "#/$defs/a" } }], "minItems": min }
+            ] })
+        };
+        for (min, expected) in [
+            (
+                0,
+                "type A = string | /** @minItems 0 */ [unknown[]?, ...unknown[]];\n",
+            ),
+            (
+                1,
+                "type A = string | /** @minItems 1 */ [A[], ...unknown[]];\n",
+            ),
+        ] {
+            let params = json!({
+                "$defs": { "a": tuple(min) },
+                "type": "object",
+                "properties": { "x": { "$ref": "#/$defs/a" } }
+            });
+            assert_eq!(sdk(&[tool("t", params)]).types, expected, "minItems {min}");
+        }
+        // Through another alias, and through the rest element.
+        let params = json!({
+            "$defs": {
+                "a": { "anyOf": [{ "type": "string" }, { "type": "array", "items": [true], "additionalItems": { "$ref": "#/$defs/b" } }] },
+                "b": { "type": "array", "items": { "$ref": "#/$defs/a" } },
+                "c": { "anyOf": [{ "type": "null" }, { "type": "array", "prefixItems": [{ "type": "object", "properties": { "c": { "$ref": "#/$defs/c" } } }] }] }
+            },
+            "type": "object",
+            "properties": { "x": { "$ref": "#/$defs/a" }, "y": { "$ref": "#/$defs/c" } }
+        });
+        assert_eq!(
+            sdk(&[tool("t", params)]).types,
+            "type A = string | [unknown?, ...unknown[]];\ntype C = null | [{ c?: C }?, ...unknown[]];\ntype B = A[];\n"
         );
     }
 
