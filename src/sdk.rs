@@ -38,11 +38,7 @@ impl Default for SdkOptions {
 /// tools always give the same bytes. Rendering never fails: what TypeScript
 /// cannot say becomes `unknown`, with its description kept.
 pub fn render_declarations(tools: &[&ToolDefinition]) -> String {
-    let sdk = typescript::render_sdk(tools);
-    templates::fill(
-        templates::FRAME,
-        &[("types", &sdk.types), ("methods", &sdk.methods)],
-    )
+    typescript::render_sdk(tools, templates::frame())
 }
 
 /// The full run_code tool description: instruction text (from sdk-templates) + the declarations.

@@ -380,11 +380,10 @@ fn programs_for(name: &str) -> (&'static str, &'static [&'static str]) {
 
 /// The rendered SDK plus a correct program passes `tsc --strict`; each wrong
 /// program fails, in its own file, without any error in the SDK itself.
-fn check_with_tsc(name: &str, path: &Path) {
-    let Some(tsc) = tsc() else { return };
+fn check_with_tsc(tsc: &Path, name: &str, path: &Path) {
     let sdk = declarations_of(&load_tools(path));
     let (good, wrong) = programs_for(name);
-    let (ok, diagnostics) = typecheck(&tsc, &sdk, &[("main.ts", program(good))]);
+    let (ok, diagnostics) = typecheck(tsc, &sdk, &[("main.ts", program(good))]);
     assert!(
         ok,
         "{name}: tsc rejected the SDK or a correct program:\n{diagnostics}"
@@ -392,7 +391,7 @@ fn check_with_tsc(name: &str, path: &Path) {
 
     let wrong = wrong_programs(wrong);
     let files: Vec<(&str, String)> = wrong.iter().map(|(f, t)| (f.as_str(), t.clone())).collect();
-    let (ok, diagnostics) = typecheck(&tsc, &sdk, &files);
+    let (ok, diagnostics) = typecheck(tsc, &sdk, &files);
     assert!(!ok, "{name}: tsc accepted wrong programs");
     assert!(
         !diagnostics.contains("sdk.d.ts("),
@@ -408,12 +407,280 @@ fn check_with_tsc(name: &str, path: &Path) {
 
 #[test]
 fn sdks_typecheck_with_tsc() {
+    let Some(tsc) = tsc() else { return };
     for (name, path) in golden_sources() {
-        check_with_tsc(&name, &path);
+        check_with_tsc(&tsc, &name, &path);
     }
 }
 
 #[test]
 fn tools1000_sdk_typechecks_with_tsc() {
-    check_with_tsc("tools1000", &shared("bench/peers/tools1000.json"));
+    let Some(tsc) = tsc() else { return };
+    check_with_tsc(&tsc, "tools1000", &shared("bench/peers/tools1000.json"));
+}
+
+/// A tiny deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+}
+
+const WEIRD_TEXT: &[&str] = &[
+    "plain",
+    "ends */ early",
+    "/* opens",
+    "line\nbreak\r\nand more",
+    "tab\tquote\" backslash\\",
+    "line\u{2028}separator",
+    "```fenced```",
+    "ümlaut 🙂 文字",
+    "@param x not a tag",
+    "",
+    "   padded   ",
+    "*/",
+    "ends with star *",
+];
+
+const NAMES: &[&str] = &[
+    "a",
+    "b",
+    "new",
+    "constructor",
+    "__proto__",
+    "x-request-id",
+    "1st",
+    "",
+    "ümlaut",
+    "🙂",
+    "default",
+    "say \"hi\"",
+    "back\\slash",
+    "$ok",
+    "_",
+    "line\nbreak",
+    "toString",
+];
+
+fn random_literal(rng: &mut Rng, depth: u32) -> Value {
+    use serde_json::json;
+    match rng.below(if depth > 2 { 5 } else { 7 }) {
+        0 => json!(rng.pick(WEIRD_TEXT)),
+        1 => json!(rng.below(1000) as i64 - 500),
+        2 => json!(rng.below(1000) as f64 / 7.0),
+        3 => json!(rng.below(2) == 0),
+        4 => Value::Null,
+        5 => Value::Array(
+            (0..rng.below(3))
+                .map(|_| random_literal(rng, depth + 1))
+                .collect(),
+        ),
+        _ => {
+            let mut m = serde_json::Map::new();
+            for _ in 0..rng.below(3) {
+                m.insert(rng.pick(NAMES).into(), random_literal(rng, depth + 1));
+            }
+            Value::Object(m)
+        }
+    }
+}
+
+fn random_schema(rng: &mut Rng, depth: u32) -> Value {
+    use serde_json::json;
+    const TYPES: &[&str] = &[
+        "string", "integer", "number", "boolean", "null", "object", "array", "bogus",
+    ];
+    let kinds = if depth > 5 { 2 } else { 15 };
+    let mut schema = match rng.below(kinds) {
+        0 => json!({ "type": rng.pick(TYPES) }),
+        1 => json!(rng.below(2) == 0),
+        2 => json!({ "type": [rng.pick(TYPES), rng.pick(TYPES)] }),
+        3 | 4 => {
+            let mut props = serde_json::Map::new();
+            for _ in 0..rng.below(4) {
+                props.insert(rng.pick(NAMES).into(), random_schema(rng, depth + 1));
+            }
+            let required: Vec<&str> = (0..rng.below(3)).map(|_| rng.pick(NAMES)).collect();
+            let mut m = json!({ "type": "object", "properties": props, "required": required });
+            match rng.below(5) {
+                0 => m["additionalProperties"] = json!(false),
+                1 => m["additionalProperties"] = json!(true),
+                2 => m["additionalProperties"] = random_schema(rng, depth + 1),
+                3 => m["patternProperties"] = json!({ "^x-": random_schema(rng, depth + 1) }),
+                _ => {}
+            }
+            m
+        }
+        5 => {
+            json!({ "type": "array", "items": random_schema(rng, depth + 1), "maxItems": rng.below(4) })
+        }
+        6 => json!({
+            "type": "array",
+            "prefixItems": [random_schema(rng, depth + 1), random_schema(rng, depth + 1)],
+            "items": if rng.below(2) == 0 { json!(false) } else { random_schema(rng, depth + 1) },
+            "minItems": rng.below(4)
+        }),
+        7 => {
+            json!({ "items": [random_schema(rng, depth + 1)], "additionalItems": random_schema(rng, depth + 1) })
+        }
+        8 => {
+            json!({ "enum": (0..rng.below(4)).map(|_| random_literal(rng, 0)).collect::<Vec<_>>() })
+        }
+        9 => json!({ "const": random_literal(rng, 0) }),
+        10 => {
+            json!({ rng.pick(&["anyOf", "oneOf", "allOf"]): (0..rng.below(4)).map(|_| random_schema(rng, depth + 1)).collect::<Vec<_>>() })
+        }
+        11 => {
+            json!({ "$ref": rng.pick(&["#", "#/$defs/a", "#/$defs/b", "#/definitions/c", "#/$defs/missing", "#/$defs/%C3%BCmlaut", "other.json#/x", "#anchor"]) })
+        }
+        12 => json!({ "not": random_schema(rng, depth + 1), "if": {}, "then": {} }),
+        13 => json!({ "type": rng.pick(TYPES), "nullable": true }),
+        _ => random_literal(rng, 0),
+    };
+    if let Value::Object(m) = &mut schema {
+        if rng.below(2) == 0 {
+            m.insert(
+                "description".into(),
+                Value::String(rng.pick(WEIRD_TEXT).into()),
+            );
+        }
+        for key in [
+            "default",
+            "minimum",
+            "pattern",
+            "format",
+            "deprecated",
+            "title",
+            "examples",
+        ] {
+            if rng.below(6) == 0 {
+                m.insert(key.into(), random_literal(rng, 0));
+            }
+        }
+    }
+    schema
+}
+
+/// Random tools with random (often nonsensical) schemas: rendering must not
+/// panic, and the SDK must still be valid TypeScript.
+fn random_tools(seed: u64, count: usize) -> Vec<ToolDefinition> {
+    let mut rng = Rng(seed);
+    const TOOL_NAMES: &[&str] = &[
+        "t",
+        "new",
+        "constructor",
+        "a.b-c",
+        "9lives",
+        "",
+        "ümlaut",
+        "get",
+        "delete",
+    ];
+    (0..count)
+        .map(|i| {
+            let mut params = random_schema(&mut rng, 0);
+            if let Value::Object(m) = &mut params {
+                m.insert(
+                    "$defs".into(),
+                    serde_json::json!({
+                        "a": random_schema(&mut rng, 1),
+                        "b": random_schema(&mut rng, 1),
+                        "ümlaut": random_schema(&mut rng, 1),
+                    }),
+                );
+                m.insert(
+                    "definitions".into(),
+                    serde_json::json!({ "c": random_schema(&mut rng, 1) }),
+                );
+            }
+            let name = format!(
+                "{}{}",
+                rng.pick(TOOL_NAMES),
+                if rng.below(3) == 0 {
+                    String::new()
+                } else {
+                    i.to_string()
+                }
+            );
+            let mut tool = ToolDefinition::new(name)
+                .parameters(params)
+                .description(rng.pick(WEIRD_TEXT))
+                .read_only(rng.below(2) == 0);
+            if rng.below(2) == 0 {
+                tool = tool.output(random_schema(&mut rng, 0));
+            }
+            tool
+        })
+        .collect()
+}
+
+#[test]
+fn random_schemas_never_panic() {
+    for seed in 1..=20u64 {
+        let mut tools = random_tools(seed, 50);
+        tools.push(deep_tool());
+        let sdk = declarations_of(&tools);
+        assert!(sdk.contains("declare const tools: {"));
+        assert_eq!(
+            sdk,
+            declarations_of(&tools),
+            "seed {seed} is not deterministic"
+        );
+        for tool in &tools {
+            let text = ptc::schema_to_typescript(&tool.parameters);
+            assert!(!text.is_empty());
+        }
+    }
+}
+
+/// Nesting far past the renderer's depth cap, through objects, arrays and refs.
+fn deep_tool() -> ToolDefinition {
+    let mut schema = serde_json::json!({ "type": "string" });
+    for i in 0..120 {
+        schema = match i % 3 {
+            0 => {
+                serde_json::json!({ "type": "object", "properties": { "x": schema }, "required": ["x"] })
+            }
+            1 => serde_json::json!({ "type": "array", "items": schema, "description": "level */" }),
+            _ => serde_json::json!({ "anyOf": [schema, { "$ref": "#/$defs/d" }] }),
+        };
+    }
+    let params = serde_json::json!({
+        "type": "object",
+        "$defs": { "d": schema.clone() },
+        "properties": { "deep": schema }
+    });
+    ToolDefinition::new("deep").parameters(params)
+}
+
+/// `SEED=<n>` tries another set of random tools.
+#[test]
+fn random_schemas_typecheck_with_tsc() {
+    let Some(tsc) = tsc() else { return };
+    let seed: u64 = std::env::var("SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(7);
+    let mut tools = random_tools(seed, 300);
+    tools.push(deep_tool());
+    let sdk = declarations_of(&tools);
+    let main = "async function main() { return [tools, ToolCallError]; }\n".to_owned();
+    let (ok, diagnostics) = typecheck(&tsc, &sdk, &[("main.ts", main)]);
+    if !ok {
+        let dir = std::env::temp_dir().join("ptc-random-sdk.d.ts");
+        let _ = std::fs::write(&dir, &sdk);
+        panic!(
+            "tsc rejected random SDK (written to {}):\n{diagnostics}",
+            dir.display()
+        );
+    }
 }

@@ -8,6 +8,13 @@ pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 /// `{{fence}}` and `{{declarations}}`.
 pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
 
+/// The frame around `{{types}}` and `{{methods}}`: `[head, middle, tail]`.
+pub(crate) fn frame() -> [&'static str; 3] {
+    let (head, rest) = FRAME.split_once("{{types}}").unwrap_or((FRAME, ""));
+    let (middle, tail) = rest.split_once("{{methods}}").unwrap_or((rest, ""));
+    [head, middle, tail]
+}
+
 /// Replaces each `{{name}}` in `template` with its value from `vars`.
 ///
 /// A placeholder without a value is kept as written, so a typo shows up in the
@@ -54,8 +61,10 @@ mod tests {
 
     #[test]
     fn templates_use_only_known_placeholders() {
-        let frame = fill(FRAME, &[("types", ""), ("methods", "")]);
-        assert!(!frame.contains("{{"), "{frame}");
+        let [head, middle, tail] = frame();
+        assert!(head.starts_with("/**") && head.contains("declare class ToolCallError"));
+        assert_eq!(middle, "declare const tools: {\n");
+        assert_eq!(tail, "};\n");
         let text = fill(
             INSTRUCTIONS,
             &[

@@ -93,8 +93,12 @@ pub(crate) struct Renderer<'a> {
     inline_from: Option<usize>,
     /// The one-line attempt failed (a comment, or too long): unwind and retry.
     aborted: bool,
-    /// Inside an object member, array element or tuple: a reference cycle is fine here.
+    /// Inside an object member, array element or tuple element: TypeScript
+    /// defers these, so a reference cycle is fine here...
     guarded: bool,
+    /// ...unless inside an optional or rest tuple element (outside any object
+    /// member): TypeScript may resolve those eagerly, arrays and all.
+    strict: bool,
     scope: Scope<'a>,
     /// Expand `$ref`s in place (a standalone expression has no aliases).
     expand_refs: bool,
@@ -105,27 +109,33 @@ pub(crate) struct Renderer<'a> {
     names: HashSet<String>,
 }
 
-/// The rendered parts of an SDK, to be put into the frame.
-pub(crate) struct Sdk {
-    /// `type Name = …;` lines, one per alias, in discovery order.
-    pub(crate) types: String,
-    /// One method per tool, in the given order.
-    pub(crate) methods: String,
-}
-
-/// Renders the aliases and methods for these tools.
-pub(crate) fn render_sdk(tools: &[&ToolDefinition]) -> Sdk {
+/// Renders the SDK for these tools into `frame`: `[head, middle, tail]`
+/// around the aliases (`type Name = …;`, in discovery order) and the methods
+/// (one per tool, in the given order).
+pub(crate) fn render_sdk(tools: &[&ToolDefinition], frame: [&str; 3]) -> String {
+    let [head, middle, tail] = frame;
     let mut r = Renderer::new(&NULL, false);
-    r.out.reserve(tools.len() * 1024);
+    r.out
+        .reserve(head.len() + middle.len() + tail.len() + tools.len() * 1280);
+    r.out.push_str(head);
+    let types_at = r.out.len();
+    r.out.push_str(middle);
     for tool in tools {
+        // Load the tool's schemas into the cache before rendering: this walk's
+        // loads do not wait on each other, the renderer's would.
+        std::hint::black_box(warm(&tool.parameters, 0));
+        if let Some(output) = &tool.output {
+            std::hint::black_box(warm(output, 0));
+        }
         r.method(tool);
     }
-    let methods = std::mem::take(&mut r.out);
+    r.out.push_str(tail);
+    let mut out = std::mem::take(&mut r.out);
     r.declare_aliases();
-    Sdk {
-        types: r.out,
-        methods,
+    if !r.out.is_empty() {
+        out.insert_str(types_at, &r.out);
     }
+    out
 }
 
 /// One schema as a self-contained type expression: local `$ref`s are expanded
@@ -145,6 +155,7 @@ impl<'a> Renderer<'a> {
             inline_from: None,
             aborted: false,
             guarded: false,
+            strict: false,
             scope: Scope {
                 root,
                 owner: "",
@@ -181,7 +192,7 @@ impl<'a> Renderer<'a> {
         self.out.push_str(" /** ");
         let body = self.out.len();
         if let Some(text) = tool.advertised_description() {
-            self.doc_text(text.trim());
+            self.doc_text(trim(text));
         }
         if quoted {
             // On a line of its own, so it never runs on from the description.
@@ -197,12 +208,14 @@ impl<'a> Renderer<'a> {
             self.doc_sep(body);
             self.out.push_str("@readonly");
         }
-        for (scope, tag) in [(Some(params), "@param args "), (output, "@returns ")] {
-            if let Some(Value::Object(m)) = scope.map(|s| s.root) {
+        let params_kw = Keywords::of(&tool.parameters);
+        let output_kw = output.and_then(|o| Keywords::of(o.root));
+        for (kw, tag) in [(&params_kw, "@param args "), (&output_kw, "@returns ")] {
+            if let Some(kw) = kw {
                 let at = self.out.len();
                 self.doc_sep(body);
                 self.out.push_str(tag);
-                if !self.doc_body(m) {
+                if !self.doc_body(kw) {
                     self.out.truncate(at);
                 }
             }
@@ -219,19 +232,20 @@ impl<'a> Renderer<'a> {
         } else {
             self.out.push_str(&tool.name);
         }
-        self.out.push_str(if args_optional(&tool.parameters) {
-            "(args?: "
-        } else {
-            "(args: "
-        });
+        self.out
+            .push_str(if args_optional(&tool.parameters, params_kw.as_ref()) {
+                "(args?: "
+            } else {
+                "(args: "
+            });
         self.scope = params;
         self.guarded = false;
-        self.ty(&tool.parameters, 0, false);
+        self.ty_of(&tool.parameters, params_kw.as_ref(), 0);
         self.out.push_str("): Promise<");
         match output {
             Some(scope) => {
                 self.scope = scope;
-                self.ty(scope.root, 0, false);
+                self.ty_of(scope.root, output_kw.as_ref(), 0);
             }
             None => self.out.push_str("unknown"),
         }
@@ -247,13 +261,14 @@ impl<'a> Renderer<'a> {
             self.scope = scope;
             self.indent = 0;
             self.guarded = false;
-            if let Value::Object(m) = target {
-                self.doc_comment(m, "\n");
+            let kw = Keywords::of(target);
+            if let Some(kw) = &kw {
+                self.doc_comment(kw, "\n");
             }
             self.out.push_str("type ");
             self.out.push_str(&self.aliases[i].name);
             self.out.push_str(" = ");
-            self.ty(target, 0, false);
+            self.ty_of(target, kw.as_ref(), 0);
             self.out.push_str(";\n");
             i += 1;
         }
@@ -261,18 +276,25 @@ impl<'a> Renderer<'a> {
 
     /// Any schema value; `docs` writes its description as a leading comment.
     fn ty(&mut self, schema: &'a Value, depth: u32, docs: bool) -> Prec {
+        if self.aborted || depth > MAX_DEPTH {
+            return self.ty_of(schema, None, depth);
+        }
+        let kw = Keywords::of(schema);
+        if let (true, Some(kw)) = (docs, &kw) {
+            self.doc_comment(kw, " ");
+        }
+        self.ty_of(schema, kw.as_ref(), depth)
+    }
+
+    /// The type of a schema whose keywords (and comment) are already known.
+    fn ty_of(&mut self, schema: &Value, kw: Option<&Keywords<'a>>, depth: u32) -> Prec {
         if self.aborted {
             return Prec::Atom;
         }
-        match schema {
+        match (schema, kw) {
             _ if depth > MAX_DEPTH => self.out.push_str("unknown"),
-            Value::Bool(false) => self.out.push_str("never"),
-            Value::Object(m) => {
-                if docs {
-                    self.doc_comment(m, " ");
-                }
-                return self.schema(m, depth);
-            }
+            (_, Some(kw)) => return self.schema(kw, depth),
+            (Value::Bool(false), _) => self.out.push_str("never"),
             _ => self.out.push_str("unknown"),
         }
         Prec::Atom
@@ -280,27 +302,42 @@ impl<'a> Renderer<'a> {
 
     /// A schema object: the intersection of its `$ref`, its own type, its
     /// `anyOf`/`oneOf` unions and its `allOf` members; `unknown` if none.
-    fn schema(&mut self, m: &'a Map<String, Value>, depth: u32) -> Prec {
-        let reference = m.get("$ref").and_then(Value::as_str);
-        let own = has_own_type(m);
-        let any = m.get("anyOf").and_then(Value::as_array);
-        let one = m.get("oneOf").and_then(Value::as_array);
-        let all = m
-            .get("allOf")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        let count = usize::from(reference.is_some())
+    fn schema(&mut self, kw: &Keywords<'a>, depth: u32) -> Prec {
+        let own = kw.has_own_type();
+        let count = usize::from(kw.reference.is_some())
             + usize::from(own)
-            + usize::from(any.is_some())
-            + usize::from(one.is_some())
-            + all.len();
-        let parts = reference
+            + usize::from(kw.any_of.is_some())
+            + usize::from(kw.one_of.is_some())
+            + kw.all_of.len();
+        let prec = match (count, kw.reference, kw.any_of.or(kw.one_of), kw.all_of) {
+            // The common case: a single part, nothing to intersect.
+            (0, ..) => {
+                self.out.push_str("unknown");
+                Prec::Atom
+            }
+            (1, Some(r), ..) => self.reference(r, depth),
+            (1, _, _, _) if own => self.own_type(kw, depth),
+            (1, _, Some(members), _) => self.union(members, depth),
+            (1, _, _, [member]) => self.ty(member, depth + 1, true),
+            _ => self.intersection(kw, own, depth),
+        };
+        if kw.nullable && !kw.admits_null() {
+            self.out.push_str(" | null");
+            return Prec::Union;
+        }
+        prec
+    }
+
+    /// `A & B & …` of a schema's parts, leaving out bare `unknown`s.
+    fn intersection(&mut self, kw: &Keywords<'a>, own: bool, depth: u32) -> Prec {
+        let parts = kw
+            .reference
             .map(Part::Ref)
             .into_iter()
             .chain(own.then_some(Part::Own))
-            .chain(any.map(|a| Part::Union(a.as_slice())))
-            .chain(one.map(|a| Part::Union(a.as_slice())))
-            .chain(all.iter().map(Part::Schema));
+            .chain(kw.any_of.map(Part::Union))
+            .chain(kw.one_of.map(Part::Union))
+            .chain(kw.all_of.iter().map(Part::Schema));
 
         let mut written = 0;
         let mut last = Prec::Atom;
@@ -315,16 +352,16 @@ impl<'a> Renderer<'a> {
             let at = self.out.len();
             let prec = match part {
                 Part::Ref(r) => self.reference(r, depth),
-                Part::Own => self.own_type(m, depth),
+                Part::Own => self.own_type(kw, depth),
                 Part::Union(members) => self.union(members, depth),
                 Part::Schema(s) => self.ty(s, depth + 1, true),
             };
-            if count > 1 && &self.out[at..] == "unknown" {
+            if &self.out[at..] == "unknown" {
                 // `T & unknown` is `T`; a documented `unknown` stays for its comment.
                 self.out.truncate(mark);
                 continue;
             }
-            last = if count > 1 && prec == Prec::Union {
+            last = if prec == Prec::Union {
                 self.out.insert(at, '(');
                 self.out.push(')');
                 Prec::Atom
@@ -333,19 +370,14 @@ impl<'a> Renderer<'a> {
             };
             written += 1;
         }
-        let prec = match written {
+        match written {
             0 => {
                 self.out.push_str("unknown");
                 Prec::Atom
             }
             1 => last,
             _ => Prec::Inter,
-        };
-        if m.get("nullable") == Some(&Value::Bool(true)) && !admits_null(m) {
-            self.out.push_str(" | null");
-            return Prec::Union;
         }
-        prec
     }
 
     /// `anyOf`/`oneOf`: a union, `unknown` if every member is.
@@ -378,12 +410,12 @@ impl<'a> Renderer<'a> {
     }
 
     /// `const`, `enum`, `type`, or the type that `properties`/`items` imply.
-    fn own_type(&mut self, m: &'a Map<String, Value>, depth: u32) -> Prec {
-        if let Some(value) = m.get("const") {
+    fn own_type(&mut self, kw: &Keywords<'a>, depth: u32) -> Prec {
+        if let Some(value) = kw.constant {
             push_json(&mut self.out, value, 0);
             return Prec::Atom;
         }
-        if let Some(Value::Array(values)) = m.get("enum") {
+        if let Some(values) = kw.enumeration {
             if values.is_empty() {
                 self.out.push_str("never");
                 return Prec::Atom;
@@ -400,8 +432,8 @@ impl<'a> Renderer<'a> {
                 Prec::Union
             };
         }
-        match m.get("type") {
-            Some(Value::String(t)) => self.type_name(t, m, depth),
+        match kw.types {
+            Some(Value::String(t)) => self.type_name(t, kw, depth),
             Some(Value::Array(types)) => {
                 let start = self.out.len();
                 let mut seen = 0u8;
@@ -424,7 +456,7 @@ impl<'a> Renderer<'a> {
                     if written > 0 {
                         self.out.push_str(" | ");
                     }
-                    self.type_name(t, m, depth);
+                    self.type_name(t, kw, depth);
                     written += 1;
                 }
                 match written {
@@ -437,8 +469,8 @@ impl<'a> Renderer<'a> {
                     _ => Prec::Union,
                 }
             }
-            _ if is_object_like(m) => self.object(m, depth),
-            _ if is_array_like(m) => self.array(m, depth),
+            _ if kw.object_like => self.object(kw, depth),
+            _ if kw.array_like() => self.array(kw, depth),
             _ => {
                 self.out.push_str("unknown");
                 Prec::Atom
@@ -446,80 +478,83 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn type_name(&mut self, t: &str, m: &'a Map<String, Value>, depth: u32) -> Prec {
+    fn type_name(&mut self, t: &str, kw: &Keywords<'a>, depth: u32) -> Prec {
         match t {
             "string" => self.out.push_str("string"),
             "number" | "integer" => self.out.push_str("number"),
             "boolean" => self.out.push_str("boolean"),
             "null" => self.out.push_str("null"),
-            "object" => return self.object(m, depth),
-            "array" => return self.array(m, depth),
+            "object" => return self.object(kw, depth),
+            "array" => return self.array(kw, depth),
             _ => self.out.push_str("unknown"),
         }
         Prec::Atom
     }
 
     /// A type literal, on one line when it has no comments and is short.
-    fn object(&mut self, m: &'a Map<String, Value>, depth: u32) -> Prec {
+    fn object(&mut self, kw: &Keywords<'a>, depth: u32) -> Prec {
         if self.inline_from.is_some() {
-            self.members(m, depth);
+            self.members(kw, depth);
             return Prec::Atom;
         }
         let start = self.out.len();
         self.inline_from = Some(start);
-        self.members(m, depth);
+        self.members(kw, depth);
         self.inline_from = None;
         if self.aborted {
             self.aborted = false;
             self.out.truncate(start);
-            self.members(m, depth);
+            self.members(kw, depth);
         }
         Prec::Atom
     }
 
-    fn members(&mut self, m: &'a Map<String, Value>, depth: u32) {
-        let props = m.get("properties").and_then(Value::as_object);
-        let required = m
-            .get("required")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice);
-        let extra = m.get("additionalProperties");
-        let patterns = m
-            .get("patternProperties")
-            .and_then(Value::as_object)
-            .filter(|p| !p.is_empty());
+    fn members(&mut self, kw: &Keywords<'a>, depth: u32) {
+        let props = kw.properties.filter(|p| !p.is_empty());
+        let required = kw.required;
+        // A required name without a schema in `properties` is a member too
+        // (once, however often it is listed).
         let missing = |i: usize, name: &str| {
             !props.is_some_and(|p| p.contains_key(name))
                 && !required[..i].iter().any(|r| r.as_str() == Some(name))
         };
-        let named = props.is_some_and(|p| !p.is_empty())
+        let named = props.is_some()
             || required
                 .iter()
                 .enumerate()
                 .any(|(i, r)| r.as_str().is_some_and(|n| missing(i, n)));
         let index = !named
-            || patterns.is_some()
-            || matches!(extra, Some(Value::Bool(true) | Value::Object(_)));
+            || kw.patterns.is_some()
+            || matches!(kw.additional, Some(Value::Bool(true) | Value::Object(_)));
 
         let inline = self.inline_from.is_some();
         let guarded = std::mem::replace(&mut self.guarded, true);
+        let strict = std::mem::replace(&mut self.strict, false);
         self.out.push('{');
         self.indent += 1;
         let mut first = true;
         // Where each member's type was written, to widen the index signature.
         let mut spans: Vec<(usize, usize)> = Vec::new();
         let mut optional = false;
+        // How many members were found in `required`: all of them means no
+        // required name is missing from `properties`.
+        let mut found = 0;
         for (name, schema) in props.into_iter().flatten() {
             self.member_start(inline, &mut first);
-            self.doc_comment_of(schema);
+            let member = Keywords::of(schema);
+            if let Some(member) = &member {
+                self.doc_comment(member, " ");
+            }
             push_key(&mut self.out, name);
-            if !required.iter().any(|r| r.as_str() == Some(name)) {
+            if required.iter().any(|r| r.as_str() == Some(name)) {
+                found += 1;
+            } else {
                 self.out.push('?');
                 optional = true;
             }
             self.out.push_str(": ");
             let at = self.out.len();
-            self.ty(schema, depth + 1, false);
+            self.ty_of(schema, member.as_ref(), depth + 1);
             if index && named {
                 spans.push((at, self.out.len()));
             }
@@ -527,28 +562,31 @@ impl<'a> Renderer<'a> {
                 break;
             }
         }
-        for (i, name) in required.iter().enumerate() {
-            let Some(name) = name.as_str() else { continue };
-            if self.aborted || !missing(i, name) {
-                continue;
-            }
-            self.member_start(inline, &mut first);
-            push_key(&mut self.out, name);
-            self.out.push_str(": unknown");
-            if index && named {
-                spans.push((self.out.len() - "unknown".len(), self.out.len()));
+        if found < required.len() {
+            for (i, name) in required.iter().enumerate() {
+                let Some(name) = name.as_str() else { continue };
+                if self.aborted || !missing(i, name) {
+                    continue;
+                }
+                self.member_start(inline, &mut first);
+                push_key(&mut self.out, name);
+                self.out.push_str(": unknown");
+                if index && named {
+                    spans.push((self.out.len() - "unknown".len(), self.out.len()));
+                }
             }
         }
         if index && !self.aborted {
             self.member_start(inline, &mut first);
-            if let Some(patterns) = patterns {
+            if let Some(patterns) = kw.patterns {
                 self.pattern_doc(patterns);
             }
             self.out.push_str("[key: string]: ");
-            self.index_value(extra, patterns, named, &spans, optional, depth);
+            self.index_value(kw, named, &spans, optional, depth);
         }
         self.indent -= 1;
         self.guarded = guarded;
+        self.strict = strict;
         if self.aborted {
             return;
         }
@@ -590,8 +628,7 @@ impl<'a> Renderer<'a> {
     /// accepts the named members next to it.
     fn index_value(
         &mut self,
-        extra: Option<&'a Value>,
-        patterns: Option<&'a Map<String, Value>>,
+        kw: &Keywords<'a>,
         named: bool,
         spans: &[(usize, usize)],
         optional: bool,
@@ -599,14 +636,14 @@ impl<'a> Renderer<'a> {
     ) {
         let start = self.out.len();
         let mut sources = 0;
-        for schema in patterns.into_iter().flat_map(Map::values) {
+        for schema in kw.patterns.into_iter().flat_map(Map::values) {
             if sources > 0 {
                 self.out.push_str(" | ");
             }
             self.ty(schema, depth + 1, true);
             sources += 1;
         }
-        match extra {
+        match kw.additional {
             Some(Value::Bool(false)) => {}
             Some(schema @ Value::Object(_)) => {
                 if sources > 0 {
@@ -655,15 +692,15 @@ impl<'a> Renderer<'a> {
     }
 
     /// `T[]`, or a tuple for `prefixItems` / draft-07 array `items`.
-    fn array(&mut self, m: &'a Map<String, Value>, depth: u32) -> Prec {
+    fn array(&mut self, kw: &Keywords<'a>, depth: u32) -> Prec {
         let guarded = std::mem::replace(&mut self.guarded, true);
-        let (prefix, rest) = match (m.get("prefixItems"), m.get("items")) {
+        let (prefix, rest) = match (kw.prefix_items, kw.items) {
             (Some(Value::Array(prefix)), rest) => (Some(prefix), rest),
-            (_, Some(Value::Array(prefix))) => (Some(prefix), m.get("additionalItems")),
+            (_, Some(Value::Array(prefix))) => (Some(prefix), kw.additional_items),
             (_, items) => (None, items),
         };
         match prefix {
-            Some(prefix) => self.tuple(m, prefix, rest, depth),
+            Some(prefix) => self.tuple(kw, prefix, rest, depth),
             None => match rest {
                 Some(Value::Bool(false)) => self.out.push_str("[]"),
                 Some(items @ Value::Object(_)) => self.element(items, depth),
@@ -676,23 +713,27 @@ impl<'a> Renderer<'a> {
 
     fn tuple(
         &mut self,
-        m: &Map<String, Value>,
+        kw: &Keywords<'a>,
         prefix: &'a [Value],
         rest: Option<&'a Value>,
         depth: u32,
     ) {
-        let count = |key| m.get(key).and_then(Value::as_u64);
-        let min = count("minItems").unwrap_or(0);
+        let min = kw.min_items.unwrap_or(0);
         let closed = matches!(rest, Some(Value::Bool(false)))
-            || count("maxItems").is_some_and(|max| max <= prefix.len() as u64);
+            || kw.max_items.is_some_and(|max| max <= prefix.len() as u64);
+        // TypeScript may resolve optional and rest elements eagerly, so a
+        // reference cycle through them is not fine (see `closes_cycle`).
+        let strict = self.strict;
         self.out.push('[');
         for (i, item) in prefix.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
+            let optional = i as u64 >= min;
+            self.strict = strict || optional;
             let at = self.out.len();
             let prec = self.ty(item, depth + 1, true);
-            if i as u64 >= min {
+            if optional {
                 if prec != Prec::Atom {
                     self.out.insert(at, '(');
                     self.out.push(')');
@@ -705,11 +746,13 @@ impl<'a> Renderer<'a> {
                 self.out.push_str(", ");
             }
             self.out.push_str("...");
+            self.strict = true;
             match rest {
                 Some(items @ Value::Object(_)) => self.element(items, depth),
                 _ => self.out.push_str("unknown[]"),
             }
         }
+        self.strict = strict;
         self.out.push(']');
     }
 
@@ -810,12 +853,14 @@ impl<'a> Renderer<'a> {
     }
 
     /// Whether naming `r` here would make the alias being declared refer to
-    /// itself outside any object or array, which TypeScript rejects.
+    /// itself where TypeScript resolves types eagerly (outside any object or
+    /// array, or inside an optional or rest tuple element), which it rejects
+    /// as circular.
     fn closes_cycle(&self, r: &str) -> bool {
         let Some(goal) = self.scope.alias else {
             return false;
         };
-        if self.guarded {
+        if self.guarded && !self.strict {
             return false;
         }
         let root = self.scope.root;
@@ -823,14 +868,23 @@ impl<'a> Renderer<'a> {
             return false;
         };
         let mut seen = Vec::new();
-        std::ptr::eq(target, goal) || reaches(root, target, goal, &mut seen, 0)
+        std::ptr::eq(target, goal) || reaches(root, target, goal, self.strict, &mut seen, 0)
     }
 
     /// `/** doc */` then `end`, if the schema has anything to say.
-    fn doc_comment(&mut self, m: &Map<String, Value>, end: &str) {
+    fn doc_comment(&mut self, kw: &Keywords<'_>, end: &str) {
+        let text = kw.text().is_some();
+        if !text && kw.tags.is_none() {
+            return;
+        }
+        if text && self.inline_from.is_some() {
+            // A comment ends a one-line attempt: stop before writing it.
+            self.aborted = true;
+            return;
+        }
         let mark = self.out.len();
         self.out.push_str("/** ");
-        if self.doc_body(m) {
+        if self.doc_body(kw) {
             self.out.push_str(" */");
             self.out.push_str(end);
             if self.inline_from.is_some() {
@@ -841,25 +895,13 @@ impl<'a> Renderer<'a> {
         }
     }
 
-    fn doc_comment_of(&mut self, schema: &Value) {
-        if let Value::Object(m) = schema {
-            self.doc_comment(m, " ");
-        }
-    }
-
     /// The description (or title), then the constraints as tags, in schema order.
-    fn doc_body(&mut self, m: &Map<String, Value>) -> bool {
+    fn doc_body(&mut self, kw: &Keywords<'_>) -> bool {
         let start = self.out.len();
-        let text = |key| {
-            m.get(key)
-                .and_then(Value::as_str)
-                .map(str::trim)
-                .filter(|t| !t.is_empty())
-        };
-        if let Some(text) = text("description").or_else(|| text("title")) {
+        if let Some(text) = kw.text() {
             self.doc_text(text);
         }
-        for (key, value) in m {
+        for (key, value) in kw.tags.into_iter().flatten() {
             let flag = match key.as_str() {
                 "deprecated" | "uniqueItems" => true,
                 "default" | "format" | "pattern" | "minimum" | "maximum" | "exclusiveMinimum"
@@ -901,6 +943,10 @@ impl<'a> Renderer<'a> {
 
     /// Comment text: `*/` escaped, each line break continued with ` * `.
     fn doc_text(&mut self, text: &str) {
+        if !has_either_byte(text.as_bytes(), b'\n', b'/') {
+            self.out.push_str(text);
+            return;
+        }
         let bytes = text.as_bytes();
         let mut from = 0;
         for (i, &b) in bytes.iter().enumerate() {
@@ -930,69 +976,196 @@ impl<'a> Renderer<'a> {
     }
 
     fn newline(&mut self) {
-        self.out.push('\n');
-        for _ in 0..self.indent {
-            self.out.push(' ');
+        const LINE: &str = "\n                                                                ";
+        match LINE.get(..=self.indent) {
+            Some(line) => self.out.push_str(line),
+            None => {
+                self.out.push('\n');
+                self.out.extend(std::iter::repeat_n(' ', self.indent));
+            }
         }
+    }
+}
+
+/// Reads the first byte of every key and string in a schema.
+fn warm(v: &Value, depth: u32) -> usize {
+    if depth > MAX_DEPTH {
+        return 0;
+    }
+    match v {
+        Value::Object(m) => m
+            .iter()
+            .map(|(k, v)| k.as_bytes().first().map_or(0, |&b| b as usize) + warm(v, depth + 1))
+            .sum(),
+        Value::Array(items) => items.iter().map(|v| warm(v, depth + 1)).sum(),
+        Value::String(s) => s.as_bytes().first().map_or(0, |&b| b as usize),
+        _ => 0,
+    }
+}
+
+/// Whether `bytes` contains `a` or `b`, eight bytes at a time.
+fn has_either_byte(bytes: &[u8], a: u8, b: u8) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    // `(x - ONES) & !x & HIGHS` is non-zero exactly when some byte of `x` is zero.
+    let zero_byte = |x: u64| x.wrapping_sub(ONES) & !x & HIGHS;
+    let (words, rest) = bytes.as_chunks::<8>();
+    let found = words.iter().fold(0, |found, word| {
+        let w = u64::from_ne_bytes(*word);
+        found | zero_byte(w ^ (ONES * u64::from(a))) | zero_byte(w ^ (ONES * u64::from(b)))
+    });
+    found != 0 || rest.iter().any(|&c| c == a || c == b)
+}
+
+/// `str::trim`, skipping its Unicode checks when both ends are visible ASCII.
+fn trim(s: &str) -> &str {
+    let b = s.as_bytes();
+    match (b.first(), b.last()) {
+        (Some(first), Some(last)) if first.is_ascii_graphic() && last.is_ascii_graphic() => s,
+        _ => s.trim(),
     }
 }
 
 /// Whether calling with no argument (`{}`) can be valid: a plain object
 /// schema that requires nothing.
-fn args_optional(params: &Value) -> bool {
-    match params {
-        Value::Bool(b) => *b,
-        Value::Object(m) => {
-            let requires = m
-                .get("required")
-                .and_then(Value::as_array)
-                .is_some_and(|r| !r.is_empty());
-            let combined = ["$ref", "anyOf", "oneOf", "allOf"]
-                .iter()
-                .any(|k| m.contains_key(*k));
-            let object = match m.get("type") {
+fn args_optional(params: &Value, kw: Option<&Keywords<'_>>) -> bool {
+    match (params, kw) {
+        (Value::Bool(b), _) => *b,
+        (_, Some(kw)) => {
+            let object = match kw.types {
                 None => true,
                 Some(Value::String(t)) => t == "object",
-                Some(Value::Array(ts)) => ts.iter().any(|t| t == "object"),
-                Some(_) => false,
+                Some(ts) => ts
+                    .as_array()
+                    .is_some_and(|ts| ts.iter().any(|t| t == "object")),
             };
-            object && !requires && !combined
+            object
+                && kw.required.is_empty()
+                && kw.reference.is_none()
+                && kw.any_of.is_none()
+                && kw.one_of.is_none()
+                && kw.all_of.is_empty()
         }
         _ => false,
     }
 }
 
-fn has_own_type(m: &Map<String, Value>) -> bool {
-    m.contains_key("const")
-        || matches!(m.get("enum"), Some(Value::Array(_)))
-        || matches!(m.get("type"), Some(Value::String(_) | Value::Array(_)))
-        || is_object_like(m)
-        || is_array_like(m)
+/// The keywords of one schema object that rendering reads, found in one pass:
+/// a map lookup hashes its key, and most schema objects have only a few keys.
+#[derive(Default)]
+struct Keywords<'a> {
+    reference: Option<&'a str>,
+    any_of: Option<&'a [Value]>,
+    one_of: Option<&'a [Value]>,
+    all_of: &'a [Value],
+    constant: Option<&'a Value>,
+    enumeration: Option<&'a [Value]>,
+    /// `type`, when it is a string or an array.
+    types: Option<&'a Value>,
+    properties: Option<&'a Map<String, Value>>,
+    required: &'a [Value],
+    additional: Option<&'a Value>,
+    patterns: Option<&'a Map<String, Value>>,
+    /// `properties`, `required`, `additionalProperties` or `patternProperties` is present.
+    object_like: bool,
+    items: Option<&'a Value>,
+    prefix_items: Option<&'a Value>,
+    additional_items: Option<&'a Value>,
+    min_items: Option<u64>,
+    max_items: Option<u64>,
+    nullable: bool,
+    description: Option<&'a str>,
+    title: Option<&'a str>,
+    /// The schema, when it has a keyword [`Renderer::doc_body`] writes as a tag.
+    tags: Option<&'a Map<String, Value>>,
 }
 
-fn is_object_like(m: &Map<String, Value>) -> bool {
-    [
-        "properties",
-        "additionalProperties",
-        "patternProperties",
-        "required",
-    ]
-    .iter()
-    .any(|k| m.contains_key(*k))
-}
+impl<'a> Keywords<'a> {
+    /// `None` for a value that is not a schema object.
+    #[inline(always)]
+    fn of(schema: &'a Value) -> Option<Self> {
+        let Value::Object(m) = schema else {
+            return None;
+        };
+        let mut kw = Self::default();
+        let slice = |v: &'a Value| v.as_array().map(Vec::as_slice);
+        for (key, v) in m {
+            // Roughly most frequent first: arms of one length are tried in order.
+            match key.as_str() {
+                "type" => kw.types = (v.is_string() || v.is_array()).then_some(v),
+                "description" => kw.description = v.as_str(),
+                "properties" => {
+                    kw.object_like = true;
+                    kw.properties = v.as_object();
+                }
+                "required" => {
+                    kw.object_like = true;
+                    kw.required = slice(v).unwrap_or_default();
+                }
+                "additionalProperties" => {
+                    kw.object_like = true;
+                    kw.additional = Some(v);
+                }
+                "items" => kw.items = Some(v),
+                "enum" => kw.enumeration = slice(v),
+                "const" => kw.constant = Some(v),
+                "oneOf" => kw.one_of = slice(v),
+                "anyOf" => kw.any_of = slice(v),
+                "allOf" => kw.all_of = slice(v).unwrap_or_default(),
+                "$ref" => kw.reference = v.as_str(),
+                "minItems" => {
+                    kw.min_items = v.as_u64();
+                    kw.tags = Some(m);
+                }
+                "maxItems" => {
+                    kw.max_items = v.as_u64();
+                    kw.tags = Some(m);
+                }
+                "minimum" | "maximum" | "default" | "format" | "minLength" | "maxLength"
+                | "pattern" | "deprecated" | "uniqueItems" | "exclusiveMinimum"
+                | "exclusiveMaximum" | "multipleOf" | "minProperties" | "maxProperties"
+                | "examples" => kw.tags = Some(m),
+                "nullable" => kw.nullable = v == &Value::Bool(true),
+                "title" => kw.title = v.as_str(),
+                "patternProperties" => {
+                    kw.object_like = true;
+                    kw.patterns = v.as_object().filter(|p| !p.is_empty());
+                }
+                "prefixItems" => kw.prefix_items = Some(v),
+                "additionalItems" => kw.additional_items = Some(v),
+                _ => {}
+            }
+        }
+        Some(kw)
+    }
 
-fn is_array_like(m: &Map<String, Value>) -> bool {
-    m.contains_key("items") || m.contains_key("prefixItems")
-}
+    /// The description, or else the title.
+    fn text(&self) -> Option<&'a str> {
+        let text = |t: Option<&'a str>| t.map(trim).filter(|t| !t.is_empty());
+        text(self.description).or_else(|| text(self.title))
+    }
 
-/// Whether the own type already includes `null` (so `nullable` adds nothing).
-fn admits_null(m: &Map<String, Value>) -> bool {
-    match (m.get("const"), m.get("enum"), m.get("type")) {
-        (Some(c), _, _) => c.is_null(),
-        (None, Some(Value::Array(values)), _) => values.iter().any(Value::is_null),
-        (None, _, Some(Value::String(t))) => t == "null",
-        (None, _, Some(Value::Array(ts))) => ts.iter().any(|t| t == "null"),
-        _ => false,
+    fn array_like(&self) -> bool {
+        self.items.is_some() || self.prefix_items.is_some()
+    }
+
+    fn has_own_type(&self) -> bool {
+        self.constant.is_some()
+            || self.enumeration.is_some()
+            || self.types.is_some()
+            || self.object_like
+            || self.array_like()
+    }
+
+    /// Whether the own type already includes `null` (so `nullable` adds nothing).
+    fn admits_null(&self) -> bool {
+        match (self.constant, self.enumeration, self.types) {
+            (Some(c), _, _) => c.is_null(),
+            (None, Some(values), _) => values.iter().any(Value::is_null),
+            (None, _, Some(Value::String(t))) => t == "null",
+            (None, _, Some(Value::Array(ts))) => ts.iter().any(|t| t == "null"),
+            _ => false,
+        }
     }
 }
 
@@ -1056,7 +1229,9 @@ fn closure<'a>(root: &'a Value, r: &'a str) -> Vec<(&'a str, &'a Value)> {
 }
 
 fn collect_refs<'a>(schema: &'a Value, out: &mut Vec<&'a str>, depth: u32) {
-    if depth > MAX_DEPTH {
+    // `depth` counts JSON levels: a schema level takes up to three
+    // (`properties`, the name, the schema), and rendering stops at MAX_DEPTH.
+    if depth > 3 * MAX_DEPTH {
         return;
     }
     match schema {
@@ -1078,11 +1253,13 @@ fn collect_refs<'a>(schema: &'a Value, out: &mut Vec<&'a str>, depth: u32) {
     }
 }
 
-/// Whether `from` refers to `goal` outside any object or array.
+/// Whether `from` refers to `goal` outside any object (and, unless `arrays`,
+/// outside any array or tuple).
 fn reaches(
     root: &Value,
     from: &Value,
     goal: &Value,
+    arrays: bool,
     seen: &mut Vec<*const Value>,
     depth: u32,
 ) -> bool {
@@ -1092,27 +1269,37 @@ fn reaches(
     if depth > MAX_DEPTH {
         return false;
     }
-    if let Some(target) = m
-        .get("$ref")
-        .and_then(Value::as_str)
-        .and_then(|r| resolve(root, r))
-    {
-        if std::ptr::eq(target, goal) {
+    for (key, value) in m {
+        let next: &[Value] = match (key.as_str(), value) {
+            ("$ref", Value::String(r)) => {
+                let Some(target) = resolve(root, r) else {
+                    continue;
+                };
+                let key: *const Value = target;
+                if std::ptr::eq(target, goal) {
+                    return true;
+                }
+                if seen.contains(&key) {
+                    continue;
+                }
+                seen.push(key);
+                std::slice::from_ref(target)
+            }
+            ("anyOf" | "oneOf" | "allOf", Value::Array(members)) => members,
+            ("items" | "prefixItems", Value::Array(members)) if arrays => members,
+            ("items" | "prefixItems" | "additionalItems", schema) if arrays => {
+                std::slice::from_ref(schema)
+            }
+            _ => continue,
+        };
+        if next
+            .iter()
+            .any(|schema| reaches(root, schema, goal, arrays, seen, depth + 1))
+        {
             return true;
         }
-        let key: *const Value = target;
-        if !seen.contains(&key) {
-            seen.push(key);
-            if reaches(root, target, goal, seen, depth + 1) {
-                return true;
-            }
-        }
     }
-    ["anyOf", "oneOf", "allOf"].iter().any(|k| {
-        m.get(*k)
-            .and_then(Value::as_array)
-            .is_some_and(|xs| xs.iter().any(|x| reaches(root, x, goal, seen, depth + 1)))
-    })
+    false
 }
 
 /// `rich_text-request` → `RichTextRequest`; only ASCII letters and digits survive.
@@ -1158,9 +1345,7 @@ fn push_json(out: &mut String, value: &Value, depth: u32) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => {
-            let _ = write!(out, "{n}");
-        }
+        Value::Number(n) => push_number(out, n),
         Value::String(s) => push_json_str(out, s),
         Value::Array(items) => {
             out.push('[');
@@ -1190,31 +1375,79 @@ fn push_json(out: &mut String, value: &Value, depth: u32) {
 /// A JSON string literal (also valid TypeScript); U+2028/2029 escaped too.
 fn push_json_str(out: &mut String, s: &str) {
     out.push('"');
+    let bytes = s.as_bytes();
+    // No early exit, so the check vectorizes.
+    let plain = !bytes.iter().fold(false, |special, &b| {
+        special | (b < 0x20) | (b == b'"') | (b == b'\\') | (b == 0xE2)
+    });
+    if plain {
+        out.push_str(s);
+        out.push('"');
+        return;
+    }
     let mut from = 0;
-    for (i, c) in s.char_indices() {
-        let escape = match c {
-            '"' => "\\\"",
-            '\\' => "\\\\",
-            '\n' => "\\n",
-            '\r' => "\\r",
-            '\t' => "\\t",
-            '\u{8}' => "\\b",
-            '\u{c}' => "\\f",
-            '\u{2028}' => "\\u2028",
-            '\u{2029}' => "\\u2029",
-            c if c < ' ' => "",
-            _ => continue,
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        // Every byte matched here starts a character, so `i` is a char boundary.
+        let (escape, len) = match b {
+            b'"' => ("\\\"", 1),
+            b'\\' => ("\\\\", 1),
+            b'\n' => ("\\n", 1),
+            b'\r' => ("\\r", 1),
+            b'\t' => ("\\t", 1),
+            0..0x20 => ("", 1),
+            0xE2 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
+                Some(0xA8) => ("\\u2028", 3),
+                Some(0xA9) => ("\\u2029", 3),
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            },
+            _ => {
+                i += 1;
+                continue;
+            }
         };
         out.push_str(&s[from..i]);
         if escape.is_empty() {
-            let _ = write!(out, "\\u{:04x}", c as u32);
+            let _ = write!(out, "\\u{b:04x}");
         } else {
             out.push_str(escape);
         }
-        from = i + c.len_utf8();
+        i += len;
+        from = i;
     }
     out.push_str(&s[from..]);
     out.push('"');
+}
+
+/// A JSON number as JSON writes it; integers without going through `fmt`.
+fn push_number(out: &mut String, n: &serde_json::Number) {
+    let (negative, magnitude) = match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => (false, u),
+        (None, Some(i)) => (true, i.unsigned_abs()),
+        (None, None) => {
+            let _ = write!(out, "{n}");
+            return;
+        }
+    };
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut rest = magnitude;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (rest % 10) as u8;
+        rest /= 10;
+        if rest == 0 {
+            break;
+        }
+    }
+    if negative {
+        out.push('-');
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 #[cfg(test)]
@@ -1226,9 +1459,19 @@ mod tests {
         expression(&schema)
     }
 
+    struct Sdk {
+        types: String,
+        methods: String,
+    }
+
     fn sdk(tools: &[ToolDefinition]) -> Sdk {
         let refs: Vec<&ToolDefinition> = tools.iter().collect();
-        render_sdk(&refs)
+        let text = render_sdk(&refs, ["", "@@\n", ""]);
+        let (types, methods) = text.split_once("@@\n").expect("the middle marker");
+        Sdk {
+            types: types.to_owned(),
+            methods: methods.to_owned(),
+        }
     }
 
     fn tool(name: &str, parameters: Value) -> ToolDefinition {
@@ -1807,7 +2050,52 @@ mod tests {
     }
 
     #[test]
+    fn cycles_through_optional_or_rest_tuple_elements_break() {
+        // TypeScript rejects `type A = string | [A[]?]` as circular but takes
+        // `type A = string | [A[], ...unknown[]]` and `{ x?: A }[]`.
+        let tuple = |min: u64| {
+            json!({ "anyOf": [
+                { "type": "string" },
+                { "type": "array", "prefixItems": [{ "type": "array", "items": { "$ref": "#/$defs/a" } }], "minItems": min }
+            ] })
+        };
+        for (min, expected) in [
+            (
+                0,
+                "type A = string | /** @minItems 0 */ [unknown[]?, ...unknown[]];\n",
+            ),
+            (
+                1,
+                "type A = string | /** @minItems 1 */ [A[], ...unknown[]];\n",
+            ),
+        ] {
+            let params = json!({
+                "$defs": { "a": tuple(min) },
+                "type": "object",
+                "properties": { "x": { "$ref": "#/$defs/a" } }
+            });
+            assert_eq!(sdk(&[tool("t", params)]).types, expected, "minItems {min}");
+        }
+        // Through another alias, and through the rest element.
+        let params = json!({
+            "$defs": {
+                "a": { "anyOf": [{ "type": "string" }, { "type": "array", "items": [true], "additionalItems": { "$ref": "#/$defs/b" } }] },
+                "b": { "type": "array", "items": { "$ref": "#/$defs/a" } },
+                "c": { "anyOf": [{ "type": "null" }, { "type": "array", "prefixItems": [{ "type": "object", "properties": { "c": { "$ref": "#/$defs/c" } } }] }] }
+            },
+            "type": "object",
+            "properties": { "x": { "$ref": "#/$defs/a" }, "y": { "$ref": "#/$defs/c" } }
+        });
+        assert_eq!(
+            sdk(&[tool("t", params)]).types,
+            "type A = string | [unknown?, ...unknown[]];\ntype C = null | [{ c?: C }?, ...unknown[]];\ntype B = A[];\n"
+        );
+    }
+
+    #[test]
     fn args_are_optional_only_when_nothing_is_required() {
+        let args_optional =
+            |params: &Value| super::args_optional(params, Keywords::of(params).as_ref());
         assert!(args_optional(&json!({ "type": "object" })));
         assert!(args_optional(
             &json!({ "properties": { "a": {} }, "required": [] })
@@ -1819,6 +2107,21 @@ mod tests {
         assert!(!args_optional(&json!({ "$ref": "#/$defs/x" })));
         assert!(!args_optional(&json!({ "type": "string" })));
         assert!(!args_optional(&json!(5)));
+    }
+
+    #[test]
+    fn byte_search_finds_either_byte_anywhere() {
+        let text = "0123456789abcdefghij";
+        for i in 0..text.len() {
+            let mut bytes = text.as_bytes().to_vec();
+            assert!(!has_either_byte(&bytes, b'/', b'\n'));
+            bytes[i] = b'/';
+            assert!(has_either_byte(&bytes, b'/', b'\n'), "/ at {i}");
+            bytes[i] = b'\n';
+            assert!(has_either_byte(&bytes, b'/', b'\n'), "newline at {i}");
+        }
+        assert!(!has_either_byte(b"", b'/', b'\n'));
+        assert!(!has_either_byte("é/".as_bytes()[..2].as_ref(), b'/', b'\n'));
     }
 
     #[test]
