@@ -1764,7 +1764,8 @@ mod tests {
                     "format": "hostname", "deprecated": true
                 },
                 "ids": { "type": "array", "items": { "type": "string" }, "minItems": 1, "maxItems": 3, "uniqueItems": true },
-                "t": { "title": "A title stands in for a missing description", "type": "string" }
+                "t": { "title": "A title stands in for a missing description", "type": "string" },
+                "ratio": { "type": "number", "exclusiveMinimum": 0, "maximum": 1.5, "deprecated": false, "examples": [0.5] }
             }
         });
         assert_eq!(
@@ -1773,7 +1774,8 @@ mod tests {
              /** Max rows. @minimum 1 @exclusiveMaximum 10 @multipleOf 2 @default 4 */ limit?: number;\n \
              /** @minLength 1 @maxLength 9 @pattern ^[a-z]+$ @format hostname @deprecated */ name?: string;\n \
              /** @minItems 1 @maxItems 3 @uniqueItems */ ids?: string[];\n \
-             /** A title stands in for a missing description */ t?: string;\n}"
+             /** A title stands in for a missing description */ t?: string;\n \
+             /** @exclusiveMinimum 0 @maximum 1.5 @examples [0.5] */ ratio?: number;\n}"
         );
     }
 
