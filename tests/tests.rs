@@ -1,5 +1,6 @@
 //! Integration tests, compiled as one binary: a module per area.
 
+mod cli;
 mod common;
 mod deadline_and_time;
 mod engine;
