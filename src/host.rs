@@ -6,6 +6,8 @@
 //! - [`load_manifest`](crate::load_manifest) / [`parse_manifest`](crate::parse_manifest):
 //!   tools described in a JSON file (ptc's own spelling or an MCP `tools/list`
 //!   result), each optionally backed by a command run once per call.
+//! - [`serve`](crate::serve): the host protocol (JSON-RPC 2.0 over lines),
+//!   for hosts written in any language.
 //! - [`tools_registry`](crate::tools_registry), [`TerminalApprover`](crate::TerminalApprover),
 //!   [`Progress`](crate::Progress), [`format_presentation`](crate::format_presentation),
 //!   [`content_text`](crate::content_text), [`outcome_json`](crate::outcome_json):
@@ -13,5 +15,6 @@
 
 pub(crate) mod cli;
 pub(crate) mod manifest;
+pub(crate) mod serve;
 pub(crate) mod terminal;
 pub(crate) mod workspace;

@@ -1,5 +1,5 @@
-//! The `ptc` command line: `run` a program against tools, or print what the
-//! model sees (`sdk`).
+//! The `ptc` command line: `run` a program against tools, print what the
+//! model sees (`sdk`), or `serve` the host protocol on stdin/stdout.
 //!
 //! Exit codes: 0 success, 1 the program (or the `--check`) failed, 2 a usage
 //! or configuration error, reported as one line `ptc: <message>` on stderr.
@@ -37,6 +37,9 @@ enum Command {
     /// Print what the model sees: run_code's description, the TypeScript SDK,
     /// or the whole presentation as JSON.
     Sdk(SdkArgs),
+    /// Serve the host protocol (JSON-RPC 2.0, one object per line) on
+    /// stdin/stdout; see host-protocol.md.
+    Serve,
 }
 
 /// Which tools the program (or the model) gets.
@@ -141,6 +144,7 @@ fn main() -> ExitCode {
         match cli.command {
             Command::Run(args) => run(args).await,
             Command::Sdk(args) => sdk(args),
+            Command::Serve => Ok(serve().await),
         }
     });
     // Don't wait for blocking reads (stdin, an abandoned approval prompt).
@@ -275,6 +279,19 @@ fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
         Ok(()) => Ok(status),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(Usage(format!("cannot write the output: {e}"))),
+    }
+}
+
+async fn serve() -> ExitCode {
+    let input = tokio::io::BufReader::new(tokio::io::stdin());
+    match ptc::serve(input, tokio::io::stdout()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        // The host stopped reading: the session is over.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ptc: serve: {e}");
+            ExitCode::from(1)
+        }
     }
 }
 

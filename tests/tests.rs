@@ -10,4 +10,5 @@ mod pipeline;
 mod presentation;
 mod registry;
 mod sdk;
+mod serve;
 mod tools1000;
