@@ -357,6 +357,7 @@ async fn approvals_and_failures_come_from_the_host() {
                     await attempt(() => tools.risky({ n: 2 }));
                     await attempt(() => tools.boom({ with: 'code' }));
                     await attempt(() => tools.boom({ with: 'nothing' }));
+                    await attempt(() => tools.boom({ with: 'both' }));
                     await attempt(() => tools.forbidden());
                     return out.join('\n')
                 "#,
@@ -394,15 +395,19 @@ async fn approvals_and_failures_come_from_the_host() {
     let call = host.incoming_request("tools/call").await;
     host.reply_error(&call, json!({ "code": -32000, "message": "it broke" }))
         .await;
+    let call = host.incoming_request("tools/call").await;
+    host.send(json!({ "jsonrpc": "2.0", "id": call["id"], "result": { "value": 1 }, "error": { "code": 1, "message": "m" } }))
+        .await;
 
     let result = host.response(run).await["result"].clone();
     assert_eq!(result["isError"], false, "{result}");
     assert_eq!(
         result["content"][0]["text"],
         "done\nDENIED: not today\nINVALID_ARGUMENTS: no such thing\nTOOL_ERROR: it broke\n\
+         TOOL_ERROR: the host answered with both `result` and `error`\n\
          DENIED: tool `forbidden` is not allowed"
     );
-    assert_eq!(result["subCalls"], 5);
+    assert_eq!(result["subCalls"], 6);
     let (status, stderr) = host.finish().await;
     assert_eq!(status, 0, "{stderr}");
 }

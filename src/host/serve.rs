@@ -538,25 +538,20 @@ impl Session {
                 (Some(id), None, Some(error)) => {
                     self.peer.answer(&id, Err(RpcError::from_host(error)))
                 }
-                (id, _, _) => {
-                    if let Some(id) = id {
-                        self.outbox.fail(
-                            &id,
-                            RpcError::new(
-                                INVALID_REQUEST,
-                                "invalid request: neither a request (`method`) nor a response (`result` or `error`)",
-                            ),
-                        );
-                    } else {
-                        self.outbox.fail(
-                            &Value::Null,
-                            RpcError::new(
-                                INVALID_REQUEST,
-                                "invalid request: neither a request (`method` and `id`), a notification (`method`) nor a response (`id` with `result` or `error`)",
-                            ),
-                        );
-                    }
-                }
+                (Some(id), Some(_), Some(_)) => self.peer.answer(
+                    &id,
+                    Err(RpcError::new(
+                        0,
+                        "the host answered with both `result` and `error`",
+                    )),
+                ),
+                (id, _, _) => self.outbox.fail(
+                    &id.unwrap_or(Value::Null),
+                    RpcError::new(
+                        INVALID_REQUEST,
+                        "invalid request: neither a request or notification (`method`) nor a response (`id` with `result` or `error`)",
+                    ),
+                ),
             },
         }
     }
