@@ -79,11 +79,11 @@ struct RunArgs {
     max_parallel: Option<u64>,
     /// Bytes of output text kept (head and tail) [default: 32KiB]. Accepts
     /// suffixes: KiB, MiB, GiB (or K, M, G) and KB, MB, GB.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = output_cap)]
     output_cap: Option<usize>,
     /// JavaScript heap limit in bytes [default: 64MiB]. Accepts suffixes
     /// like --output-cap.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, value_name = "BYTES", value_parser = memory_limit)]
     memory_limit: Option<usize>,
 }
 
@@ -303,6 +303,24 @@ fn print(text: &str) -> io::Result<()> {
         out.write_all(b"\n")?;
     }
     out.flush()
+}
+
+/// `--output-cap`: a size of at least 64 bytes.
+fn output_cap(text: &str) -> Result<usize, String> {
+    parse_size(text).and_then(|bytes| at_least(bytes, 64, "64 bytes"))
+}
+
+/// `--memory-limit`: a size of at least 1 MiB.
+fn memory_limit(text: &str) -> Result<usize, String> {
+    parse_size(text).and_then(|bytes| at_least(bytes, 1 << 20, "1MiB"))
+}
+
+fn at_least(bytes: usize, minimum: usize, spelled: &str) -> Result<usize, String> {
+    if bytes < minimum {
+        Err(format!("must be at least {spelled}"))
+    } else {
+        Ok(bytes)
+    }
 }
 
 /// A byte size: an integer with an optional unit (`B`; `K`, `KiB`, `M`,

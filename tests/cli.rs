@@ -190,7 +190,11 @@ fn usage_and_configuration_errors_exit_2_with_one_line() {
     );
     assert_usage_error(
         &ptc(dir.path(), &["run", "--memory-limit", "1KiB", "-e", "1"]),
-        "memoryLimitBytes",
+        "--memory-limit <BYTES>': must be at least 1MiB",
+    );
+    assert_usage_error(
+        &ptc(dir.path(), &["run", "--output-cap", "10", "-e", "1"]),
+        "--output-cap",
     );
     assert_usage_error(
         &ptc(
