@@ -445,3 +445,29 @@ fn a_closed_stdout_is_not_an_error() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stderr(&out), "");
 }
+
+#[test]
+fn tools_and_workspace_together_give_both_sets() {
+    let dir = tempdir();
+    std::fs::write(
+        dir.path().join("tools.json"),
+        r#"[{ "name": "answer", "readOnly": true, "command": ["sh", "-c", "echo 42"] }]"#,
+    )
+    .unwrap();
+    let program = "const [a, text] = await Promise.all([tools.answer(), tools.read_file({ path: 'tools.json' })]);\n\
+                   return `${a} ${text.length > 0}`";
+    let out = ptc(
+        dir.path(),
+        &[
+            "run",
+            "--tools",
+            "tools.json",
+            "--workspace",
+            ".",
+            "-e",
+            program,
+        ],
+    );
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "42 true\n");
+}
