@@ -1,10 +1,20 @@
-//! Built-in host tools: ready-made [`Tool`](crate::Tool)s a host can register.
+//! Hosts of ptc: built-in tools a host can register, the host protocol and
+//! the pieces of the `ptc` command line.
 //!
 //! - [`workspace_tools`](crate::workspace_tools): `read_file`, `write_file`,
 //!   `list_dir` and `search_files`, confined to one directory.
 //! - [`load_manifest`](crate::load_manifest) / [`parse_manifest`](crate::parse_manifest):
 //!   tools described in a JSON file (ptc's own spelling or an MCP `tools/list`
 //!   result), each optionally backed by a command run once per call.
+//! - [`serve`](crate::serve): the host protocol (JSON-RPC 2.0 over lines),
+//!   for hosts written in any language.
+//! - [`tools_registry`](crate::tools_registry), [`TerminalApprover`](crate::TerminalApprover),
+//!   [`Progress`](crate::Progress), [`format_presentation`](crate::format_presentation),
+//!   [`content_text`](crate::content_text), [`outcome_json`](crate::outcome_json):
+//!   what `ptc run` and `ptc sdk` are made of.
 
+pub(crate) mod cli;
 pub(crate) mod manifest;
+pub(crate) mod serve;
+pub(crate) mod terminal;
 pub(crate) mod workspace;

@@ -65,7 +65,12 @@ pub use engine::strip::SyntaxError;
 pub use engine::{
     ConfigError, Engine, FailureKind, Invocation, Limits, Outcome, RunError, RunOptions, RunRequest,
 };
+pub use host::cli::{
+    SdkFormat, ToolSetupError, content_text, format_presentation, outcome_json, tools_registry,
+};
 pub use host::manifest::{ManifestError, load_manifest, parse_manifest};
+pub use host::serve::serve;
+pub use host::terminal::{Progress, TerminalApprover};
 pub use host::workspace::workspace_tools;
 pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{

@@ -1,1 +1,376 @@
-fn main() {}
+//! The `ptc` command line: `run` a program against tools, print what the
+//! model sees (`sdk`), or `serve` the host protocol on stdin/stdout.
+//!
+//! Exit codes: 0 success, 1 the program (or the `--check`) failed, 2 a usage
+//! or configuration error, reported as one line `ptc: <message>` on stderr.
+//! A broken pipe on stdout exits 0.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::error::ErrorKind;
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use ptc::{
+    Engine, Limits, MAX_DEADLINE_MS, Mode, Progress, Registry, RunOptions, RunRequest, SdkFormat,
+    TerminalApprover, content_text, format_presentation, outcome_json, tools_registry,
+};
+
+#[derive(Parser)]
+#[command(
+    name = "ptc",
+    version,
+    about = "Programmatic tool calling: run model-written TypeScript against your tools in a QuickJS sandbox"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one program and print what the model would get back.
+    ///
+    /// Exit status: 0 the program succeeded, 1 it failed (syntax, runtime,
+    /// timeout, memory), 2 a usage or configuration error.
+    Run(RunArgs),
+    /// Print what the model sees: run_code's description, the TypeScript SDK,
+    /// or the whole presentation as JSON.
+    Sdk(SdkArgs),
+    /// Serve the host protocol (JSON-RPC 2.0, one object per line) on
+    /// stdin/stdout; see host-protocol.md.
+    Serve,
+}
+
+/// Which tools the program (or the model) gets.
+#[derive(Args)]
+struct ToolArgs {
+    /// Tools from a manifest (a JSON array of tools, or an MCP `tools/list`
+    /// result) instead of the built-in workspace tools.
+    #[arg(long, value_name = "MANIFEST")]
+    tools: Option<PathBuf>,
+    /// Root of the built-in workspace tools (read_file, write_file, list_dir,
+    /// search_files) [default: the current directory, unless --tools is given;
+    /// with --tools, both sets]
+    #[arg(long, value_name = "DIR")]
+    workspace: Option<PathBuf>,
+}
+
+#[derive(Args)]
+#[command(group(ArgGroup::new("program").required(true).args(["file", "eval"])))]
+struct RunArgs {
+    /// The program's file (TypeScript, the body of an async function); `-`
+    /// reads it from stdin.
+    #[arg(value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// The program's code itself.
+    #[arg(short = 'e', long = "eval", value_name = "CODE")]
+    eval: Option<String>,
+    #[command(flatten)]
+    tools: ToolArgs,
+    /// Print the whole outcome as JSON (as the host protocol's run_code result).
+    #[arg(long)]
+    json: bool,
+    /// Deadline of the run in milliseconds [default: 120000].
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_DEADLINE_MS))]
+    timeout_ms: Option<u64>,
+    /// Sub-calls in flight at once; 1 is strictly serial [default: 10].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=65536))]
+    max_parallel: Option<u64>,
+    /// Bytes of output text kept (head and tail) [default: 32KiB]. Accepts
+    /// suffixes: KiB, MiB, GiB (or K, M, G) and KB, MB, GB.
+    #[arg(long, value_name = "BYTES", value_parser = output_cap)]
+    output_cap: Option<usize>,
+    /// JavaScript heap limit in bytes [default: 64MiB]. Accepts suffixes
+    /// like --output-cap.
+    #[arg(long, value_name = "BYTES", value_parser = memory_limit)]
+    memory_limit: Option<usize>,
+}
+
+#[derive(Args)]
+struct SdkArgs {
+    #[command(flatten)]
+    tools: ToolArgs,
+    /// Which tools the model sees: only run_code (ptc), the tools themselves
+    /// (native), or both.
+    #[arg(long, value_enum, default_value_t = ModeArg::Ptc)]
+    mode: ModeArg,
+    /// text: run_code's description in ptc mode, else one section per tool;
+    /// ts: the TypeScript declarations (.d.ts); json: the presentation.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    format: FormatArg,
+    /// Compare with this snapshot instead of printing: exit 0 when equal,
+    /// else print a unified diff and exit 1.
+    #[arg(long, value_name = "FILE")]
+    check: Option<PathBuf>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ModeArg {
+    Ptc,
+    Native,
+    Both,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum FormatArg {
+    Text,
+    Ts,
+    Json,
+}
+
+/// A usage or configuration error: exit status 2.
+struct Usage(String);
+
+impl<E: std::fmt::Display> From<E> for Usage {
+    fn from(error: E) -> Self {
+        Self(error.to_string())
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => return clap_error(&error),
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return usage(&format!("cannot start the async runtime: {e}")),
+    };
+    let result = runtime.block_on(async move {
+        match cli.command {
+            Command::Run(args) => run(args).await,
+            Command::Sdk(args) => sdk(args),
+            Command::Serve => Ok(serve().await),
+        }
+    });
+    // Don't wait for blocking reads (stdin, an abandoned approval prompt).
+    runtime.shutdown_background();
+    result.unwrap_or_else(|Usage(message)| usage(&message))
+}
+
+fn usage(message: &str) -> ExitCode {
+    let one_line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    eprintln!("ptc: {one_line}");
+    ExitCode::from(2)
+}
+
+fn clap_error(error: &clap::Error) -> ExitCode {
+    match error.kind() {
+        ErrorKind::DisplayHelp | ErrorKind::DisplayVersion => {
+            let _ = error.print();
+            ExitCode::SUCCESS
+        }
+        ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            let _ = error.print();
+            ExitCode::from(2)
+        }
+        _ => {
+            // The message is the first paragraph; usage and tips follow.
+            let text = error.to_string();
+            let message = text.split("\n\n").next().unwrap_or_default();
+            usage(message.strip_prefix("error: ").unwrap_or(message))
+        }
+    }
+}
+
+/// The registry the tool flags name; warnings go to stderr.
+fn registry(args: &ToolArgs) -> Result<Registry, Usage> {
+    let workspace = match (&args.workspace, &args.tools) {
+        (Some(dir), _) => Some(dir.clone()),
+        (None, None) => Some(PathBuf::from(".")),
+        (None, Some(_)) => None,
+    };
+    let (registry, warnings) = tools_registry(workspace.as_deref(), args.tools.as_deref())?;
+    for warning in warnings {
+        eprintln!("ptc: warning: {warning}");
+    }
+    Ok(registry)
+}
+
+async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
+    let (code, description) = match (&args.eval, &args.file) {
+        (Some(code), _) => (code.clone(), "ptc run -e".to_owned()),
+        (None, Some(file)) if file == Path::new("-") => {
+            let mut code = String::new();
+            io::stdin()
+                .read_to_string(&mut code)
+                .map_err(|e| Usage(format!("cannot read the program from stdin: {e}")))?;
+            (code, "ptc run -".to_owned())
+        }
+        (None, Some(file)) => {
+            let code = std::fs::read_to_string(file)
+                .map_err(|e| Usage(format!("cannot read {}: {e}", file.display())))?;
+            (code, format!("ptc run {}", file.display()))
+        }
+        (None, None) => return Err(Usage("no program: give FILE, - or -e CODE".into())),
+    };
+    let registry = registry(&args.tools)?;
+    registry.set_approver(TerminalApprover::new());
+    let mut limits = Limits::default();
+    if let Some(ms) = args.timeout_ms {
+        limits.default_timeout_ms = ms;
+        limits.max_timeout_ms = limits.max_timeout_ms.max(ms);
+    }
+    if let Some(n) = args.max_parallel {
+        limits.max_parallel_sub_calls = usize::try_from(n)?;
+    }
+    if let Some(bytes) = args.output_cap {
+        limits.output_cap_bytes = bytes;
+    }
+    if let Some(bytes) = args.memory_limit {
+        limits.memory_limit_bytes = bytes;
+    }
+    let engine = Engine::new(registry, limits)?;
+
+    let progress = Progress::start();
+    let request = RunRequest::new(code).description(description);
+    let outcome = engine
+        .run_code(request, RunOptions::default().events(progress.sink()))
+        .await?;
+    progress.finish();
+
+    let text = if args.json {
+        serde_json::to_string_pretty(&outcome_json(&outcome))?
+    } else {
+        content_text(&outcome.content)
+    };
+    match print(&text) {
+        Ok(()) if outcome.is_error => Ok(ExitCode::from(1)),
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(Usage(format!("cannot write the output: {e}"))),
+    }
+}
+
+fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
+    let engine = Engine::new(registry(&args.tools)?, Limits::default())?;
+    let mode = match args.mode {
+        ModeArg::Ptc => Mode::Ptc,
+        ModeArg::Native => Mode::Native,
+        ModeArg::Both => Mode::Both,
+    };
+    let format = match args.format {
+        FormatArg::Text => SdkFormat::Text,
+        FormatArg::Ts => SdkFormat::Ts,
+        FormatArg::Json => SdkFormat::Json,
+    };
+    let presentation = engine.presentation(&engine.registry().scope(), Some(mode));
+    let text = format_presentation(&presentation, format);
+    let (output, status) = match &args.check {
+        None => (text, ExitCode::SUCCESS),
+        Some(path) => {
+            let expected = std::fs::read_to_string(path)
+                .map_err(|e| Usage(format!("cannot read {}: {e}", path.display())))?;
+            if expected == text {
+                return Ok(ExitCode::SUCCESS);
+            }
+            let diff = similar::TextDiff::from_lines(&expected, &text)
+                .unified_diff()
+                .header(&path.display().to_string(), "ptc sdk")
+                .to_string();
+            (diff, ExitCode::from(1))
+        }
+    };
+    match print(&output) {
+        Ok(()) => Ok(status),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(Usage(format!("cannot write the output: {e}"))),
+    }
+}
+
+async fn serve() -> ExitCode {
+    let input = tokio::io::BufReader::new(tokio::io::stdin());
+    match ptc::serve(input, tokio::io::stdout()).await {
+        Ok(()) => ExitCode::SUCCESS,
+        // The host stopped reading: the session is over.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ptc: serve: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes `text` to stdout, ending it with a newline.
+fn print(text: &str) -> io::Result<()> {
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    if !text.ends_with('\n') {
+        out.write_all(b"\n")?;
+    }
+    out.flush()
+}
+
+/// `--output-cap`: a size of at least 64 bytes.
+fn output_cap(text: &str) -> Result<usize, String> {
+    parse_size(text).and_then(|bytes| at_least(bytes, 64, "64 bytes"))
+}
+
+/// `--memory-limit`: a size of at least 1 MiB.
+fn memory_limit(text: &str) -> Result<usize, String> {
+    parse_size(text).and_then(|bytes| at_least(bytes, 1 << 20, "1MiB"))
+}
+
+fn at_least(bytes: usize, minimum: usize, spelled: &str) -> Result<usize, String> {
+    if bytes < minimum {
+        Err(format!("must be at least {spelled}"))
+    } else {
+        Ok(bytes)
+    }
+}
+
+/// A byte size: an integer with an optional unit (`B`; `K`, `KiB`, `M`,
+/// `MiB`, `G`, `GiB` in powers of 1024; `KB`, `MB`, `GB` in powers of 1000;
+/// any case).
+fn parse_size(text: &str) -> Result<usize, String> {
+    let text = text.trim();
+    let split = text
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let number: u64 = number
+        .parse()
+        .map_err(|_| format!("expected a size such as 65536 or 64MiB, got {text:?}"))?;
+    let multiplier: u64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1,
+        "k" | "kib" => 1 << 10,
+        "m" | "mib" => 1 << 20,
+        "g" | "gib" => 1 << 30,
+        "kb" => 1_000,
+        "mb" => 1_000_000,
+        "gb" => 1_000_000_000,
+        other => {
+            return Err(format!(
+                "unknown unit {other:?}: use B, KiB, MiB, GiB, KB, MB or GB"
+            ));
+        }
+    };
+    number
+        .checked_mul(multiplier)
+        .and_then(|bytes| usize::try_from(bytes).ok())
+        .ok_or_else(|| format!("{text} is too large"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_take_units() {
+        assert_eq!(parse_size("65536"), Ok(65536));
+        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
+        assert_eq!(parse_size("64m"), Ok(64 << 20));
+        assert_eq!(parse_size("32 KiB"), Ok(32 << 10));
+        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        assert_eq!(parse_size("10b"), Ok(10));
+        assert!(parse_size("").is_err());
+        assert!(parse_size("MiB").is_err());
+        assert!(parse_size("12XB").is_err());
+        assert!(parse_size("-1").is_err());
+        assert!(parse_size("99999999999999999999G").is_err());
+    }
+}

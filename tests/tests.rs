@@ -1,5 +1,6 @@
 //! Integration tests, compiled as one binary: a module per area.
 
+mod cli;
 mod common;
 mod deadline_and_time;
 mod engine;
@@ -9,5 +10,6 @@ mod pipeline;
 mod presentation;
 mod registry;
 mod sdk;
+mod serve;
 mod soak;
 mod tools1000;

@@ -1,0 +1,946 @@
+//! `ptc serve`: the host protocol, spoken by a test host over the real
+//! binary's stdin and stdout.
+
+use std::collections::VecDeque;
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, Command};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+/// How long to wait for one expected message: generous, never relied upon.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A test host driving `ptc serve`.
+struct Host {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    reader: JoinHandle<()>,
+    incoming: mpsc::UnboundedReceiver<Value>,
+    /// Every message received, in arrival order.
+    seen: Vec<Value>,
+    /// Received but not yet taken by `expect`.
+    backlog: VecDeque<Value>,
+    next_id: u64,
+}
+
+impl Host {
+    fn start() -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .arg("serve")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("ptc serve starts");
+        let stdout = child.stdout.take().unwrap();
+        let stdin = child.stdin.take();
+        let (tx, incoming) = mpsc::unbounded_channel();
+        let reader = tokio::spawn(async move {
+            let mut lines = BufReader::new(stdout).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let message =
+                    serde_json::from_str(&line).unwrap_or_else(|_| json!({ "notJson": line }));
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Self {
+            child,
+            stdin,
+            reader,
+            incoming,
+            seen: Vec::new(),
+            backlog: VecDeque::new(),
+            next_id: 0,
+        }
+    }
+
+    async fn send_line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin is open");
+        stdin.write_all(line.as_bytes()).await.unwrap();
+        stdin.write_all(b"\n").await.unwrap();
+        stdin.flush().await.unwrap();
+    }
+
+    async fn send(&mut self, message: Value) {
+        self.send_line(&message.to_string()).await;
+    }
+
+    /// Sends a request; returns its id.
+    async fn request(&mut self, method: &str, params: Value) -> u64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
+            .await;
+        id
+    }
+
+    async fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
+            .await;
+    }
+
+    /// Answers a request from ptc.
+    async fn reply(&mut self, request: &Value, result: Value) {
+        let id = request["id"].clone();
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }))
+            .await;
+    }
+
+    async fn reply_error(&mut self, request: &Value, error: Value) {
+        let id = request["id"].clone();
+        self.send(json!({ "jsonrpc": "2.0", "id": id, "error": error }))
+            .await;
+    }
+
+    /// The first message, old or new, that `matches`; the others wait in
+    /// the backlog.
+    async fn expect(&mut self, what: &str, matches: impl Fn(&Value) -> bool) -> Value {
+        if let Some(i) = self.backlog.iter().position(&matches) {
+            return self.backlog.remove(i).unwrap();
+        }
+        let deadline = tokio::time::Instant::now() + PATIENCE;
+        loop {
+            match tokio::time::timeout_at(deadline, self.incoming.recv()).await {
+                Ok(Some(message)) => {
+                    assert!(
+                        message.get("notJson").is_none(),
+                        "ptc wrote a line that is not JSON: {message}"
+                    );
+                    assert_eq!(message["jsonrpc"], "2.0", "{message}");
+                    self.seen.push(message.clone());
+                    if matches(&message) {
+                        return message;
+                    }
+                    self.backlog.push_back(message);
+                }
+                Ok(None) => panic!(
+                    "ptc closed stdout; waiting for {what}; seen {:#?}",
+                    self.seen
+                ),
+                Err(_) => panic!("no {what} within {PATIENCE:?}; backlog {:#?}", self.backlog),
+            }
+        }
+    }
+
+    /// The response to our request `id`.
+    async fn response(&mut self, id: u64) -> Value {
+        self.expect(&format!("the response to {id}"), |m| {
+            m["id"] == id && m.get("method").is_none()
+        })
+        .await
+    }
+
+    /// The result of a request that must succeed.
+    async fn call(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request(method, params).await;
+        let response = self.response(id).await;
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// The error of a request that must fail.
+    async fn call_error(&mut self, method: &str, params: Value) -> Value {
+        let id = self.request(method, params).await;
+        let response = self.response(id).await;
+        assert!(
+            response.get("result").is_none(),
+            "{method} succeeded: {response}"
+        );
+        response["error"].clone()
+    }
+
+    /// A request from ptc with this method.
+    async fn incoming_request(&mut self, method: &str) -> Value {
+        self.expect(method, |m| m["method"] == method && m.get("id").is_some())
+            .await
+    }
+
+    /// Where a message sits in the arrival order.
+    fn position(&self, message: &Value) -> usize {
+        self.seen
+            .iter()
+            .position(|m| m == message)
+            .expect("a message that arrived")
+    }
+
+    /// Closes ptc's stdin and returns its exit status and stderr.
+    async fn finish(mut self) -> (i32, String) {
+        drop(self.stdin.take());
+        self.wait().await
+    }
+
+    async fn wait(&mut self) -> (i32, String) {
+        let status = tokio::time::timeout(PATIENCE, self.child.wait())
+            .await
+            .expect("ptc exits")
+            .unwrap();
+        let mut stderr = String::new();
+        if let Some(mut pipe) = self.child.stderr.take() {
+            tokio::io::AsyncReadExt::read_to_string(&mut pipe, &mut stderr)
+                .await
+                .unwrap();
+        }
+        (status.code().expect("ptc exits, not killed"), stderr)
+    }
+}
+
+fn wait_tool(name: &str) -> Value {
+    json!({ "name": name, "description": "Waits for the host.", "readOnly": true })
+}
+
+#[tokio::test]
+async fn a_session_runs_code_against_host_tools() {
+    let mut host = Host::start();
+    let init = host
+        .call(
+            "initialize",
+            json!({ "config": { "maxParallelSubCalls": 4, "outputCapBytes": 4096 } }),
+        )
+        .await;
+    assert_eq!(init["name"], "ptc");
+    assert_eq!(init["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(init["protocolVersion"], 1);
+
+    let registered = host
+        .call(
+            "tools/register",
+            json!({ "tools": [{
+                "name": "lookup",
+                "description": "Looks a key up.",
+                "readOnly": true,
+                "parameters": {
+                    "type": "object",
+                    "properties": { "key": { "type": "string" } },
+                    "required": ["key"]
+                }
+            }] }),
+        )
+        .await;
+    assert_eq!(registered, json!({ "registered": ["lookup"], "count": 1 }));
+
+    let run = host
+        .request(
+            "run_code",
+            json!({
+                "code": "console.log('start');\n\
+                         const [a, b] = await Promise.all([tools.lookup({ key: 'x' }), tools.lookup({ key: 'y' })]);\n\
+                         return a + b",
+                "description": "Looks two keys up",
+                "runId": "r1"
+            }),
+        )
+        .await;
+    // Both calls are in flight at once (read-only, parallel).
+    let first = host.incoming_request("tools/call").await;
+    let second = host.incoming_request("tools/call").await;
+    for call in [&first, &second] {
+        assert_eq!(call["params"]["runId"], "r1");
+        assert_eq!(call["params"]["name"], "lookup");
+        assert!(
+            call["params"]["id"]
+                .as_str()
+                .unwrap()
+                .starts_with("r1:ptc:")
+        );
+    }
+    // Answer in reverse order, one with an image.
+    let upper = |call: &Value| {
+        json!(
+            call["params"]["arguments"]["key"]
+                .as_str()
+                .unwrap()
+                .to_uppercase()
+        )
+    };
+    let (v2, v1) = (upper(&second), upper(&first));
+    host.reply(
+        &second,
+        json!({ "value": v2, "content": [{ "type": "image", "data": "AAAA", "mimeType": "image/png" }] }),
+    )
+    .await;
+    host.reply(&first, json!({ "value": v1 })).await;
+
+    let response = host.response(run).await;
+    let result = &response["result"];
+    assert_eq!(result["runId"], "r1");
+    assert_eq!(result["isError"], false);
+    assert!(result.get("kind").is_none());
+    assert_eq!(result["subCalls"], 2);
+    assert!(result["elapsedMs"].as_f64().unwrap() >= 0.0);
+    assert_eq!(
+        result["content"][0],
+        json!({ "type": "text", "text": "start\nXY" })
+    );
+    assert_eq!(
+        result["content"][1]["text"],
+        format!(
+            "Image from `lookup` (sub-call {}):",
+            second["params"]["id"].as_str().unwrap()
+        )
+    );
+    assert_eq!(result["content"][2]["type"], "image");
+
+    // Every event of the run came before its response.
+    let response_at = host.position(&response);
+    let events: Vec<Value> = host
+        .seen
+        .iter()
+        .filter(|m| m["method"] == "run/event")
+        .map(|m| m["params"].clone())
+        .collect();
+    let kinds: Vec<&str> = events
+        .iter()
+        .map(|e| e["event"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "started").count(),
+        2,
+        "{kinds:?}"
+    );
+    assert_eq!(
+        kinds.iter().filter(|k| **k == "settled").count(),
+        2,
+        "{kinds:?}"
+    );
+    assert!(kinds.contains(&"log"), "{kinds:?}");
+    for message in host.seen.iter().filter(|m| m["method"] == "run/event") {
+        assert_eq!(message["params"]["runId"], "r1");
+        assert!(
+            host.position(message) < response_at,
+            "{message} after the response"
+        );
+    }
+    let log = events.iter().find(|e| e["event"] == "log").unwrap();
+    assert_eq!(log["text"], "start");
+    let started = events.iter().find(|e| e["event"] == "started").unwrap();
+    assert_eq!(started["name"], "lookup");
+    assert!(started["arguments"]["key"].is_string());
+    let settled = events.iter().find(|e| e["event"] == "settled").unwrap();
+    assert_eq!(settled["ok"], true);
+
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn approvals_and_failures_come_from_the_host() {
+    let mut host = Host::start();
+    host.call(
+        "tools/register",
+        json!({ "tools": [
+            { "name": "risky", "policy": "ask" },
+            { "name": "boom" },
+            { "name": "forbidden", "policy": "deny" }
+        ] }),
+    )
+    .await;
+    let run = host
+        .request(
+            "run_code",
+            json!({
+                "code": r#"
+                    const out: string[] = [];
+                    const attempt = async (f: () => Promise<unknown>) => {
+                        try { out.push(String(await f())) } catch (e: any) { out.push(`${e.code}: ${e.message}`) }
+                    };
+                    await attempt(() => tools.risky({ n: 1 }));
+                    await attempt(() => tools.risky({ n: 2 }));
+                    await attempt(() => tools.boom({ with: 'code' }));
+                    await attempt(() => tools.boom({ with: 'nothing' }));
+                    await attempt(() => tools.boom({ with: 'both' }));
+                    await attempt(() => tools.forbidden());
+                    return out.join('\n')
+                "#,
+                "description": "Tries the tools",
+                "runId": "r2"
+            }),
+        )
+        .await;
+
+    let approve = host.incoming_request("tools/approve").await;
+    assert_eq!(
+        approve["params"],
+        json!({ "runId": "r2", "id": "r2:ptc:1", "name": "risky", "arguments": { "n": 1 } })
+    );
+    host.reply(&approve, json!({ "approved": true })).await;
+    let call = host.incoming_request("tools/call").await;
+    assert_eq!(call["params"]["id"], "r2:ptc:1");
+    host.reply(&call, json!({ "value": "done" })).await;
+
+    let approve = host.incoming_request("tools/approve").await;
+    assert_eq!(approve["params"]["arguments"], json!({ "n": 2 }));
+    host.reply(
+        &approve,
+        json!({ "approved": false, "reason": "not today" }),
+    )
+    .await;
+
+    let call = host.incoming_request("tools/call").await;
+    assert_eq!(call["params"]["name"], "boom");
+    host.reply_error(
+        &call,
+        json!({ "code": -32000, "message": "no such thing", "data": { "code": "INVALID_ARGUMENTS" } }),
+    )
+    .await;
+    let call = host.incoming_request("tools/call").await;
+    host.reply_error(&call, json!({ "code": -32000, "message": "it broke" }))
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    host.send(json!({ "jsonrpc": "2.0", "id": call["id"], "result": { "value": 1 }, "error": { "code": 1, "message": "m" } }))
+        .await;
+
+    let result = host.response(run).await["result"].clone();
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(
+        result["content"][0]["text"],
+        "done\nDENIED: not today\nINVALID_ARGUMENTS: no such thing\nTOOL_ERROR: it broke\n\
+         TOOL_ERROR: the host answered with both `result` and `error`\n\
+         DENIED: tool `forbidden` is not allowed"
+    );
+    assert_eq!(result["subCalls"], 6);
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn cancelling_a_run_abandons_its_calls_first() {
+    let mut host = Host::start();
+    host.call(
+        "tools/register",
+        json!({ "tools": [wait_tool("wait"), { "name": "slow", "timeoutMs": 100 }] }),
+    )
+    .await;
+
+    // `$/cancel` from the host ends the run as cancelled.
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "return await tools.wait({})", "description": "Waits" }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    host.notify("$/cancel", json!({ "id": run })).await;
+    let response = host.response(run).await;
+    let cancel = host
+        .expect("$/cancel of the tools/call", |m| {
+            m["method"] == "$/cancel" && m["params"]["id"] == call["id"]
+        })
+        .await;
+    assert!(host.position(&cancel) < host.position(&response));
+    assert_eq!(response["result"]["isError"], true);
+    assert_eq!(response["result"]["kind"], "cancelled");
+    assert_eq!(
+        response["result"]["content"][0]["text"],
+        "Error: code run failed (cancelled): the run was cancelled"
+    );
+    let settled = host
+        .seen
+        .iter()
+        .find(|m| m["method"] == "run/event" && m["params"]["event"] == "settled")
+        .unwrap()
+        .clone();
+    assert_eq!(settled["params"]["error"]["code"], "ABORTED");
+    assert!(host.position(&settled) < host.position(&response));
+    // A late answer is ignored.
+    host.reply(&call, json!({ "value": 1 })).await;
+
+    // A tool's own timeout abandons the call too; the run goes on.
+    let run = host
+        .request(
+            "run_code",
+            json!({
+                "code": "try { await tools.slow({}) } catch (e: any) { return e.code }",
+                "description": "Times a tool out"
+            }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    let response = host.response(run).await;
+    let cancel = host
+        .expect("$/cancel of the timed-out call", |m| {
+            m["method"] == "$/cancel" && m["params"]["id"] == call["id"]
+        })
+        .await;
+    assert!(host.position(&cancel) < host.position(&response));
+    assert_eq!(response["result"]["content"][0]["text"], "TOOL_TIMEOUT");
+
+    // So does the run's own deadline.
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "await tools.wait({})", "description": "Times out", "timeoutMs": 200 }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    let response = host.response(run).await;
+    let cancel = host
+        .expect("$/cancel at the run deadline", |m| {
+            m["method"] == "$/cancel" && m["params"]["id"] == call["id"]
+        })
+        .await;
+    assert!(host.position(&cancel) < host.position(&response));
+    assert_eq!(response["result"]["kind"], "timeout");
+
+    // A pending approval is abandoned the same way.
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "asks", "policy": "ask" }] }),
+    )
+    .await;
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "await tools.asks({})", "description": "Asks" }),
+        )
+        .await;
+    let approve = host.incoming_request("tools/approve").await;
+    host.notify("$/cancel", json!({ "id": run })).await;
+    let response = host.response(run).await;
+    let cancel = host
+        .expect("$/cancel of the approval", |m| {
+            m["method"] == "$/cancel" && m["params"]["id"] == approve["id"]
+        })
+        .await;
+    assert!(host.position(&cancel) < host.position(&response));
+    assert_eq!(response["result"]["kind"], "cancelled");
+
+    let listed = host.call("tools/list", json!({})).await;
+    assert_eq!(listed["tools"].as_array().unwrap().len(), 3);
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn invoke_presentation_list_and_remove() {
+    let mut host = Host::start();
+    host.call(
+        "tools/register",
+        json!({ "tools": [
+            {
+                "name": "echo",
+                "description": "Echoes.",
+                "inputSchema": { "type": "object", "properties": { "a": { "type": "integer" } } },
+                "annotations": { "readOnlyHint": true }
+            },
+            { "name": "note", "summary": "Short.", "description": "Long." }
+        ] }),
+    )
+    .await;
+
+    let listed = host.call("tools/list", json!({})).await;
+    let tools = listed["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 2);
+    assert_eq!(tools[0]["name"], "echo");
+    assert_eq!(tools[0]["readOnly"], true);
+    assert_eq!(tools[0]["description"], "Echoes.");
+    assert_eq!(tools[0]["parameters"]["properties"]["a"]["type"], "integer");
+    assert_eq!(tools[1]["readOnly"], false);
+
+    let p = host.call("presentation", json!({})).await;
+    let names: Vec<&str> = p["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["run_code"]);
+    let sdk = p["sdk"].as_str().unwrap();
+    assert!(
+        sdk.contains("echo(") && sdk.contains("declare const tools"),
+        "{sdk}"
+    );
+    assert!(p["tools"][0]["description"].as_str().unwrap().contains(sdk));
+    let native = host.call("presentation", json!({ "mode": "native" })).await;
+    assert_eq!(
+        native["tools"][1],
+        json!({ "name": "note", "description": "Short.", "parameters": { "type": "object" } })
+    );
+
+    // Mode ptc: only run_code exists for the model.
+    let refused = host
+        .call(
+            "tools/invoke",
+            json!({ "name": "echo", "arguments": { "a": 1 } }),
+        )
+        .await;
+    assert_eq!(refused["isError"], true);
+    assert_eq!(refused["error"]["code"], "UNKNOWN_TOOL");
+    assert_eq!(
+        refused["content"][0]["text"],
+        "Error: unknown tool `echo`: only `run_code` is available"
+    );
+
+    let id = host
+        .request(
+            "tools/invoke",
+            json!({ "name": "run_code", "arguments": { "code": "return await tools.echo({ a: 2 })", "description": "Echo" } }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    let value = call["params"]["arguments"].clone();
+    host.reply(&call, json!({ "value": value })).await;
+    let ran = host.response(id).await["result"].clone();
+    assert_eq!(ran["isError"], false);
+    assert_eq!(ran["subCalls"], 1);
+    assert!(ran["runId"].is_string());
+    assert_eq!(ran["content"][0]["text"], r#"{"a":2}"#);
+
+    // Mode native: the tools themselves.
+    host.call("initialize", json!({ "config": { "mode": "native" } }))
+        .await;
+    let id = host
+        .request(
+            "tools/invoke",
+            json!({ "name": "echo", "arguments": { "a": 3 }, "id": "call-7" }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    assert_eq!(
+        call["params"],
+        json!({ "id": "call-7", "name": "echo", "arguments": { "a": 3 } })
+    );
+    host.reply(&call, json!({ "value": { "echoed": 3 } })).await;
+    let invoked = host.response(id).await["result"].clone();
+    assert_eq!(
+        invoked,
+        json!({ "isError": false, "content": [{ "type": "text", "text": "{\"echoed\":3}" }], "value": { "echoed": 3 } })
+    );
+    let invalid = host
+        .call(
+            "tools/invoke",
+            json!({ "name": "echo", "arguments": { "a": "x" } }),
+        )
+        .await;
+    assert_eq!(invalid["error"]["code"], "INVALID_ARGUMENTS");
+    assert!(
+        invalid["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Error: invalid arguments for `echo`")
+    );
+
+    let removed = host
+        .call("tools/remove", json!({ "names": ["echo", "ghost"] }))
+        .await;
+    assert_eq!(removed, json!({ "removed": false }));
+    let removed = host
+        .call("tools/remove", json!({ "names": ["note"] }))
+        .await;
+    assert_eq!(removed, json!({ "removed": true }));
+    let listed = host.call("tools/list", json!({})).await;
+    assert_eq!(listed, json!({ "tools": [] }));
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn bad_input_gets_errors_and_the_server_keeps_serving() {
+    let mut host = Host::start();
+
+    host.send_line("this is not json").await;
+    let error = host
+        .expect("a parse error", |m| m["error"]["code"] == -32700)
+        .await;
+    assert_eq!(error["id"], Value::Null);
+
+    host.send_line("[1, 2]").await;
+    let error = host
+        .expect("an invalid request", |m| m["error"]["code"] == -32600)
+        .await;
+    assert_eq!(error["id"], Value::Null);
+
+    let error = host.call_error("no/such/method", json!({})).await;
+    assert_eq!(error["code"], -32601);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("no/such/method")
+    );
+
+    for (params, needle) in [
+        (json!({ "description": "d" }), "`code` is required"),
+        (
+            json!({ "code": 1, "description": "d" }),
+            "`code` must be a string",
+        ),
+        (json!({ "code": "1" }), "`description` is required"),
+        (
+            json!({ "code": "1", "description": "d", "timeoutMs": 0 }),
+            "timeoutMs",
+        ),
+        (
+            json!({ "code": "1", "description": "d", "timeoutMs": 600001 }),
+            "timeoutMs",
+        ),
+        (
+            json!({ "code": "1", "description": "d", "timeoutMs": "soon" }),
+            "`timeoutMs` must be an integer",
+        ),
+        (
+            json!({ "code": "1", "description": "d", "timeout": 5 }),
+            "`timeout` is not a known member",
+        ),
+        (json!([1]), "params must be an object"),
+    ] {
+        let error = host.call_error("run_code", params.clone()).await;
+        assert_eq!(error["code"], -32602, "{params}");
+        let message = error["message"].as_str().unwrap();
+        assert!(message.contains(needle), "{params}: {message}");
+    }
+
+    // Registration is all or nothing, and says which tool and where.
+    let error = host
+        .call_error(
+            "tools/register",
+            json!({ "tools": [
+                { "name": "good" },
+                { "name": "bad", "parameters": { "type": "string" } }
+            ] }),
+        )
+        .await;
+    assert_eq!(error["code"], -32602);
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("`bad`") && message.contains("$.tools[1].parameters.type"),
+        "{message}"
+    );
+    assert_eq!(
+        error["data"],
+        json!({ "tool": "bad", "path": "$.tools[1].parameters.type" })
+    );
+    let error = host
+        .call_error(
+            "tools/register",
+            json!({ "tools": [{ "name": "typo", "parameters": { "type": "object", "properties": { "a": { "type": "strin" } } } }] }),
+        )
+        .await;
+    let message = error["message"].as_str().unwrap();
+    assert!(
+        message.contains("`typo`") && message.contains("$.tools[0].parameters.properties.a"),
+        "{message}"
+    );
+    let error = host
+        .call_error(
+            "tools/register",
+            json!({ "tools": [{ "name": "r", "readOnly": "yes" }] }),
+        )
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("$.tools[0].readOnly"),
+        "{error}"
+    );
+    let error = host
+        .call_error(
+            "tools/register",
+            json!({ "tools": [{ "name": "has space" }] }),
+        )
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("$.tools[0].name"),
+        "{error}"
+    );
+    let error = host.call_error("tools/register", json!({})).await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("`tools` is required"),
+        "{error}"
+    );
+    assert_eq!(
+        host.call("tools/list", json!({})).await,
+        json!({ "tools": [] })
+    );
+
+    let error = host
+        .call_error("initialize", json!({ "config": { "maxParalel": 2 } }))
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("config.maxParalel"),
+        "{error}"
+    );
+    let error = host
+        .call_error(
+            "initialize",
+            json!({ "config": { "maxParallelSubCalls": 0 } }),
+        )
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("maxParallelSubCalls"),
+        "{error}"
+    );
+    let error = host
+        .call_error("presentation", json!({ "mode": "everything" }))
+        .await;
+    assert!(
+        error["message"].as_str().unwrap().contains("`mode`"),
+        "{error}"
+    );
+    let error = host
+        .call_error("tools/remove", json!({ "names": [1] }))
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("`names[0]` must be a string"),
+        "{error}"
+    );
+    let error = host
+        .call_error("tools/invoke", json!({ "arguments": {} }))
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("`name` is required"),
+        "{error}"
+    );
+
+    // Answers to requests ptc never sent are ignored; unknown notifications too.
+    host.send(json!({ "jsonrpc": "2.0", "id": 999, "result": { "value": 1 } }))
+        .await;
+    host.send(json!({ "jsonrpc": "2.0", "id": "x", "error": { "code": 1, "message": "m" } }))
+        .await;
+    host.notify("$/cancel", json!({ "id": 12345 })).await;
+    host.notify("something/else", json!({})).await;
+
+    // Still serving.
+    let result = host
+        .call(
+            "run_code",
+            json!({ "code": "return 'still here'", "description": "d" }),
+        )
+        .await;
+    assert_eq!(result["content"][0]["text"], "still here");
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[tokio::test]
+async fn end_of_input_answers_runs_in_flight_as_cancelled() {
+    let mut host = Host::start();
+    host.call("tools/register", json!({ "tools": [wait_tool("wait")] }))
+        .await;
+    let waiting = host
+        .request(
+            "run_code",
+            json!({ "code": "return await tools.wait({})", "description": "Waits" }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    let busy = host
+        .request(
+            "run_code",
+            json!({ "code": "console.log('spinning'); while (true) {}", "description": "Spins" }),
+        )
+        .await;
+    host.expect("the busy run's log", |m| {
+        m["method"] == "run/event" && m["params"]["text"] == "spinning"
+    })
+    .await;
+
+    drop(host.stdin.take());
+    let mut responses = Vec::new();
+    for id in [waiting, busy] {
+        let response = host.response(id).await;
+        assert_eq!(response["result"]["kind"], "cancelled", "{response}");
+        responses.push(response);
+    }
+    let cancel = host
+        .expect("$/cancel of the pending call", |m| {
+            m["method"] == "$/cancel" && m["params"]["id"] == call["id"]
+        })
+        .await;
+    assert!(host.position(&cancel) < host.position(&responses[0]));
+    let (status, stderr) = host.wait().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn a_host_that_stops_reading_ends_the_session_quietly() {
+    let mut host = Host::start();
+    host.call("tools/register", json!({ "tools": [wait_tool("wait")] }))
+        .await;
+    host.request(
+        "run_code",
+        json!({ "code": "return await tools.wait({})", "description": "Waits" }),
+    )
+    .await;
+    host.incoming_request("tools/call").await;
+
+    // The host's reading side goes away; ptc's next write fails.
+    host.reader.abort();
+    let _ = (&mut host.reader).await;
+    host.request("tools/list", json!({})).await;
+    let (status, stderr) = host.wait().await;
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn serve_works_in_process_over_any_streams() {
+    let (host_side, ptc_side) = tokio::io::duplex(1 << 16);
+    let (ptc_read, ptc_write) = tokio::io::split(ptc_side);
+    let server = tokio::spawn(ptc::serve(BufReader::new(ptc_read), ptc_write));
+    let (host_read, mut host_write) = tokio::io::split(host_side);
+    let mut lines = BufReader::new(host_read).lines();
+
+    let request = json!({
+        "jsonrpc": "2.0", "id": "a", "method": "run_code",
+        "params": { "code": "console.log('in process'); return 1 + 1", "description": "Adds" }
+    });
+    host_write
+        .write_all(format!("{request}\n").as_bytes())
+        .await
+        .unwrap();
+    let mut messages = Vec::new();
+    loop {
+        let line = lines.next_line().await.unwrap().expect("a line");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        let done = message["id"] == "a";
+        messages.push(message);
+        if done {
+            break;
+        }
+    }
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert_eq!(messages[0]["method"], "run/event");
+    assert_eq!(messages[0]["params"]["text"], "in process");
+    assert_eq!(messages[1]["result"]["content"][0]["text"], "in process\n2");
+
+    host_write.shutdown().await.unwrap();
+    server
+        .await
+        .unwrap()
+        .expect("end of input ends the session cleanly");
+    assert_eq!(
+        lines.next_line().await.unwrap(),
+        None,
+        "the output is shut down"
+    );
+}
