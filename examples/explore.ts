@@ -20,8 +20,8 @@ async function rustFiles(dir: string): Promise<string[]> {
 const [sources, tests, unitTests, integrationTests, readme] = await Promise.all([
   rustFiles("src"),
   rustFiles("tests"),
-  tools.search_files({ pattern: "^\\s*#\\[(tokio::)?test\\]", path: "src" }),
-  tools.search_files({ pattern: "^\\s*#\\[(tokio::)?test\\]", path: "tests" }),
+  tools.search_files({ pattern: "^\\s*#\\[(tokio::)?test\\b", path: "src" }),
+  tools.search_files({ pattern: "^\\s*#\\[(tokio::)?test\\b", path: "tests" }),
   tools.read_file({ path: "README.md", limit: 3 }),
 ]);
 
