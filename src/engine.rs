@@ -270,8 +270,8 @@ pub struct Outcome {
     pub content: Vec<ContentBlock>,
     /// How many sub-calls the program made.
     pub sub_calls: u32,
-    /// Wall time of the run, admission included.
-    #[serde(serialize_with = "as_millis")]
+    /// Wall time of the run, admission included (serialized as `elapsedMs`).
+    #[serde(rename = "elapsedMs", serialize_with = "as_millis")]
     pub elapsed: Duration,
 }
 

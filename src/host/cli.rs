@@ -167,13 +167,7 @@ fn base64_len(data: &str) -> usize {
 /// with the wall time as `elapsedMs` (milliseconds, fractional), the same
 /// shape as the host protocol's `run_code` result.
 pub fn outcome_json(outcome: &Outcome) -> Value {
-    let mut value = serde_json::to_value(outcome).expect("an outcome serializes as JSON");
-    if let Value::Object(map) = &mut value
-        && let Some(elapsed) = map.shift_remove("elapsed")
-    {
-        map.insert("elapsedMs".to_owned(), elapsed);
-    }
-    value
+    serde_json::to_value(outcome).expect("an outcome serializes as JSON")
 }
 
 #[cfg(test)]
