@@ -51,6 +51,11 @@
 //! ```
 #![deny(missing_docs)]
 
+// The README's Rust example is compiled with the doc tests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
+
 mod deadline;
 mod engine;
 mod host;
