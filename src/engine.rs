@@ -26,7 +26,7 @@ use crate::tool::registry::{Mode, Registry, Scope};
 use events::EventSink;
 use output::{Capture, cap_text};
 use run::{Run, RunSetup, StartError, Step};
-use sandbox::{Interrupts, Tripwires};
+use sandbox::{Interrupts, Sandbox};
 use threads::SandboxThreads;
 
 /// The limits of runs. Every field says its default and what happens at the limit.
@@ -345,6 +345,61 @@ struct EngineInner {
     runs: AtomicU64,
     id_prefix: String,
     sdk_cache: SdkCache,
+    /// Fresh, never-used sandboxes built ahead of need, so building one
+    /// (about a third of a short run) is off the run's path.
+    warm: std::sync::Mutex<Vec<Sandbox>>,
+    refilling: std::sync::atomic::AtomicBool,
+}
+
+/// How many fresh sandboxes the engine keeps ready.
+const WARM_SANDBOXES: usize = 2;
+
+impl EngineInner {
+    /// A fresh sandbox: a warm one if ready (then one is rebuilt in the
+    /// background), else built now.
+    fn take_sandbox(self: &Arc<Self>) -> rquickjs::Result<Sandbox> {
+        let warm = self
+            .warm
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .pop();
+        if !self.refilling.swap(true, Ordering::AcqRel) {
+            let inner = Arc::clone(self);
+            self.threads.detach(move || inner.refill());
+        }
+        match warm {
+            Some(sandbox) => Ok(sandbox),
+            None => Sandbox::new(
+                self.limits.memory_limit_bytes,
+                self.limits.stack_limit_bytes,
+            ),
+        }
+    }
+
+    fn refill(&self) {
+        loop {
+            let count = self
+                .warm
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .len();
+            if count >= WARM_SANDBOXES {
+                break;
+            }
+            match Sandbox::new(
+                self.limits.memory_limit_bytes,
+                self.limits.stack_limit_bytes,
+            ) {
+                Ok(sandbox) => self
+                    .warm
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .push(sandbox),
+                Err(_) => break,
+            }
+        }
+        self.refilling.store(false, Ordering::Release);
+    }
 }
 
 /// The shared, cheap-to-clone engine: configuration, registry and sandbox
@@ -380,6 +435,8 @@ impl Engine {
                 runs: AtomicU64::new(0),
                 id_prefix: format!("run-{:x}{:x}", seed & 0xffff_ffff, std::process::id()),
                 sdk_cache: SdkCache::default(),
+                warm: std::sync::Mutex::new(Vec::new()),
+                refilling: std::sync::atomic::AtomicBool::new(false),
                 limits,
             }),
         })
@@ -509,17 +566,13 @@ impl Engine {
             max_images: limits.max_images,
             max_image_bytes: limits.max_image_bytes,
         };
-        let interrupts = Arc::new(Interrupts {
-            trip: Arc::new(Tripwires::default()),
-            deadline: deadline.signal(),
-            cancel: options.cancel.clone(),
-        });
+        let (expired, cancel) = (deadline.signal(), options.cancel.clone());
 
         // Admission: FIFO, bounded by the run's own deadline.
         let _permit = tokio::select! {
             biased;
-            _ = options.cancel.cancelled() => return Ok(report.failure(FailureKind::Cancelled, None, None, 0)),
-            _ = interrupts.deadline.cancelled() => return Ok(report.failure(FailureKind::Timeout, None, None, 0)),
+            _ = cancel.cancelled() => return Ok(report.failure(FailureKind::Cancelled, None, None, 0)),
+            _ = expired.cancelled() => return Ok(report.failure(FailureKind::Timeout, None, None, 0)),
             permit = self.inner.admission.acquire() => permit.ok(),
         };
 
@@ -536,14 +589,11 @@ impl Engine {
             output_cap: limits.output_cap_bytes,
         };
         let code = request.code;
-        let (max_code, heap, stack) = (
-            limits.max_code_bytes,
-            limits.memory_limit_bytes,
-            limits.stack_limit_bytes,
-        );
-        let start_interrupts = Arc::clone(&interrupts);
-        // Strip, build the sandbox and run until the program first waits:
-        // one hop to a sandbox thread.
+        let max_code = limits.max_code_bytes;
+        let inner = Arc::clone(&self.inner);
+        let (start_expired, start_cancel) = (expired.clone(), cancel.clone());
+        // Strip, take a sandbox and run until the program first waits: one
+        // hop to a sandbox thread.
         let first = self
             .inner
             .threads
@@ -554,7 +604,15 @@ impl Engine {
                         return Err((None, StartError::Syntax(e.message, e.line.zip(e.column))));
                     }
                 };
-                let mut run = Run::start(setup, program, heap, stack, start_interrupts)?;
+                let sandbox = inner
+                    .take_sandbox()
+                    .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
+                let interrupts = Arc::new(Interrupts {
+                    trip: Arc::clone(&sandbox.trip),
+                    deadline: start_expired,
+                    cancel: start_cancel,
+                });
+                let mut run = Run::start(setup, program, sandbox, interrupts)?;
                 let step = run.step();
                 Ok((run, step))
             })
@@ -576,9 +634,7 @@ impl Engine {
                 };
                 let outcome = match run {
                     Some(mut run) => {
-                        let outcome = self
-                            .finish(&mut run, &interrupts, &mut report, Some(failure))
-                            .await;
+                        let outcome = self.finish(&mut run, &mut report, Some(failure)).await;
                         self.dispose(*run);
                         outcome
                     }
@@ -604,8 +660,8 @@ impl Engine {
             tokio::pin!(timer);
             tokio::select! {
                 biased;
-                _ = interrupts.cancel.cancelled() => break,
-                _ = interrupts.deadline.cancelled() => break,
+                _ = cancel.cancelled() => break,
+                _ = expired.cancelled() => break,
                 completion = run.next_completion() => match completion {
                     Some(completion) => run.deliver(completion),
                     // Nothing in flight and no timer: the program can never
@@ -613,8 +669,8 @@ impl Engine {
                     None if next_timer.is_none() => break,
                     None => tokio::select! {
                         biased;
-                        _ = interrupts.cancel.cancelled() => break,
-                        _ = interrupts.deadline.cancelled() => break,
+                        _ = cancel.cancelled() => break,
+                        _ = expired.cancelled() => break,
                         _ = &mut timer => {}
                     },
                 },
@@ -632,7 +688,7 @@ impl Engine {
             run = next_run;
             step = next_step;
         }
-        let outcome = self.finish(&mut run, &interrupts, &mut report, None).await;
+        let outcome = self.finish(&mut run, &mut report, None).await;
         self.dispose(run);
         Ok(outcome)
     }
@@ -641,11 +697,11 @@ impl Engine {
     async fn finish(
         &self,
         run: &mut Run,
-        interrupts: &Interrupts,
         report: &mut Report,
         start_error: Option<Failure>,
     ) -> Outcome {
         let (cut_calls, cut_timers) = run.close().await;
+        let interrupts = Arc::clone(&run.interrupts);
         let interrupted = if interrupts.trip.out_of_memory.load(Ordering::Acquire) {
             Some(FailureKind::Memory)
         } else if interrupts.deadline.is_cancelled() {

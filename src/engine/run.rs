@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::events::{EventSink, RunEvent, RunEventKind};
 use super::output::{Capture, LogLevel};
-use super::sandbox::{Bytecode, Interrupts, eval_named, new_sandbox};
+use super::sandbox::{Bytecode, Interrupts, Sandbox, eval_named};
 use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
 use crate::tool::call::{Call, CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
@@ -351,8 +351,7 @@ impl Run {
     pub(crate) fn start(
         setup: RunSetup,
         program: PreparedProgram,
-        heap_limit: usize,
-        stack_limit: usize,
+        sandbox: Sandbox,
         interrupts: Arc<Interrupts>,
     ) -> Result<Run, (Option<Box<Run>>, StartError)> {
         let (completions, inbox) = mpsc::unbounded_channel();
@@ -378,8 +377,11 @@ impl Run {
             }),
             setup,
         });
-        let (runtime, context) = new_sandbox(heap_limit, stack_limit, Arc::clone(&interrupts))
-            .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
+        let Sandbox {
+            context, runtime, ..
+        } = sandbox;
+        let handler_interrupts = Arc::clone(&interrupts);
+        runtime.set_interrupt_handler(Some(Box::new(move || handler_interrupts.should_stop())));
         let tracker_shared = Arc::clone(&shared);
         runtime.set_host_promise_rejection_tracker(Some(Box::new(
             move |_ctx, promise, reason, is_handled| {

@@ -4,7 +4,7 @@
 
 use std::ffi::CString;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use libmimalloc_sys as mi;
 use rquickjs::allocator::Allocator;
@@ -22,13 +22,13 @@ pub(crate) struct Tripwires {
 /// out-of-memory flag so a caught `InternalError` still ends the run.
 struct CappedAllocator {
     limit: usize,
-    used: Arc<AtomicUsize>,
+    used: usize,
     trip: Arc<Tripwires>,
 }
 
 impl CappedAllocator {
     fn admit(&self, size: usize) -> bool {
-        if self.used.load(Ordering::Relaxed) + size > self.limit {
+        if self.used + size > self.limit {
             self.trip.out_of_memory.store(true, Ordering::Release);
             false
         } else {
@@ -50,7 +50,7 @@ unsafe impl Allocator for CappedAllocator {
         let ptr = unsafe { mi::mi_malloc(size) }.cast::<u8>();
         if !ptr.is_null() {
             let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
-            self.used.fetch_add(usable, Ordering::Relaxed);
+            self.used += usable;
         }
         ptr
     }
@@ -65,7 +65,7 @@ unsafe impl Allocator for CappedAllocator {
         let ptr = unsafe { mi::mi_calloc(count, size) }.cast::<u8>();
         if !ptr.is_null() {
             let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
-            self.used.fetch_add(usable, Ordering::Relaxed);
+            self.used += usable;
         }
         ptr
     }
@@ -75,7 +75,7 @@ unsafe impl Allocator for CappedAllocator {
             return;
         }
         let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
-        self.used.fetch_sub(usable, Ordering::Relaxed);
+        self.used -= usable;
         unsafe { mi::mi_free(ptr.cast()) };
     }
 
@@ -90,8 +90,7 @@ unsafe impl Allocator for CappedAllocator {
         let new = unsafe { mi::mi_realloc(ptr.cast(), new_size) }.cast::<u8>();
         if !new.is_null() {
             let usable = unsafe { mi::mi_usable_size(new.cast()) };
-            self.used.fetch_sub(old, Ordering::Relaxed);
-            self.used.fetch_add(usable, Ordering::Relaxed);
+            self.used = self.used - old + usable;
         }
         new
     }
@@ -116,25 +115,36 @@ impl Interrupts {
     }
 }
 
-/// A fresh runtime and context with the run's limits.
-pub(crate) fn new_sandbox(
-    heap_limit: usize,
-    stack_limit: usize,
-    interrupts: Arc<Interrupts>,
-) -> rquickjs::Result<(Runtime, Context)> {
-    let allocator = CappedAllocator {
-        limit: heap_limit,
-        used: Arc::new(AtomicUsize::new(0)),
-        trip: Arc::clone(&interrupts.trip),
-    };
-    let runtime = Runtime::new_with_alloc(allocator)?;
-    runtime.set_max_stack_size(stack_limit);
-    // Budgets past this are refused by the allocator; QuickJS's own limit is
-    // a backstop with headroom.
-    runtime.set_memory_limit(heap_limit.saturating_add(1 << 20));
-    runtime.set_interrupt_handler(Some(Box::new(move || interrupts.should_stop())));
-    let context = Context::full(&runtime)?;
-    Ok((runtime, context))
+/// A fresh, never-used runtime and context with the run's limits, and the
+/// flags its allocator raises. Built ahead of need (see the warm pool in
+/// the engine); a run installs its interrupt handler when it takes one.
+pub(crate) struct Sandbox {
+    // Field order matters: the context must go before its runtime.
+    pub(crate) context: Context,
+    pub(crate) runtime: Runtime,
+    pub(crate) trip: Arc<Tripwires>,
+}
+
+impl Sandbox {
+    pub(crate) fn new(heap_limit: usize, stack_limit: usize) -> rquickjs::Result<Self> {
+        let trip = Arc::new(Tripwires::default());
+        let allocator = CappedAllocator {
+            limit: heap_limit,
+            used: 0,
+            trip: Arc::clone(&trip),
+        };
+        let runtime = Runtime::new_with_alloc(allocator)?;
+        runtime.set_max_stack_size(stack_limit);
+        // Budgets past this are refused by the allocator; QuickJS's own limit
+        // is a backstop with headroom.
+        runtime.set_memory_limit(heap_limit.saturating_add(1 << 20));
+        let context = Context::full(&runtime)?;
+        Ok(Self {
+            context,
+            runtime,
+            trip,
+        })
+    }
 }
 
 /// Evaluates a global script under a file name of our choosing, so stack
