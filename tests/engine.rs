@@ -489,14 +489,20 @@ async fn stack_overflow_is_a_catchable_range_error() {
     assert!(o.text().contains("RangeError"), "{}", o.text());
 }
 
-#[tokio::test]
-async fn host_cancellation_ends_the_run_as_cancelled() {
+/// A signal that fires after `delay`.
+fn cancel_after(delay: Duration) -> CancellationToken {
     let cancel = CancellationToken::new();
     let c = cancel.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        tokio::time::sleep(delay).await;
         c.cancel();
     });
+    cancel
+}
+
+#[tokio::test]
+async fn host_cancellation_ends_the_run_as_cancelled() {
+    let cancel = cancel_after(Duration::from_millis(100));
     let o = engine()
         .run_code(
             RunRequest::new("await tools.sleep({ ms: 60000 })"),
@@ -510,12 +516,7 @@ async fn host_cancellation_ends_the_run_as_cancelled() {
         "Error: code run failed (cancelled): the run was cancelled"
     );
 
-    let cancel = CancellationToken::new();
-    let c = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        c.cancel();
-    });
+    let cancel = cancel_after(Duration::from_millis(100));
     let o = engine()
         .run_code(
             RunRequest::new("while (true) {}"),

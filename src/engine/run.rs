@@ -21,7 +21,7 @@ use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
 use crate::tool::call::{Call, CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
 use crate::tool::pipeline::CallOptions;
-use crate::tool::registry::Scope;
+use crate::tool::registry::{RegisteredTool, Scope};
 
 const PRELUDE: &str = include_str!("js/prelude.js");
 const INSPECT: &str = include_str!("js/inspect.js");
@@ -58,6 +58,8 @@ pub(crate) struct RunSetup {
 
 struct SubCall {
     n: u32,
+    /// Looked up once, at submission: it decides scheduling and runs.
+    tool: Option<Arc<RegisteredTool>>,
     id: Arc<str>,
     name: String,
     arguments: Json,
@@ -111,9 +113,10 @@ pub(crate) struct Shared {
 
 /// A run's sandbox and state; moves between sandbox threads step by step.
 pub(crate) struct Run {
-    // Field order matters: the context must go before its runtime.
+    // Field order matters: the context must go before its runtime, which is
+    // held only to keep it alive as long as the context.
     context: Context,
-    runtime: Runtime,
+    _runtime: Runtime,
     pub(crate) shared: Arc<Shared>,
     pub(crate) interrupts: Arc<Interrupts>,
     inbox: mpsc::UnboundedReceiver<Completion>,
@@ -179,15 +182,13 @@ impl Shared {
                 arguments: arguments.clone(),
             });
         }
-        let read_only = self
-            .setup
-            .scope
-            .lookup(&name)
-            .is_none_or(|t| t.definition.read_only);
+        let tool = self.setup.scope.lookup(&name);
+        let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
         st.scheduler.submit(
             read_only,
             SubCall {
                 n,
+                tool,
                 id,
                 name,
                 arguments,
@@ -218,15 +219,16 @@ impl Shared {
             };
             let SubCall {
                 n,
+                tool,
                 id,
                 name,
                 arguments,
             } = call;
-            let mut future = Box::pin(
-                self.setup
-                    .scope
-                    .call(Call::new(&*id, name.clone(), arguments), options),
-            );
+            let mut future = Box::pin(self.setup.scope.call_resolved(
+                tool,
+                Call::new(&*id, name.clone(), arguments),
+                options,
+            ));
             let polled = {
                 let _runtime = self.setup.handle.enter();
                 future
@@ -398,7 +400,7 @@ impl Run {
         )));
         let run = Run {
             context,
-            runtime,
+            _runtime: runtime,
             shared,
             interrupts,
             inbox,
@@ -600,12 +602,6 @@ impl Run {
             text: None,
             truncated: Some(lines),
         });
-    }
-
-    /// Memory the runtime holds now (for tests and diagnostics).
-    #[allow(dead_code, reason = "diagnostics")]
-    pub(crate) fn memory_used(&self) -> i64 {
-        self.runtime.memory_usage().malloc_size
     }
 }
 

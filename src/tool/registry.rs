@@ -512,7 +512,16 @@ impl Scope {
         call: Call,
         options: CallOptions,
     ) -> impl std::future::Future<Output = ToolResult> + Send + 'static {
-        let tool = self.lookup(&call.name);
+        self.call_resolved(self.lookup(&call.name), call, options)
+    }
+
+    /// [`call`](Self::call) with the tool already looked up (`None`: unknown).
+    pub(crate) fn call_resolved(
+        &self,
+        tool: Option<Arc<RegisteredTool>>,
+        call: Call,
+        options: CallOptions,
+    ) -> impl std::future::Future<Output = ToolResult> + Send + 'static {
         pipeline::execute(tool, self.registry.hooks(), call, options)
     }
 
