@@ -113,6 +113,11 @@ pub(crate) struct Renderer<'a> {
 /// around the aliases (`type Name = …;`, in discovery order) and the methods
 /// (one per tool, in the given order).
 pub(crate) fn render_sdk(tools: &[&ToolDefinition], frame: [&str; 3]) -> String {
+    render_sdk_with(tools, frame, workers_for(tools.len()))
+}
+
+/// [`render_sdk`] on up to `workers` threads; the bytes do not depend on it.
+fn render_sdk_with(tools: &[&ToolDefinition], frame: [&str; 3], workers: usize) -> String {
     let [head, middle, tail] = frame;
     let mut r = Renderer::new(&NULL, false);
     r.out
@@ -120,15 +125,7 @@ pub(crate) fn render_sdk(tools: &[&ToolDefinition], frame: [&str; 3]) -> String 
     r.out.push_str(head);
     let types_at = r.out.len();
     r.out.push_str(middle);
-    for tool in tools {
-        // Load the tool's schemas into the cache before rendering: this walk's
-        // loads do not wait on each other, the renderer's would.
-        std::hint::black_box(warm(&tool.parameters, 0));
-        if let Some(output) = &tool.output {
-            std::hint::black_box(warm(output, 0));
-        }
-        r.method(tool);
-    }
+    r.methods(tools, workers);
     r.out.push_str(tail);
     let mut out = std::mem::take(&mut r.out);
     r.declare_aliases();
@@ -138,6 +135,45 @@ pub(crate) fn render_sdk(tools: &[&ToolDefinition], frame: [&str; 3]) -> String 
     out
 }
 
+/// Below this many tools per thread, a thread costs more than it saves.
+const TOOLS_PER_WORKER: usize = 128;
+
+/// How many threads render `tools` methods.
+fn workers_for(tools: usize) -> usize {
+    static CORES: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    cores.min(tools / TOOLS_PER_WORKER).clamp(1, 8)
+}
+
+/// Methods rendered ahead on another thread by a renderer of their own.
+struct Speculation {
+    out: String,
+    /// How many of the tools `out` holds: it stops before the first tool that
+    /// names an alias, since alias names depend on every tool before it.
+    clean: usize,
+}
+
+impl Speculation {
+    fn render(tools: &[&ToolDefinition]) -> Self {
+        let mut r = Renderer::new(&NULL, false);
+        r.out.reserve(tools.len() * 1280);
+        for (i, tool) in tools.iter().enumerate() {
+            let mark = r.out.len();
+            r.warm_method(tool);
+            if !r.by_ref.is_empty() {
+                r.out.truncate(mark);
+                return Self {
+                    out: r.out,
+                    clean: i,
+                };
+            }
+        }
+        Self {
+            out: r.out,
+            clean: tools.len(),
+        }
+    }
+}
 /// One schema as a self-contained type expression: local `$ref`s are expanded
 /// in place, a reference back into itself becomes `unknown`.
 pub(crate) fn expression(schema: &Value) -> String {
@@ -169,6 +205,51 @@ impl<'a> Renderer<'a> {
             by_ref: HashMap::new(),
             names: HashSet::new(),
         }
+    }
+
+    /// One method per tool, in order. With more than one worker, later
+    /// chunks are rendered ahead on scoped threads; a method's text depends on
+    /// the renderer only through the aliases, so a chunk rendered alone is
+    /// byte-identical up to its first `$ref`, and this renderer carries on from there.
+    fn methods(&mut self, tools: &'a [&'a ToolDefinition], workers: usize) {
+        if workers <= 1 {
+            for tool in tools {
+                self.warm_method(tool);
+            }
+            return;
+        }
+        let size = tools.len().div_ceil(workers);
+        let (first, rest) = tools.split_at(size);
+        std::thread::scope(|s| {
+            let ahead: Vec<_> = rest
+                .chunks(size)
+                .map(|chunk| (chunk, s.spawn(|| Speculation::render(chunk))))
+                .collect();
+            for tool in first {
+                self.warm_method(tool);
+            }
+            for (chunk, worker) in ahead {
+                // A worker that panicked left nothing usable: redo its chunk here.
+                let done = worker.join().unwrap_or(Speculation {
+                    out: String::new(),
+                    clean: 0,
+                });
+                self.out.push_str(&done.out);
+                for tool in &chunk[done.clean..] {
+                    self.warm_method(tool);
+                }
+            }
+        });
+    }
+
+    /// [`method`](Self::method), after loading the tool's schemas into the
+    /// cache: this walk's loads do not wait on each other, the renderer's would.
+    fn warm_method(&mut self, tool: &'a ToolDefinition) {
+        std::hint::black_box(warm(&tool.parameters, 0));
+        if let Some(output) = &tool.output {
+            std::hint::black_box(warm(output, 0));
+        }
+        self.method(tool);
     }
 
     /// ` /** doc */` then ` name(args: T): Promise<O>;`.
@@ -1921,6 +2002,60 @@ mod tests {
             out.methods,
             " a(args: { title: RichText[] }): Promise<unknown>;\n b(args: { title: RichText[] }): Promise<unknown>;\n"
         );
+    }
+
+    #[test]
+    fn threads_do_not_change_a_byte() {
+        // Plain tools, with `$ref`s here and there: `Item` means a string in
+        // some tools and a number in others, so its suffix depends on every
+        // tool before it, across chunk boundaries.
+        let tools: Vec<ToolDefinition> = (0..700)
+            .map(|i| {
+                let params = match i % 97 {
+                    13 => json!({
+                        "$defs": { "item": { "type": "string" } },
+                        "type": "object",
+                        "properties": { "i": { "$ref": "#/$defs/item" } }
+                    }),
+                    41 => json!({
+                        "$defs": { "item": { "type": "number", "description": format!("n{i}") } },
+                        "type": "object",
+                        "properties": { "i": { "$ref": "#/$defs/item" } }
+                    }),
+                    _ => json!({
+                        "type": "object",
+                        "properties": {
+                            "q": { "type": "string", "description": format!("query {i}") },
+                            "n": { "type": "integer", "minimum": i }
+                        },
+                        "required": ["q"]
+                    }),
+                };
+                tool(&format!("tool_{i}"), params)
+            })
+            .collect();
+        let refs: Vec<&ToolDefinition> = tools.iter().collect();
+        let frame = ["head\n", "middle\n", "tail\n"];
+        let one = render_sdk_with(&refs, frame, 1);
+        assert!(one.contains("type Item7 = number;"), "{one}");
+        for workers in [2, 3, 8] {
+            assert_eq!(
+                render_sdk_with(&refs, frame, workers),
+                one,
+                "{workers} workers"
+            );
+        }
+        // Without any `$ref`, every chunk is kept as the worker wrote it.
+        let plain: Vec<&ToolDefinition> = refs
+            .iter()
+            .copied()
+            .filter(|t| t.parameters.get("$defs").is_none())
+            .collect();
+        assert_eq!(
+            render_sdk_with(&plain, frame, 4),
+            render_sdk_with(&plain, frame, 1)
+        );
+        assert_eq!(workers_for(10), 1);
     }
 
     #[test]
