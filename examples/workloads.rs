@@ -3,6 +3,8 @@
 //! `cargo run --release --example workloads -- --json [--only W1,W3]` prints
 //! one JSON line per workload in the peers' format; without `--json`, a table.
 //! Every result is checked, so a broken run cannot report a fast figure.
+//! Each workload runs in a process of its own, so one workload's threads and
+//! heap do not colour the next one's figure.
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -440,6 +442,18 @@ async fn w7(engine: &Engine, p: &Value) -> Value {
     )
 }
 
+/// One workload's record, from a fresh process running just that workload.
+fn in_child(id: &str) -> Value {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--json", "--only", id])
+        .stderr(std::process::Stdio::inherit())
+        .output()
+        .expect("spawn a workload process");
+    assert!(out.status.success(), "{id} failed");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(stdout.lines().last().unwrap_or("")).expect("a JSON record")
+}
+
 fn print_table(records: &[Value]) {
     println!(
         "{:<4} {:<16} {:>12} {:>12} {:>12}  extra",
@@ -479,19 +493,24 @@ async fn main() {
         .and_then(|i| args.get(i + 1))
         .map(|s| s.split(',').map(str::to_owned).collect());
     let want = |w: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == w));
+    let ids: Vec<&str> = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"]
+        .into_iter()
+        .filter(|id| want(id))
+        .collect();
     let mut records = Vec::new();
-    for id in ["W1", "W2", "W3", "W4", "W5", "W6", "W7"] {
-        if !want(id) {
-            continue;
-        }
-        let r = match id {
-            "W1" => w1(&engine, &p).await,
-            "W2" => w2(&engine, &p).await,
-            "W3" => w3(&engine, &p, &stats).await,
-            "W4" => w4(&engine, &p).await,
-            "W5" => w5().await,
-            "W6" => w6(),
-            _ => w7(&engine, &p).await,
+    for id in ids.iter().copied() {
+        let r = if ids.len() > 1 {
+            in_child(id)
+        } else {
+            match id {
+                "W1" => w1(&engine, &p).await,
+                "W2" => w2(&engine, &p).await,
+                "W3" => w3(&engine, &p, &stats).await,
+                "W4" => w4(&engine, &p).await,
+                "W5" => w5().await,
+                "W6" => w6(),
+                _ => w7(&engine, &p).await,
+            }
         };
         if json_out {
             println!("{r}");
