@@ -662,12 +662,12 @@ impl Engine {
                 biased;
                 _ = cancel.cancelled() => break,
                 _ = expired.cancelled() => break,
-                completion = run.next_completion() => match completion {
-                    Some(completion) => run.deliver(completion),
+                settled = run.settled() => match settled {
+                    true => {}
                     // Nothing in flight and no timer: the program can never
                     // finish (an unresolved promise). End it now.
-                    None if next_timer.is_none() => break,
-                    None => tokio::select! {
+                    false if next_timer.is_none() => break,
+                    false => tokio::select! {
                         biased;
                         _ = cancel.cancelled() => break,
                         _ = expired.cancelled() => break,

@@ -874,3 +874,83 @@ async fn dropping_a_run_midway_cancels_its_sub_calls() {
         "the abandoned sub-call was stopped"
     );
 }
+
+/// `sleep` that records when each call started.
+fn timed_sleep_registry(starts: Arc<Mutex<Vec<std::time::Instant>>>) -> Registry {
+    let r = Registry::new();
+    r.add(Tool::new(
+        ToolDefinition::new("nap").read_only(true),
+        move |_a: Value, _: ToolContext| {
+            starts.lock().unwrap().push(std::time::Instant::now());
+            async move {
+                tokio::time::sleep(Duration::from_millis(5)).await;
+                Ok::<_, ToolError>(json!(1))
+            }
+        },
+    ))
+    .unwrap();
+    r
+}
+
+#[tokio::test]
+async fn queued_calls_start_when_a_slot_frees_even_while_the_program_is_busy() {
+    let starts = Arc::new(Mutex::new(Vec::new()));
+    let engine = Engine::new(
+        timed_sleep_registry(Arc::clone(&starts)),
+        Limits {
+            max_parallel_sub_calls: 1,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    // The program spins for 400 ms right after submitting: the second and
+    // third calls must not wait for it to yield.
+    let o = run(
+        &engine,
+        "const all = Promise.all([tools.nap({}), tools.nap({}), tools.nap({})]);\n\
+         const t0 = Date.now(); while (Date.now() - t0 < 400) {}\n\
+         return (await all).length",
+    )
+    .await;
+    assert_eq!(o.text(), "3");
+    let starts = starts.lock().unwrap().clone();
+    assert_eq!(starts.len(), 3);
+    assert!(
+        starts[2] - starts[0] < Duration::from_millis(200),
+        "the third call started {:?} after the first",
+        starts[2] - starts[0]
+    );
+}
+
+#[tokio::test]
+async fn a_call_that_settles_while_the_run_is_busy_is_not_lost() {
+    let r = test_registry();
+    // Its first poll blocks the run (synchronous work while the run's state
+    // is held), so `sleep`'s task finds the state busy when it settles.
+    r.add(Tool::new(
+        ToolDefinition::new("hog").read_only(true),
+        |_a: Value, _: ToolContext| {
+            std::thread::sleep(Duration::from_millis(60));
+            async move { Ok::<_, ToolError>(json!(1)) }
+        },
+    ))
+    .unwrap();
+    let engine = Engine::new(r, Limits::default()).unwrap();
+    let events = Events::default();
+    let o = engine
+        .run_code(
+            RunRequest::new(
+                "const q = tools.sleep({ ms: 5 }); const h = tools.hog({}); return (await q) + (await h)",
+            ),
+            events.options(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.text(), "6");
+    let settled = events
+        .take()
+        .into_iter()
+        .filter(|k| matches!(k, RunEventKind::Settled { ok: true, .. }))
+        .count();
+    assert_eq!(settled, 2);
+}

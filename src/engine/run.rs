@@ -3,7 +3,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::future::Future;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, PoisonError, TryLockError, Weak};
 use std::task::{Context as TaskContext, Poll, Waker};
 
 use indexmap::IndexMap;
@@ -42,8 +42,14 @@ const HOST_KEY: &str = "__ptc_host__";
 /// The file name of the model's code in stack traces.
 pub(crate) const PROGRAM_FILE: &std::ffi::CStr = c"program.ts";
 
-/// A sub-call result delivered from a tokio task.
-pub(crate) type Completion = (u32, ToolResult);
+/// What a sub-call's tokio task tells the run when it ends.
+pub(crate) enum Completion {
+    /// The task recorded the result itself (and started what the scheduler
+    /// admitted next): the program has something to settle.
+    Settled,
+    /// The run's state was busy: the run records this result.
+    Result(u32, ToolResult),
+}
 
 /// What a run needs from the engine.
 pub(crate) struct RunSetup {
@@ -81,8 +87,9 @@ pub(crate) struct Image {
     pub(crate) block: ContentBlock,
 }
 
-/// Run state shared by the native functions and the run loop. Only one
-/// thread touches it at a time; the mutex makes that sound, not contended.
+/// Run state shared by the native functions, the run loop and the tasks of
+/// its sub-calls. Held briefly; a task that finds it held hands its result
+/// to the run loop instead of waiting.
 pub(crate) struct RunState {
     scheduler: Scheduler<SubCall>,
     pub(crate) submitted: u32,
@@ -105,6 +112,8 @@ pub(crate) struct RunState {
 
 pub(crate) struct Shared {
     setup: RunSetup,
+    /// Itself, for sub-call tasks: they must not keep a dropped run alive.
+    this: Weak<Shared>,
     completions: mpsc::UnboundedSender<Completion>,
     /// Parent of every sub-call's signal: cancelled when the run ends.
     calls_cancel: CancellationToken,
@@ -239,9 +248,24 @@ impl Shared {
                 Poll::Ready(result) => self.settle(st, n, &id, &name, result),
                 Poll::Pending => {
                     let completions = self.completions.clone();
+                    let this = Weak::clone(&self.this);
                     let task = self.setup.handle.spawn(async move {
                         let result = future.await;
-                        let _ = completions.send((n, result));
+                        // Settle here, so the next admitted call starts now
+                        // rather than when the run loop gets to it.
+                        let Some(shared) = this.upgrade() else { return };
+                        let completion = match shared.state.try_lock() {
+                            Ok(mut st) => {
+                                shared.complete_locked(&mut st, n, result);
+                                Completion::Settled
+                            }
+                            Err(TryLockError::WouldBlock) => Completion::Result(n, result),
+                            Err(TryLockError::Poisoned(e)) => {
+                                shared.complete_locked(&mut e.into_inner(), n, result);
+                                Completion::Settled
+                            }
+                        };
+                        let _ = completions.send(completion);
                     });
                     st.spawned.insert(n, (id, name, task.abort_handle()));
                 }
@@ -283,13 +307,18 @@ impl Shared {
     }
 
     /// A sub-call that went to tokio has settled.
-    fn complete(&self, n: u32, result: ToolResult) {
-        let mut st = self.lock();
+    fn complete(&self, completion: Completion) {
+        if let Completion::Result(n, result) = completion {
+            self.complete_locked(&mut self.lock(), n, result);
+        }
+    }
+
+    fn complete_locked(&self, st: &mut RunState, n: u32, result: ToolResult) {
         let Some((id, name, _task)) = st.spawned.remove(&n) else {
             return;
         };
-        self.settle(&mut st, n, &id, &name, result);
-        self.pump(&mut st);
+        self.settle(st, n, &id, &name, result);
+        self.pump(st);
     }
 
     fn log(&self, level: i32, text: String) {
@@ -357,7 +386,8 @@ impl Run {
         interrupts: Arc<Interrupts>,
     ) -> Result<Run, (Option<Box<Run>>, StartError)> {
         let (completions, inbox) = mpsc::unbounded_channel();
-        let shared = Arc::new(Shared {
+        let shared = Arc::new_cyclic(|this| Shared {
+            this: Weak::clone(this),
             completions,
             calls_cancel: CancellationToken::new(),
             state: Mutex::new(RunState {
@@ -486,8 +516,8 @@ impl Run {
                     return Step::Interrupted;
                 }
                 let mut progressed = false;
-                while let Ok((n, result)) = inbox.try_recv() {
-                    shared.complete(n, result);
+                while let Ok(completion) = inbox.try_recv() {
+                    shared.complete(completion);
                 }
                 let ready = std::mem::take(&mut shared.lock().ready);
                 if !ready.is_empty() {
@@ -536,19 +566,24 @@ impl Run {
         })
     }
 
-    /// Waits (holding no thread) for a sub-call to settle; `None` when none
-    /// is in flight.
-    pub(crate) async fn next_completion(&mut self) -> Option<Completion> {
-        if self.shared.lock().spawned.is_empty() {
-            return None;
+    /// Waits (holding no thread) until a settled sub-call awaits the
+    /// program; `false` when none can: nothing settled, nothing in flight.
+    pub(crate) async fn settled(&mut self) -> bool {
+        loop {
+            {
+                let st = self.shared.lock();
+                if !st.ready.is_empty() {
+                    return true;
+                }
+                if st.spawned.is_empty() {
+                    return false;
+                }
+            }
+            match self.inbox.recv().await {
+                Some(completion) => self.shared.complete(completion),
+                None => return false,
+            }
         }
-        let completion = self.inbox.recv().await?;
-        Some(completion)
-    }
-
-    /// Hands a completion received while waiting back to the run.
-    pub(crate) fn deliver(&self, (n, result): Completion) {
-        self.shared.complete(n, result);
     }
 
     /// When the next timer is due.
@@ -578,8 +613,11 @@ impl Run {
         }
         let in_flight = self.shared.lock().spawned.len();
         self.shared.calls_cancel.cancel();
-        while let Some(completion) = self.next_completion().await {
-            self.deliver(completion);
+        while !self.shared.lock().spawned.is_empty() {
+            match self.inbox.recv().await {
+                Some(completion) => self.shared.complete(completion),
+                None => break,
+            }
         }
         let timers = {
             let mut st = self.shared.lock();
