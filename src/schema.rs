@@ -62,8 +62,8 @@ impl CompiledSchema {
                 more += 1;
                 continue;
             }
-            let path = json_path(err.instance_path.as_str());
-            let rule = rule_of(err.schema_path.as_str());
+            let path = json_path(err.instance_path().as_str());
+            let rule = rule_of(err.schema_path().as_str());
             parts.push(format!("at {path}: {err} (rule: {rule})"));
         }
         let mut message = parts.join("; ");
@@ -126,7 +126,7 @@ fn meta_validate(draft: Draft, schema: &Value) -> Result<(), SchemaProblem> {
         _ => jsonschema::draft202012::meta::validate(schema),
     };
     result.map_err(|err| SchemaProblem {
-        pointer: err.instance_path.as_str().to_owned(),
+        pointer: err.instance_path().as_str().to_owned(),
         message: err.to_string(),
     })
 }

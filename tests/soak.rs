@@ -4,7 +4,13 @@
 
 use std::process::Command;
 
-use ptc::{Engine, FailureKind, Limits, RunOptions, RunRequest};
+use ptc::{
+    Engine, FailureKind, Limits, Registry, RunOptions, RunRequest, Tool, ToolContext,
+    ToolDefinition, ToolError,
+};
+use serde_json::Value;
+
+use crate::common::shared;
 
 use crate::engine::test_registry;
 
@@ -31,6 +37,20 @@ async fn runs(engine: &Engine, code: &str, n: usize, kind: Option<FailureKind>) 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "run by memory_stays_flat in a process of its own"]
 async fn soak_child() {
+    // Registering real tool lists: schema checks must not keep memory per schema.
+    let text = std::fs::read_to_string(shared("bench/peers/tools1000.json")).unwrap();
+    let definitions: Vec<ToolDefinition> = serde_json::from_str(&text).unwrap();
+    let before_registry = rss_mib();
+    let registry = Registry::new();
+    registry
+        .add_all(definitions.into_iter().map(|d| {
+            Tool::new(d, |a: Value, _: ToolContext| async move {
+                Ok::<_, ToolError>(a)
+            })
+        }))
+        .unwrap();
+    let after_registry = rss_mib();
+    drop(registry);
     let engine = Engine::new(
         test_registry(),
         Limits {
@@ -50,7 +70,9 @@ async fn soak_child() {
     let before_bombs = rss_mib();
     runs(&engine, bomb, 100, Some(FailureKind::Memory)).await;
     let after_bombs = rss_mib();
-    println!("SOAK {before:.1} {after_runs:.1} {before_bombs:.1} {after_bombs:.1}");
+    println!(
+        "SOAK {before:.1} {after_runs:.1} {before_bombs:.1} {after_bombs:.1} {before_registry:.1} {after_registry:.1}"
+    );
 }
 
 #[test]
@@ -79,10 +101,17 @@ fn memory_stays_flat_over_many_runs_and_heap_bombs() {
         .1;
     let f: Vec<f64> = line
         .split(' ')
-        .take(4)
+        .take(6)
         .map(|x| x.parse().unwrap())
         .collect();
     let (runs_growth, bombs_growth) = (f[1] - f[0], f[3] - f[2]);
+    // jsonschema 0.33 kept ~290 MiB after checking these schemas against
+    // their meta-schema.
+    let registry_growth = f[5] - f[4];
+    assert!(
+        registry_growth < 64.0,
+        "RSS grew {registry_growth:.1} MiB registering tools1000 ({line})"
+    );
     assert!(
         runs_growth < 16.0,
         "RSS grew {runs_growth:.1} MiB over 10,000 runs ({line})"
