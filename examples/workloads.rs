@@ -12,8 +12,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use ptc::{
-    Engine, Limits, Outcome, Registry, RunOptions, RunRequest, Tool, ToolContext, ToolDefinition,
-    ToolError,
+    Engine, Limits, Outcome, Registry, RunEvent, RunOptions, RunRequest, Tool, ToolContext,
+    ToolDefinition, ToolError,
 };
 use serde_json::{Value, json};
 
@@ -275,18 +275,29 @@ async fn w1(engine: &Engine, p: &Value) -> Value {
     record("W1", "us_per_run", &summary(xs), 1, json!({}))
 }
 
+/// W2 with events on: a sink that counts them, as a host's would forward them.
 async fn w2(engine: &Engine, p: &Value) -> Value {
     let code = p["W2"].as_str().unwrap();
+    let events = Arc::new(AtomicUsize::new(0));
     let xs = repeat(5, 20, Duration::from_secs(10), || async {
+        events.store(0, Ordering::Relaxed);
+        let sink = Arc::clone(&events);
+        let options = RunOptions::default().events(move |_: RunEvent| {
+            sink.fetch_add(1, Ordering::Relaxed);
+        });
         let t = Instant::now();
-        let o = run(engine, code).await;
+        let o = engine
+            .run_code(RunRequest::new(code), options)
+            .await
+            .expect("valid request");
         let us = t.elapsed().as_secs_f64() * 1e6 / 10_000.0;
         assert_eq!(o.text(), "49995000");
         assert_eq!(o.sub_calls, 10_000);
+        assert_eq!(events.load(Ordering::Relaxed), 20_000, "started and settled per call");
         us
     })
     .await;
-    record("W2", "us_per_subcall", &summary(xs), 3, json!({}))
+    record("W2", "us_per_subcall", &summary(xs), 3, json!({ "events": true }))
 }
 
 /// How long `sleep({ ms: 1 })`'s timer takes, one at a time.

@@ -203,6 +203,15 @@ async fn arguments_follow_json_semantics() {
     )
     .await;
     assert_eq!(out, r#"{"d":"1970-01-01T00:00:00.000Z","j":"J"}"#);
+    let plain = text(
+        "const bare = Object.create(null); bare.k = 'v';\n\
+         return JSON.stringify(await tools.echo({ a: [1, 'x', true, null, { b: -0.5, bare }], u: undefined, deep: [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] }))",
+    )
+    .await;
+    assert_eq!(
+        plain,
+        r#"{"a":[1,"x",true,null,{"b":-0.5,"bare":{"k":"v"}}],"deep":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#
+    );
 }
 
 #[tokio::test]
@@ -220,6 +229,13 @@ async fn lossy_arguments_reject_inside_the_sandbox_without_a_sub_call() {
         "{ s: new Set() }",
         "{ t: new Uint8Array(2) }",
         "(() => { const o: any = {}; o.o = o; return o })()",
+        // The same, nested inside plain objects and arrays.
+        "{ a: [1, undefined] }",
+        "{ a: [1, , 3] }",
+        "{ a: { b: [{ n: NaN }] } }",
+        "{ a: { f() {} } }",
+        "{ a: [new Map()] }",
+        "{ a: [[[[1n]]]] }",
     ];
     for case in cases {
         let o = engine()

@@ -18,6 +18,7 @@
   const WeakMapProto = WeakMap.prototype, WeakSetProto = WeakSet.prototype;
   const ArrayBufferProto = ArrayBuffer.prototype;
   const getPrototypeOf = Object.getPrototypeOf;
+  const ObjectProto = Object.prototype, ArrayProto = Array.prototype;
 
   class ToolCallError extends Error {
     constructor(toolName, code, message) {
@@ -60,10 +61,42 @@
     }
   }
 
+  // Whether `JSON.stringify(value)` is certainly lossless: plain objects,
+  // arrays and finite primitives, not too deep. Cheaper than a replacer,
+  // which costs a call per key; anything else takes the replacer path, which
+  // names what is wrong. (A getter runs once here and once in stringify.)
+  function plainJSON(value, depth) {
+    switch (typeof value) {
+      case 'string': case 'boolean': return true;
+      case 'number': return value - value === 0;
+      case 'object': {
+        if (value === null) return true;
+        if (depth > 32) return false;
+        const proto = getPrototypeOf(value);
+        if (proto === ArrayProto) {
+          if (!isArray(value)) return false;
+          for (let i = 0; i < value.length; i++) {
+            if (!plainJSON(value[i], depth + 1)) return false;
+          }
+          return true;
+        }
+        if ((proto !== ObjectProto && proto !== null) || value.toJSON !== undefined) return false;
+        for (const key in value) {
+          const item = value[key];
+          if (item !== undefined && !plainJSON(item, depth + 1)) return false;
+        }
+        return true;
+      }
+      default: return false;
+    }
+  }
+
   function callTool(name, args) {
     let json;
     if (args === undefined) {
       json = '{}';
+    } else if (plainJSON(args, 0)) {
+      json = JSONstringify(args);
     } else {
       try {
         json = JSONstringify(args, lossless);
