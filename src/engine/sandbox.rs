@@ -125,8 +125,22 @@ pub(crate) struct Sandbox {
     pub(crate) trip: Arc<Tripwires>,
 }
 
+/// mimalloc v3's `mi_option_arena_eager_commit` (the crate names no constant).
+const MI_OPTION_ARENA_EAGER_COMMIT: mi::mi_option_t = 4;
+
+/// Commit mimalloc's arenas as they fill rather than in large steps up front:
+/// 100 waiting runs hold 0.16 MiB each instead of 0.21 (W6), at no cost
+/// measurable in W1 or W7. Process-wide, set before the first sandbox.
+fn tune_allocator() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    // SAFETY: setting an option is thread-safe in mimalloc; the value is one
+    // the option documents (0: commit on demand).
+    ONCE.call_once(|| unsafe { mi::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0) });
+}
+
 impl Sandbox {
     pub(crate) fn new(heap_limit: usize, stack_limit: usize) -> rquickjs::Result<Self> {
+        tune_allocator();
         let trip = Arc::new(Tripwires::default());
         let allocator = CappedAllocator {
             limit: heap_limit,
