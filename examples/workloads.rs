@@ -293,11 +293,21 @@ async fn w2(engine: &Engine, p: &Value) -> Value {
         let us = t.elapsed().as_secs_f64() * 1e6 / 10_000.0;
         assert_eq!(o.text(), "49995000");
         assert_eq!(o.sub_calls, 10_000);
-        assert_eq!(events.load(Ordering::Relaxed), 20_000, "started and settled per call");
+        assert_eq!(
+            events.load(Ordering::Relaxed),
+            20_000,
+            "started and settled per call"
+        );
         us
     })
     .await;
-    record("W2", "us_per_subcall", &summary(xs), 3, json!({ "events": true }))
+    record(
+        "W2",
+        "us_per_subcall",
+        &summary(xs),
+        3,
+        json!({ "events": true }),
+    )
 }
 
 /// How long `sleep({ ms: 1 })`'s timer takes, one at a time.

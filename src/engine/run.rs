@@ -14,6 +14,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::convert;
 use super::events::{EventSink, RunEvent, RunEventKind};
 use super::output::{Capture, LogLevel};
 use super::sandbox::{Bytecode, Interrupts, Sandbox, eval_named};
@@ -207,9 +208,7 @@ impl Shared {
         self.pump(&mut st);
         st.submitting = None;
         match st.inline.take() {
-            Some(Ok(output)) => Submitted::Value(
-                serde_json::to_string(&output.value).unwrap_or_else(|_| "null".into()),
-            ),
+            Some(Ok(output)) => Submitted::Value(output.value),
             Some(Err(error)) => Submitted::Error(error.code.as_str(), error.message),
             None => Submitted::Pending(n),
         }
@@ -357,8 +356,11 @@ impl Shared {
 
 /// What `submit` hands back to the prelude.
 enum Submitted {
+    /// The call's number: `settle` delivers it later.
     Pending(u32),
-    Value(String),
+    /// Settled at once: `[value]`.
+    Value(Json),
+    /// Failed at once: `[code, message]`.
     Error(&'static str, String),
 }
 
@@ -366,7 +368,11 @@ impl<'js> IntoJs<'js> for Submitted {
     fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
         match self {
             Submitted::Pending(n) => n.into_js(ctx),
-            Submitted::Value(json) => json.into_js(ctx),
+            Submitted::Value(json) => {
+                let array = rquickjs::Array::new(ctx.clone())?;
+                array.set(0, convert::to_js(ctx, &json)?)?;
+                Ok(array.into_value())
+            }
             Submitted::Error(code, message) => {
                 let array = rquickjs::Array::new(ctx.clone())?;
                 array.set(0, code)?;
@@ -525,12 +531,17 @@ impl Run {
                     let settle: Option<Function> = host.get("settle").ok();
                     for (n, result) in ready {
                         let Some(settle) = &settle else { break };
-                        let _ = match result {
-                            Ok(output) => settle.call::<_, ()>((
+                        let _ = match result.map(|output| convert::to_js(&ctx, &output.value)) {
+                            Ok(Ok(value)) => settle.call::<_, ()>((n, true, value)),
+                            // Out of memory, in practice: the run is ending.
+                            Ok(Err(e)) => settle.call::<_, ()>((
                                 n,
-                                true,
-                                serde_json::to_string(&output.value)
-                                    .unwrap_or_else(|_| "null".into()),
+                                false,
+                                format!(
+                                    "the result could not be made: {}",
+                                    describe_error(&ctx, e).0
+                                ),
+                                ErrorCode::ToolError.as_str(),
                             )),
                             Err(error) => {
                                 settle.call::<_, ()>((n, false, error.message, error.code.as_str()))

@@ -11,7 +11,6 @@
   const pending = new Map();
   const timers = new Map();
   const JSONstringify = JSON.stringify;
-  const JSONparse = JSON.parse;
   const isArray = Array.isArray;
   const isView = ArrayBuffer.isView;
   const MapProto = Map.prototype, SetProto = Set.prototype;
@@ -116,7 +115,7 @@
     if (typeof r === 'number') {
       return new Promise((resolve, reject) => { pending.set(r, [resolve, reject, name]); });
     }
-    if (typeof r === 'string') return Promise.resolve(JSONparse(r));
+    if (r.length === 1) return Promise.resolve(r[0]);
     return Promise.reject(new ToolCallError(name, r[0], r[1]));
   }
 
@@ -125,7 +124,7 @@
     const entry = pending.get(id);
     if (entry === undefined) return;
     pending.delete(id);
-    if (ok) entry[0](JSONparse(payload));
+    if (ok) entry[0](payload);
     else entry[1](new ToolCallError(entry[2], code, payload));
   }
 
