@@ -891,13 +891,16 @@ async fn dropping_a_run_midway_cancels_its_sub_calls() {
     );
 }
 
-/// `sleep` that records when each call started.
-fn timed_sleep_registry(starts: Arc<Mutex<Vec<std::time::Instant>>>) -> Registry {
+#[tokio::test]
+async fn queued_calls_start_when_a_slot_frees_even_while_the_program_is_busy() {
+    // One timeline: the tool notes each start, the event sink each console line.
+    let timeline = Arc::new(Mutex::new(Vec::<String>::new()));
     let r = Registry::new();
+    let starts = Arc::clone(&timeline);
     r.add(Tool::new(
         ToolDefinition::new("nap").read_only(true),
         move |_a: Value, _: ToolContext| {
-            starts.lock().unwrap().push(std::time::Instant::now());
+            starts.lock().unwrap().push("nap".into());
             async move {
                 tokio::time::sleep(Duration::from_millis(5)).await;
                 Ok::<_, ToolError>(json!(1))
@@ -905,37 +908,37 @@ fn timed_sleep_registry(starts: Arc<Mutex<Vec<std::time::Instant>>>) -> Registry
         },
     ))
     .unwrap();
-    r
-}
-
-#[tokio::test]
-async fn queued_calls_start_when_a_slot_frees_even_while_the_program_is_busy() {
-    let starts = Arc::new(Mutex::new(Vec::new()));
     let engine = Engine::new(
-        timed_sleep_registry(Arc::clone(&starts)),
+        r,
         Limits {
             max_parallel_sub_calls: 1,
             ..Limits::default()
         },
     )
     .unwrap();
-    // The program spins for 400 ms right after submitting: the second and
-    // third calls must not wait for it to yield.
-    let o = run(
-        &engine,
-        "const all = Promise.all([tools.nap({}), tools.nap({}), tools.nap({})]);\n\
-         const t0 = Date.now(); while (Date.now() - t0 < 400) {}\n\
-         return (await all).length",
-    )
-    .await;
-    assert_eq!(o.text(), "3");
-    let starts = starts.lock().unwrap().clone();
-    assert_eq!(starts.len(), 3);
-    assert!(
-        starts[2] - starts[0] < Duration::from_millis(200),
-        "the third call started {:?} after the first",
-        starts[2] - starts[0]
-    );
+    let lines = Arc::clone(&timeline);
+    let options = RunOptions::default().events(move |e: RunEvent| {
+        if let RunEventKind::Log { text: Some(t), .. } = e.kind {
+            lines.lock().unwrap().push(t);
+        }
+    });
+    // Three 5 ms calls, one at a time, while the program spins for 400 ms
+    // without yielding: the second and third start as slots free, before
+    // the program's next line.
+    let o = engine
+        .run_code(
+            RunRequest::new(
+                "const all = Promise.all([tools.nap({}), tools.nap({}), tools.nap({})]);\n\
+                 const t0 = Date.now(); while (Date.now() - t0 < 400) {}\n\
+                 console.log('spun');\n\
+                 return (await all).length",
+            ),
+            options,
+        )
+        .await
+        .unwrap();
+    assert_eq!(o.text(), "spun\n3");
+    assert_eq!(*timeline.lock().unwrap(), ["nap", "nap", "nap", "spun"]);
 }
 
 #[tokio::test]
