@@ -828,14 +828,12 @@ async fn cpu_bound_runs_do_not_hold_up_another_runs_tool_call() {
         })
         .collect();
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let started = std::time::Instant::now();
     let o = run(&engine, "return (await tools.echo({ v: 1 })).v").await;
-    // Generous: the busy runs last 3 s; this one must not wait for them.
     assert_eq!(o.text(), "1");
+    // The busy runs spin until their 3 s deadline: this one did not wait.
     assert!(
-        started.elapsed() < Duration::from_millis(1500),
-        "{:?}",
-        started.elapsed()
+        busy.iter().all(|b| !b.is_finished()),
+        "the short run finished only after the busy ones"
     );
     for b in busy {
         assert_eq!(b.await.unwrap().unwrap().kind, Some(FailureKind::Timeout));
