@@ -1,7 +1,8 @@
-//! Tool results straight into QuickJS values: what `JSON.parse` of their
-//! text would make, without writing the text and tokenizing it again.
+//! JSON between QuickJS and serde without the text in between: tool results
+//! become what `JSON.parse` of their text would make, and plain arguments
+//! what `JSON.parse(JSON.stringify(args))` would give.
 
-use rquickjs::{Ctx, Value, qjs};
+use rquickjs::{Ctx, Object, Type, Value, qjs};
 use serde_json::Value as Json;
 
 /// Deeper than this, a subtree goes through JSON text (whose parser checks
@@ -84,6 +85,93 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
     (!is_exception(value)).then_some(value)
 }
 
+/// 2^63 as a float: integral floats below it convert to `i64` exactly.
+const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+
+/// How deep plain arguments may nest before the exact path takes over.
+const MAX_PLAIN_DEPTH: u32 = 32;
+
+/// `JSON.parse(JSON.stringify(value))` when that is certainly lossless:
+/// objects whose prototype is `Object.prototype` (or none) without `toJSON`,
+/// arrays without holes, strings, booleans, null and finite numbers. `None`
+/// for anything else: the prelude's exact path then names what is lossy.
+/// (A getter runs here; on that path it would run in `JSON.stringify`.)
+pub(crate) fn plain_from_js(value: &Value<'_>) -> Option<Json> {
+    // The realm's own Object.prototype, whatever the program did to `Object`.
+    let object_proto = Object::new(value.ctx().clone()).ok()?.get_prototype()?;
+    plain(value, &object_proto, 0)
+}
+
+fn plain<'js>(value: &Value<'js>, object_proto: &Object<'js>, depth: u32) -> Option<Json> {
+    match value.type_of() {
+        Type::Null => Some(Json::Null),
+        Type::Bool => value.as_bool().map(Json::Bool),
+        Type::Int => value.as_int().map(Json::from),
+        Type::Float => {
+            let f = value.as_float()?;
+            if !f.is_finite() {
+                None
+            } else if f.fract() == 0.0 && f.abs() < TWO_63 {
+                // What JSON.stringify writes and serde reads back: `2`, not
+                // `2.0`; `0` for -0; integers as integers.
+                Some(Json::from(f as i64))
+            } else if f.fract() == 0.0 && (0.0..2.0 * TWO_63).contains(&f) {
+                Some(Json::from(f as u64))
+            } else {
+                serde_json::Number::from_f64(f).map(Json::Number)
+            }
+        }
+        Type::String => text(value.as_string()?.to_string().ok()?),
+        Type::Array if depth < MAX_PLAIN_DEPTH => {
+            let array = value.as_array()?;
+            if !array
+                .as_object()
+                .get::<_, Value>("toJSON")
+                .ok()?
+                .is_undefined()
+            {
+                return None;
+            }
+            let mut items = Vec::with_capacity(array.len());
+            for i in 0..array.len() {
+                let item: Value = array.get(i).ok()?;
+                items.push(plain(&item, object_proto, depth + 1)?);
+            }
+            Some(Json::Array(items))
+        }
+        Type::Object if depth < MAX_PLAIN_DEPTH => {
+            let object = value.as_object()?;
+            match object.get_prototype() {
+                None => {}
+                Some(proto) if proto == *object_proto => {}
+                Some(_) => return None,
+            }
+            if !object.get::<_, Value>("toJSON").ok()?.is_undefined() {
+                return None;
+            }
+            let mut map = serde_json::Map::new();
+            for prop in object.props::<String, Value>() {
+                let (key, item) = prop.ok()?;
+                if item.is_undefined() {
+                    continue;
+                }
+                if key.contains('\u{fffd}') {
+                    return None;
+                }
+                map.insert(key, plain(&item, object_proto, depth + 1)?);
+            }
+            Some(Json::Object(map))
+        }
+        _ => None,
+    }
+}
+
+/// A string that came through intact: a lone surrogate turns into U+FFFD on
+/// the way out of QuickJS, so such strings take the exact path.
+fn text(s: String) -> Option<Json> {
+    (!s.contains('\u{fffd}')).then_some(Json::String(s))
+}
+
 fn is_exception(value: qjs::JSValue) -> bool {
     // SAFETY: reading the tag of a value is always valid.
     unsafe { qjs::JS_VALUE_GET_TAG(value) == qjs::JS_TAG_EXCEPTION }
@@ -161,5 +249,76 @@ mod tests {
                 .unwrap();
             assert_eq!(out, "z,__proto__,a true undefined");
         });
+    }
+
+    /// `plain_from_js` of the value `expr` evaluates to.
+    fn plain_of(expr: &str) -> Option<Json> {
+        let runtime = Runtime::new().unwrap();
+        let context = Context::full(&runtime).unwrap();
+        context.with(|ctx| {
+            let value: Value = ctx.eval(expr).unwrap();
+            plain_from_js(&value)
+        })
+    }
+
+    #[test]
+    fn plain_arguments_come_out_as_json_stringify_writes_them() {
+        for (expr, want) in [
+            (
+                "({ a: 1, b: 'x', c: [true, null, 2.5], d: { e: {} } })",
+                json!({ "a": 1, "b": "x", "c": [true, null, 2.5], "d": { "e": {} } }),
+            ),
+            (
+                "({ n: 2.0, z: -0, big: 2 ** 60, u: undefined })",
+                json!({ "n": 2, "z": 0, "big": 1152921504606846976u64 }),
+            ),
+            (
+                "[2 ** 63, 1e21, -(2 ** 62)]",
+                json!([9223372036854775808u64, 1e21, -4611686018427387904i64]),
+            ),
+            (
+                "({ 2: 'b', 1: 'a', k: 'c' })",
+                json!({ "1": "a", "2": "b", "k": "c" }),
+            ),
+            (
+                "JSON.parse('{\"__proto__\": 1}')",
+                json!({ "__proto__": 1 }),
+            ),
+            (
+                "(() => { const o = Object.create(null); o.k = 1; return o })()",
+                json!({ "k": 1 }),
+            ),
+            (
+                "(() => { globalThis.Object = function () {}; return { k: 1 } })()",
+                json!({ "k": 1 }),
+            ),
+            ("'\\u00e9\\u{1f600}'", json!("\u{e9}\u{1f600}")),
+        ] {
+            assert_eq!(plain_of(expr), Some(want), "{expr}");
+        }
+    }
+
+    #[test]
+    fn anything_json_would_change_is_not_plain() {
+        for expr in [
+            "[1, undefined]",
+            "[1, , 3]",
+            "({ n: NaN })",
+            "({ n: -Infinity })",
+            "({ b: 1n })",
+            "({ f() {} })",
+            "({ s: Symbol('x') })",
+            "({ d: new Date(0) })",
+            "({ m: new Map() })",
+            "({ t: new Uint8Array(2) })",
+            "({ j: { toJSON() { return 1 } } })",
+            "(() => { const a = [1]; a.toJSON = () => 2; return a })()",
+            "(() => { class C {}; return { c: new C() } })()",
+            "'\\ud800'",
+            "(() => { const o = {}; o.o = o; return o })()",
+            "undefined",
+        ] {
+            assert_eq!(plain_of(expr), None, "{expr}");
+        }
     }
 }

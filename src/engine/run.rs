@@ -180,11 +180,14 @@ impl Shared {
     /// `tools.x(args)`: a sub-call. Settles at once when the pipeline is
     /// ready on its first poll; otherwise it continues on tokio.
     fn submit(&self, name: String, json: String) -> Submitted {
+        self.submit_value(name, serde_json::from_str(&json).unwrap_or(Json::Null))
+    }
+
+    fn submit_value(&self, name: String, arguments: Json) -> Submitted {
         let mut st = self.lock();
         st.submitted += 1;
         let n = st.submitted;
         let id: Arc<str> = format!("{}:ptc:{n}", self.setup.run_id).into();
-        let arguments = serde_json::from_str(&json).unwrap_or(Json::Null);
         if self.setup.events.is_some() {
             self.emit(RunEventKind::Started {
                 id: Arc::clone(&id),
@@ -450,6 +453,16 @@ impl Run {
                 .set(
                     "submit",
                     Func::from(move |name: String, json: String| s.submit(name, json)),
+                )
+                .map_err(internal)?;
+            let s = Arc::clone(&run.shared);
+            native
+                .set(
+                    "submitPlain",
+                    Func::from(move |name: String, args: Value<'_>| {
+                        let arguments = convert::plain_from_js(&args)?;
+                        Some(s.submit_value(name, arguments))
+                    }),
                 )
                 .map_err(internal)?;
             let s = Arc::clone(&run.shared);

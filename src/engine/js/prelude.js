@@ -4,7 +4,7 @@
 // the global object before the program runs.
 (function (native) {
   'use strict';
-  const { submit, log, setTimer, clearTimer, finish, loadInspect } = native;
+  const { submit, submitPlain, log, setTimer, clearTimer, finish, loadInspect } = native;
   // The console formatter is big: compiled only when a program first needs it.
   let inspector;
   const inspect = () => inspector || (inspector = loadInspect());
@@ -17,7 +17,6 @@
   const WeakMapProto = WeakMap.prototype, WeakSetProto = WeakSet.prototype;
   const ArrayBufferProto = ArrayBuffer.prototype;
   const getPrototypeOf = Object.getPrototypeOf;
-  const ObjectProto = Object.prototype, ArrayProto = Array.prototype;
 
   class ToolCallError extends Error {
     constructor(toolName, code, message) {
@@ -60,43 +59,12 @@
     }
   }
 
-  // Whether `JSON.stringify(value)` is certainly lossless: plain objects,
-  // arrays and finite primitives, not too deep. Cheaper than a replacer,
-  // which costs a call per key; anything else takes the replacer path, which
-  // names what is wrong. (A getter runs once here and once in stringify.)
-  function plainJSON(value, depth) {
-    switch (typeof value) {
-      case 'string': case 'boolean': return true;
-      case 'number': return value - value === 0;
-      case 'object': {
-        if (value === null) return true;
-        if (depth > 32) return false;
-        const proto = getPrototypeOf(value);
-        if (proto === ArrayProto) {
-          if (!isArray(value)) return false;
-          for (let i = 0; i < value.length; i++) {
-            if (!plainJSON(value[i], depth + 1)) return false;
-          }
-          return true;
-        }
-        if ((proto !== ObjectProto && proto !== null) || value.toJSON !== undefined) return false;
-        for (const key in value) {
-          const item = value[key];
-          if (item !== undefined && !plainJSON(item, depth + 1)) return false;
-        }
-        return true;
-      }
-      default: return false;
-    }
-  }
-
   function callTool(name, args) {
-    let json;
-    if (args === undefined) {
-      json = '{}';
-    } else if (plainJSON(args, 0)) {
-      json = JSONstringify(args);
-    } else {
+    // Plain data goes to the host as it is; anything else is checked here,
+    // with a message naming what JSON would lose.
+    let r = args === undefined ? submit(name, '{}') : submitPlain(name, args);
+    if (r === undefined) {
+      let json;
       try {
         json = JSONstringify(args, lossless);
       } catch (e) {
@@ -110,8 +78,8 @@
         return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
           'arguments for `' + name + '` are not lossless JSON: ' + typeof args + ' is not representable in JSON'));
       }
+      r = submit(name, json);
     }
-    const r = submit(name, json);
     if (typeof r === 'number') {
       return new Promise((resolve, reject) => { pending.set(r, [resolve, reject, name]); });
     }
