@@ -236,6 +236,9 @@ async fn lossy_arguments_reject_inside_the_sandbox_without_a_sub_call() {
         "{ a: { f() {} } }",
         "{ a: [new Map()] }",
         "{ a: [[[[1n]]]] }",
+        // A getter that throws: the error is the reason, reported once.
+        "{ get x() { throw new Error('boom') } }",
+        "{ a: [{ get x() { throw 1 } }] }",
     ];
     for case in cases {
         let o = engine()
@@ -403,14 +406,17 @@ async fn a_busy_loop_inside_try_ends_as_timeout() {
 
 #[tokio::test]
 async fn a_looping_to_json_in_the_return_value_is_still_a_timeout() {
-    let o = engine()
-        .run_code(
-            RunRequest::new("return { toJSON() { while (true) {} } }").timeout_ms(300),
-            RunOptions::default(),
-        )
-        .await
-        .unwrap();
-    assert_eq!(o.kind, Some(FailureKind::Timeout));
+    for code in [
+        "return { toJSON() { while (true) {} } }",
+        // Read while the arguments are checked, inside a try.
+        "try { await tools.echo({ get x() { while (true) {} } }) } catch { return 'caught' }",
+    ] {
+        let o = engine()
+            .run_code(RunRequest::new(code).timeout_ms(300), RunOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(o.kind, Some(FailureKind::Timeout), "{code}: {}", o.text());
+    }
 }
 
 #[tokio::test]

@@ -99,7 +99,13 @@ const MAX_PLAIN_DEPTH: u32 = 32;
 pub(crate) fn plain_from_js(value: &Value<'_>) -> Option<Json> {
     // The realm's own Object.prototype, whatever the program did to `Object`.
     let object_proto = Object::new(value.ctx().clone()).ok()?.get_prototype()?;
-    plain(value, &object_proto, 0)
+    let json = plain(value, &object_proto, 0);
+    if json.is_none() {
+        // A getter or proxy trap may have thrown: the exact path runs it
+        // again and reports it; nothing may stay pending from this try.
+        let _ = value.ctx().catch();
+    }
+    json
 }
 
 fn plain<'js>(value: &Value<'js>, object_proto: &Object<'js>, depth: u32) -> Option<Json> {
