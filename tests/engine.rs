@@ -239,6 +239,11 @@ async fn lossy_arguments_reject_inside_the_sandbox_without_a_sub_call() {
         // A getter that throws: the error is the reason, reported once.
         "{ get x() { throw new Error('boom') } }",
         "{ a: [{ get x() { throw 1 } }] }",
+        // Arrays that claim billions of elements.
+        "{ a: (() => { const a: number[] = []; a[2 ** 31] = 1; return a })() }",
+        "{ a: new Proxy([], { get: (_t: any, k: any) => (k === 'length' ? 2 ** 32 - 1 : undefined) }) }",
+        // Past the plain path's budget: the exact path, which the heap limit bounds.
+        "{ a: [...Array.from({ length: 200000 }, () => 1), undefined] }",
     ];
     for case in cases {
         let o = engine()
@@ -401,6 +406,26 @@ async fn a_busy_loop_inside_try_ends_as_timeout() {
     assert_eq!(
         run(&engine, "return 'next run works'").await.text(),
         "next run works"
+    );
+}
+
+#[tokio::test]
+async fn arguments_that_claim_billions_of_elements_hit_a_limit_not_the_host() {
+    let o = engine()
+        .run_code(
+            RunRequest::new(
+                "await tools.echo({ a: new Proxy([], { get: (_t: any, k: any) => (k === 'length' ? 2 ** 31 - 1 : 1) }) })",
+            )
+            .timeout_ms(3000),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        matches!(o.kind, Some(FailureKind::Memory | FailureKind::Timeout)),
+        "{:?}: {}",
+        o.kind,
+        o.text()
     );
 }
 

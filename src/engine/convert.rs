@@ -90,6 +90,9 @@ const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
 /// How deep plain arguments may nest before the exact path takes over.
 const MAX_PLAIN_DEPTH: u32 = 32;
+/// How many values plain arguments may hold before the exact path (whose
+/// text counts against the run's heap limit) takes over: memory here does not.
+const MAX_PLAIN_VALUES: u32 = 100_000;
 
 /// `JSON.parse(JSON.stringify(value))` when that is certainly lossless:
 /// objects whose prototype is `Object.prototype` (or none) without `toJSON`,
@@ -99,7 +102,7 @@ const MAX_PLAIN_DEPTH: u32 = 32;
 pub(crate) fn plain_from_js(value: &Value<'_>) -> Option<Json> {
     // The realm's own Object.prototype, whatever the program did to `Object`.
     let object_proto = Object::new(value.ctx().clone()).ok()?.get_prototype()?;
-    let json = plain(value, &object_proto, 0);
+    let json = plain(value, &object_proto, 0, &mut { MAX_PLAIN_VALUES });
     if json.is_none() {
         // A getter or proxy trap may have thrown: the exact path runs it
         // again and reports it; nothing may stay pending from this try.
@@ -108,7 +111,13 @@ pub(crate) fn plain_from_js(value: &Value<'_>) -> Option<Json> {
     json
 }
 
-fn plain<'js>(value: &Value<'js>, object_proto: &Object<'js>, depth: u32) -> Option<Json> {
+fn plain<'js>(
+    value: &Value<'js>,
+    object_proto: &Object<'js>,
+    depth: u32,
+    budget: &mut u32,
+) -> Option<Json> {
+    *budget = budget.checked_sub(1)?;
     match value.type_of() {
         Type::Null => Some(Json::Null),
         Type::Bool => value.as_bool().map(Json::Bool),
@@ -138,10 +147,14 @@ fn plain<'js>(value: &Value<'js>, object_proto: &Object<'js>, depth: u32) -> Opt
             {
                 return None;
             }
-            let mut items = Vec::with_capacity(array.len());
-            for i in 0..array.len() {
+            // Not `Array::len`, which panics past i32; and no capacity from
+            // `length`: a sparse array (or a proxy) may claim billions of
+            // elements, and the first hole ends the walk.
+            let length = array.as_object().get::<_, Value>("length").ok()?.as_int()?;
+            let mut items = Vec::new();
+            for i in 0..usize::try_from(length).ok()? {
                 let item: Value = array.get(i).ok()?;
-                items.push(plain(&item, object_proto, depth + 1)?);
+                items.push(plain(&item, object_proto, depth + 1, budget)?);
             }
             Some(Json::Array(items))
         }
@@ -164,7 +177,7 @@ fn plain<'js>(value: &Value<'js>, object_proto: &Object<'js>, depth: u32) -> Opt
                 if key.contains('\u{fffd}') {
                     return None;
                 }
-                map.insert(key, plain(&item, object_proto, depth + 1)?);
+                map.insert(key, plain(&item, object_proto, depth + 1, budget)?);
             }
             Some(Json::Object(map))
         }
