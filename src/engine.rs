@@ -8,6 +8,7 @@ pub(crate) mod run;
 pub(crate) mod sandbox;
 pub(crate) mod scheduler;
 pub(crate) mod strip;
+pub(crate) mod text;
 pub(crate) mod threads;
 
 use std::sync::Arc;
@@ -28,7 +29,7 @@ use events::EventSink;
 use output::{Capture, cap_text};
 use run::{Run, RunSetup, StartError, Step};
 use sandbox::{Interrupts, Sandbox};
-use threads::SandboxThreads;
+use threads::{Abandoned, SandboxThreads};
 
 /// The limits of runs. Every field says its default and what happens at the limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -443,6 +444,15 @@ impl Engine {
         })
     }
 
+    /// Sandbox threads retired because a run's JavaScript went on past its
+    /// deadline (or cancellation) plus a grace of one second, where no
+    /// interrupt reached it, and that have not returned yet. The run was
+    /// answered at the grace; each retirement is logged (`tracing`, warn).
+    /// Zero unless QuickJS has a loop ptc does not know of: worth a report.
+    pub fn stuck_sandbox_threads(&self) -> usize {
+        self.inner.threads.stuck()
+    }
+
     /// The registry behind this engine.
     pub fn registry(&self) -> &Registry {
         &self.inner.registry
@@ -595,29 +605,39 @@ impl Engine {
         let (start_expired, start_cancel) = (expired.clone(), cancel.clone());
         // Strip, take a sandbox and run until the program first waits: one
         // hop to a sandbox thread.
+        let give_up = || past_grace(expired.clone(), cancel.clone());
         let first = self
             .inner
             .threads
-            .run(move || {
-                let program = match strip::prepare(&code, max_code) {
-                    Ok(program) => program,
-                    Err(e) => {
-                        return Err((None, StartError::Syntax(e.message, e.line.zip(e.column))));
-                    }
-                };
-                let sandbox = inner
-                    .take_sandbox()
-                    .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
-                let interrupts = Arc::new(Interrupts {
-                    trip: Arc::clone(&sandbox.trip),
-                    deadline: start_expired,
-                    cancel: start_cancel,
-                });
-                let mut run = Run::start(setup, program, sandbox, interrupts)?;
-                let step = run.step();
-                Ok((run, step))
-            })
+            .run_or_abandon(
+                move || {
+                    let program = match strip::prepare(&code, max_code) {
+                        Ok(program) => program,
+                        Err(e) => {
+                            return Err((
+                                None,
+                                StartError::Syntax(e.message, e.line.zip(e.column)),
+                            ));
+                        }
+                    };
+                    let sandbox = inner
+                        .take_sandbox()
+                        .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
+                    let interrupts = Arc::new(Interrupts {
+                        trip: Arc::clone(&sandbox.trip),
+                        deadline: start_expired,
+                        cancel: start_cancel,
+                    });
+                    let mut run = Run::start(setup, program, sandbox, interrupts)?;
+                    let step = run.step();
+                    Ok((run, step))
+                },
+                give_up(),
+            )
             .await;
+        let Ok(first) = first else {
+            return Ok(report.failure(stopped(&cancel), None, None, 0));
+        };
         let (mut run, mut step) = match first {
             Ok(pair) => pair,
             Err((run, error)) => {
@@ -677,17 +697,23 @@ impl Engine {
                 },
                 _ = &mut timer => {}
             }
-            let (next_run, next_step) = self
+            let shared = Arc::clone(&run.shared);
+            let stepped = self
                 .inner
                 .threads
-                .run(move || {
-                    let mut run = run;
-                    let step = run.step();
-                    (run, step)
-                })
+                .run_or_abandon(
+                    move || {
+                        let mut run = run;
+                        let step = run.step();
+                        (run, step)
+                    },
+                    give_up(),
+                )
                 .await;
-            run = next_run;
-            step = next_step;
+            match stepped {
+                Ok((next_run, next_step)) => (run, step) = (next_run, next_step),
+                Err(Abandoned) => return Ok(abandoned(&shared, &report, stopped(&cancel))),
+            }
         }
         let outcome = self.finish(&mut run, &mut report, None).await;
         self.dispose(run);
@@ -713,10 +739,8 @@ impl Engine {
             None
         };
         let mut st = run.shared.lock();
-        let unhandled: Vec<String> = st.unhandled.drain(..).map(|(_, m)| m).collect();
-        for message in unhandled {
-            st.capture
-                .push(format!("[warn] unhandled rejection: {message}"));
+        for line in st.rejections.lines() {
+            st.capture.push(line);
         }
         if st.not_streamed > 0 {
             run.emit_truncated(st.not_streamed);
@@ -763,6 +787,40 @@ impl Engine {
     /// heap takes a while to free).
     fn dispose(&self, run: Run) {
         self.inner.threads.detach(move || drop(run));
+    }
+}
+
+/// How long a run may outlive its deadline or cancellation while its
+/// sandbox thread is stuck where no interrupt reaches, before the host gets
+/// its answer anyway (the thread is retired; see `threads`).
+pub(crate) const GRACE: Duration = Duration::from_secs(1);
+
+/// Completes [`GRACE`] after the run's deadline or cancellation.
+async fn past_grace(expired: CancellationToken, cancel: CancellationToken) {
+    tokio::select! {
+        () = expired.cancelled() => {}
+        () = cancel.cancelled() => {}
+    }
+    tokio::time::sleep(GRACE).await;
+}
+
+/// Why a run was stopped from outside: cancelled, else its deadline.
+fn stopped(cancel: &CancellationToken) -> FailureKind {
+    if cancel.is_cancelled() {
+        FailureKind::Cancelled
+    } else {
+        FailureKind::Timeout
+    }
+}
+
+/// The outcome of a run whose sandbox thread was retired: its sub-calls are
+/// cancelled and what it printed so far is kept (unless the stuck thread
+/// holds the run's state).
+fn abandoned(shared: &run::Shared, report: &Report, kind: FailureKind) -> Outcome {
+    shared.cancel_calls();
+    match shared.try_lock() {
+        Some(st) => report.render_failure(kind, None, None, &st.capture, st.submitted),
+        None => report.failure(kind, None, None, 0),
     }
 }
 

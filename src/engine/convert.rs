@@ -1,8 +1,11 @@
 //! JSON between QuickJS and serde without the text in between: tool results
 //! become what `JSON.parse` of their text would make, and plain arguments
-//! what `JSON.parse(JSON.stringify(args))` would give.
+//! what `JSON.parse(JSON.stringify(args))` would give, counted against the
+//! run's memory.
 
-use rquickjs::{Ctx, Object, Type, Value, qjs};
+use rquickjs::{Atom, Ctx, Object, Type, Value, qjs};
+
+use super::text;
 use serde_json::Value as Json;
 
 /// Deeper than this, a subtree goes through JSON text (whose parser checks
@@ -88,107 +91,163 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
 /// 2^63 as a float: integral floats below it convert to `i64` exactly.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
-/// How deep plain arguments may nest before the exact path takes over.
-const MAX_PLAIN_DEPTH: u32 = 32;
-/// How many values plain arguments may hold before the exact path (whose
-/// text counts against the run's heap limit) takes over: memory here does not.
-const MAX_PLAIN_VALUES: u32 = 100_000;
+/// How deep arguments may nest (arrays and objects, the root counting as
+/// one): JSON text past this depth is refused by serde, and by every host
+/// that parses with its default limit.
+pub(crate) const MAX_ARGUMENT_DEPTH: u32 = 128;
+
+/// What the host's copy of one value costs beyond its text: a `Value`, or an
+/// object's entry (key, value, index).
+const VALUE_BYTES: usize = std::mem::size_of::<Json>();
+const ENTRY_BYTES: usize = 2 * VALUE_BYTES + 16;
+
+/// Why arguments were not read as plain data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum NotPlain {
+    /// JSON would change them (or they are not data): the exact path decides.
+    Lossy,
+    /// They nest deeper than [`MAX_ARGUMENT_DEPTH`].
+    TooDeep,
+    /// Their copy does not fit in the memory the run has left.
+    TooLarge,
+}
 
 /// `JSON.parse(JSON.stringify(value))` when that is certainly lossless:
 /// objects whose prototype is `Object.prototype` (or none) without `toJSON`,
-/// arrays without holes, strings, booleans, null and finite numbers. `None`
-/// for anything else: the prelude's exact path then names what is lossy.
-/// (A getter runs here; on that path it would run in `JSON.stringify`.)
-pub(crate) fn plain_from_js(value: &Value<'_>) -> Option<Json> {
+/// arrays without holes, strings, booleans, null and finite numbers (and
+/// `undefined` as the whole arguments: `{}`). Lone surrogates in strings and
+/// keys become U+FFFD. Returns the value and the bytes its copy holds, at
+/// most `room`. (A getter runs here; on the exact path it runs again in
+/// `JSON.stringify`.)
+pub(crate) fn plain_from_js(value: &Value<'_>, room: usize) -> Result<(Json, usize), NotPlain> {
+    if value.is_undefined() {
+        return Ok((Json::Object(serde_json::Map::new()), VALUE_BYTES));
+    }
+    let ctx = value.ctx();
     // The realm's own Object.prototype, whatever the program did to `Object`.
-    let object_proto = Object::new(value.ctx().clone()).ok()?.get_prototype()?;
-    let json = plain(value, &object_proto, 0, &mut { MAX_PLAIN_VALUES });
-    if json.is_none() {
+    let object_proto = Object::new(ctx.clone())
+        .ok()
+        .and_then(|o| o.get_prototype())
+        .ok_or(NotPlain::Lossy)?;
+    let mut reader = Reader {
+        object_proto,
+        room,
+        used: 0,
+    };
+    let json = reader.plain(value, 0);
+    if json.is_err() {
         // A getter or proxy trap may have thrown: the exact path runs it
         // again and reports it; nothing may stay pending from this try.
-        let _ = value.ctx().catch();
+        let _ = ctx.catch();
     }
-    json
+    json.map(|json| (json, reader.used))
 }
 
-fn plain<'js>(
-    value: &Value<'js>,
-    object_proto: &Object<'js>,
-    depth: u32,
-    budget: &mut u32,
-) -> Option<Json> {
-    *budget = budget.checked_sub(1)?;
-    match value.type_of() {
-        Type::Null => Some(Json::Null),
-        Type::Bool => value.as_bool().map(Json::Bool),
-        Type::Int => value.as_int().map(Json::from),
-        Type::Float => {
-            let f = value.as_float()?;
-            if !f.is_finite() {
-                None
-            } else if f.fract() == 0.0 && f.abs() < TWO_63 {
-                // What JSON.stringify writes and serde reads back: `2`, not
-                // `2.0`; `0` for -0; integers as integers.
-                Some(Json::from(f as i64))
-            } else if f.fract() == 0.0 && (0.0..2.0 * TWO_63).contains(&f) {
-                Some(Json::from(f as u64))
-            } else {
-                serde_json::Number::from_f64(f).map(Json::Number)
-            }
+struct Reader<'js> {
+    object_proto: Object<'js>,
+    room: usize,
+    used: usize,
+}
+
+impl<'js> Reader<'js> {
+    fn take(&mut self, bytes: usize) -> Result<(), NotPlain> {
+        self.used += bytes;
+        if self.used > self.room {
+            Err(NotPlain::TooLarge)
+        } else {
+            Ok(())
         }
-        Type::String => text(value.as_string()?.to_string().ok()?),
-        Type::Array if depth < MAX_PLAIN_DEPTH => {
-            let array = value.as_array()?;
-            if !array
-                .as_object()
-                .get::<_, Value>("toJSON")
-                .ok()?
-                .is_undefined()
-            {
-                return None;
-            }
-            // Not `Array::len`, which panics past i32; and no capacity from
-            // `length`: a sparse array (or a proxy) may claim billions of
-            // elements, and the first hole ends the walk.
-            let length = array.as_object().get::<_, Value>("length").ok()?.as_int()?;
-            let mut items = Vec::new();
-            for i in 0..usize::try_from(length).ok()? {
-                let item: Value = array.get(i).ok()?;
-                items.push(plain(&item, object_proto, depth + 1, budget)?);
-            }
-            Some(Json::Array(items))
+    }
+
+    fn plain(&mut self, value: &Value<'js>, depth: u32) -> Result<Json, NotPlain> {
+        self.take(VALUE_BYTES)?;
+        let nested = matches!(value.type_of(), Type::Array | Type::Object);
+        if nested && depth >= MAX_ARGUMENT_DEPTH {
+            return Err(NotPlain::TooDeep);
         }
-        Type::Object if depth < MAX_PLAIN_DEPTH => {
-            let object = value.as_object()?;
-            match object.get_prototype() {
-                None => {}
-                Some(proto) if proto == *object_proto => {}
-                Some(_) => return None,
+        match value.type_of() {
+            Type::Null => Ok(Json::Null),
+            Type::Bool => value.as_bool().map(Json::Bool).ok_or(NotPlain::Lossy),
+            Type::Int => value.as_int().map(Json::from).ok_or(NotPlain::Lossy),
+            Type::Float => value.as_float().and_then(float).ok_or(NotPlain::Lossy),
+            Type::String => {
+                let text = text::of_string(value).ok_or(NotPlain::Lossy)?;
+                self.take(text.len())?;
+                Ok(Json::String(text))
             }
-            if !object.get::<_, Value>("toJSON").ok()?.is_undefined() {
-                return None;
-            }
-            let mut map = serde_json::Map::new();
-            for prop in object.props::<String, Value>() {
-                let (key, item) = prop.ok()?;
-                if item.is_undefined() {
-                    continue;
-                }
-                if key.contains('\u{fffd}') {
-                    return None;
-                }
-                map.insert(key, plain(&item, object_proto, depth + 1, budget)?);
-            }
-            Some(Json::Object(map))
+            Type::Array => self.array(value, depth),
+            Type::Object => self.object(value, depth),
+            _ => Err(NotPlain::Lossy),
         }
-        _ => None,
+    }
+
+    fn array(&mut self, value: &Value<'js>, depth: u32) -> Result<Json, NotPlain> {
+        let array = value.as_array().ok_or(NotPlain::Lossy)?;
+        if !has_no_to_json(array.as_object()) {
+            return Err(NotPlain::Lossy);
+        }
+        // Not `Array::len`, which panics past i32; and no capacity from
+        // `length`: a sparse array (or a proxy) may claim billions of
+        // elements, and the first hole ends the walk.
+        let length = array
+            .as_object()
+            .get::<_, Value>("length")
+            .ok()
+            .and_then(|l| l.as_int())
+            .and_then(|l| usize::try_from(l).ok())
+            .ok_or(NotPlain::Lossy)?;
+        let mut items = Vec::new();
+        for i in 0..length {
+            let item: Value = array.get(i).map_err(|_| NotPlain::Lossy)?;
+            items.push(self.plain(&item, depth + 1)?);
+        }
+        Ok(Json::Array(items))
+    }
+
+    fn object(&mut self, value: &Value<'js>, depth: u32) -> Result<Json, NotPlain> {
+        let object = value.as_object().ok_or(NotPlain::Lossy)?;
+        match object.get_prototype() {
+            None => {}
+            Some(proto) if proto == self.object_proto => {}
+            Some(_) => return Err(NotPlain::Lossy),
+        }
+        if !has_no_to_json(object) {
+            return Err(NotPlain::Lossy);
+        }
+        let ctx = value.ctx();
+        let mut map = serde_json::Map::new();
+        for prop in object.props::<Atom, Value>() {
+            let (key, item) = prop.map_err(|_| NotPlain::Lossy)?;
+            if item.is_undefined() {
+                continue;
+            }
+            let key = text::of_atom(ctx, &key).ok_or(NotPlain::Lossy)?;
+            self.take(ENTRY_BYTES + key.len())?;
+            let item = self.plain(&item, depth + 1)?;
+            map.insert(key, item);
+        }
+        Ok(Json::Object(map))
     }
 }
 
-/// A string that came through intact: a lone surrogate turns into U+FFFD on
-/// the way out of QuickJS, so such strings take the exact path.
-fn text(s: String) -> Option<Json> {
-    (!s.contains('\u{fffd}')).then_some(Json::String(s))
+fn has_no_to_json(object: &Object<'_>) -> bool {
+    object
+        .get::<_, Value>("toJSON")
+        .is_ok_and(|v| v.is_undefined())
+}
+
+/// A finite number as `JSON.stringify` writes it and serde reads it back:
+/// `2`, not `2.0`; `0` for -0; integers as integers.
+fn float(f: f64) -> Option<Json> {
+    if !f.is_finite() {
+        None
+    } else if f.fract() == 0.0 && f.abs() < TWO_63 {
+        Some(Json::from(f as i64))
+    } else if f.fract() == 0.0 && (0.0..2.0 * TWO_63).contains(&f) {
+        Some(Json::from(f as u64))
+    } else {
+        serde_json::Number::from_f64(f).map(Json::Number)
+    }
 }
 
 fn is_exception(value: qjs::JSValue) -> bool {
@@ -276,7 +335,7 @@ mod tests {
         let context = Context::full(&runtime).unwrap();
         context.with(|ctx| {
             let value: Value = ctx.eval(expr).unwrap();
-            plain_from_js(&value)
+            plain_from_js(&value, usize::MAX).ok().map(|(json, _)| json)
         })
     }
 
@@ -312,6 +371,11 @@ mod tests {
                 json!({ "k": 1 }),
             ),
             ("'\\u00e9\\u{1f600}'", json!("\u{e9}\u{1f600}")),
+            ("undefined", json!({})),
+            (
+                "({ ['k\\ud800']: '\\udc00v' })",
+                json!({ "k\u{fffd}": "\u{fffd}v" }),
+            ),
         ] {
             assert_eq!(plain_of(expr), Some(want), "{expr}");
         }
@@ -333,11 +397,32 @@ mod tests {
             "({ j: { toJSON() { return 1 } } })",
             "(() => { const a = [1]; a.toJSON = () => 2; return a })()",
             "(() => { class C {}; return { c: new C() } })()",
-            "'\\ud800'",
             "(() => { const o = {}; o.o = o; return o })()",
-            "undefined",
         ] {
             assert_eq!(plain_of(expr), None, "{expr}");
         }
+    }
+
+    #[test]
+    fn depth_and_size_are_bounded() {
+        let runtime = Runtime::new().unwrap();
+        let context = Context::full(&runtime).unwrap();
+        context.with(|ctx| {
+            let nest = |levels: usize| -> Value {
+                ctx.eval(format!("{}1{}", "[".repeat(levels), "]".repeat(levels)))
+                    .unwrap()
+            };
+            let deepest = nest(MAX_ARGUMENT_DEPTH as usize);
+            assert!(plain_from_js(&deepest, usize::MAX).is_ok());
+            let too_deep = nest(MAX_ARGUMENT_DEPTH as usize + 1);
+            assert_eq!(
+                plain_from_js(&too_deep, usize::MAX).err(),
+                Some(NotPlain::TooDeep)
+            );
+            let big: Value = ctx.eval("({ s: 'x'.repeat(1000) })").unwrap();
+            let (_, bytes) = plain_from_js(&big, usize::MAX).unwrap();
+            assert!((1000..1500).contains(&bytes), "{bytes}");
+            assert_eq!(plain_from_js(&big, 999).err(), Some(NotPlain::TooLarge));
+        });
     }
 }

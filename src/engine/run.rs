@@ -8,18 +8,19 @@ use std::task::{Context as TaskContext, Poll, Waker};
 
 use indexmap::IndexMap;
 use rquickjs::function::Func;
-use rquickjs::{Context, Ctx, Function, IntoJs, Object, Runtime, Value};
+use rquickjs::{Array, Context, Ctx, Function, IntoJs, JsLifetime, Object, Runtime, Value};
 use serde_json::Value as Json;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use super::convert;
+use super::convert::{self, MAX_ARGUMENT_DEPTH, NotPlain};
 use super::events::{EventSink, RunEvent, RunEventKind};
-use super::output::{Capture, LogLevel};
-use super::sandbox::{Bytecode, Interrupts, Sandbox, eval_named};
+use super::output::{Capture, LogLevel, floor_char_boundary};
+use super::sandbox::{Bytecode, Interrupts, Sandbox, Tripwires, eval_named};
 use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
+use super::text;
 use crate::tool::call::{Call, CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::{RegisteredTool, Scope};
@@ -38,8 +39,61 @@ fn compiled(which: &'static str) -> Option<&'static Bytecode> {
     cell.get_or_init(|| Bytecode::compile(source, file).ok())
         .as_ref()
 }
-/// The global under which the prelude's entry points live.
-const HOST_KEY: &str = "__ptc_host__";
+/// The prelude's entry points, and the rejected promises nothing handled
+/// (kept alive, so the address that names one is never reused in the run).
+/// Held by the runtime, out of the program's reach: a program that could
+/// call `settle` would forge its own tool results.
+struct Bridge<'js> {
+    host: Object<'js>,
+    /// `[promise, reason]` pairs, flat.
+    unhandled: Array<'js>,
+    kept: std::cell::Cell<u32>,
+}
+
+// SAFETY: `Bridge` holds only values of lifetime 'js, renamed as a whole.
+unsafe impl<'js> JsLifetime<'js> for Bridge<'js> {
+    type Changed<'to> = Bridge<'to>;
+}
+
+impl<'js> Bridge<'js> {
+    /// Keeps a rejected promise and its reason alive; their slot.
+    fn keep(&self, ctx: &Ctx<'js>, promise: Value<'js>, reason: &Value<'js>) -> Option<u32> {
+        let slot = self.kept.get();
+        let raw = ctx.as_raw().as_ptr();
+        let flags = rquickjs::qjs::JS_PROP_C_W_E as i32;
+        // A definition (not a `set`): no setter of the program's can run.
+        // SAFETY: the array and both values belong to `ctx`; each define
+        // takes the reference it is given.
+        let kept = [(slot * 2, promise.clone()), (slot * 2 + 1, reason.clone())]
+            .into_iter()
+            .all(|(index, value)| unsafe {
+                let value = rquickjs::qjs::JS_DupValue(raw, value.as_raw());
+                rquickjs::qjs::JS_DefinePropertyValueUint32(
+                    raw,
+                    self.unhandled.as_raw(),
+                    index,
+                    value,
+                    flags,
+                ) >= 0
+            });
+        if !kept {
+            let _ = ctx.catch();
+            return None;
+        }
+        self.kept.set(slot + 1);
+        Some(slot)
+    }
+}
+
+/// The prelude's entry points of the run in `ctx`.
+fn host<'js>(ctx: &Ctx<'js>) -> Option<Object<'js>> {
+    ctx.userdata::<Bridge>().map(|bridge| bridge.host.clone())
+}
+
+/// Unhandled rejections described by their message; past this they are counted.
+const DESCRIBED_REJECTIONS: usize = 16;
+/// Bytes of one rejection's description.
+const DESCRIPTION_BYTES: usize = 1024;
 /// The file name of the model's code in stack traces.
 pub(crate) const PROGRAM_FILE: &std::ffi::CStr = c"program.ts";
 
@@ -70,6 +124,72 @@ struct SubCall {
     id: Arc<str>,
     name: String,
     arguments: Json,
+    /// Bytes of the arguments' copy, charged to the run until it settles.
+    charged: usize,
+}
+
+/// A sub-call handed to tokio.
+struct Spawned {
+    id: Arc<str>,
+    name: String,
+    charged: usize,
+    /// Aborted if the run is dropped before the call settles.
+    task: tokio::task::AbortHandle,
+}
+
+/// Promise rejections nothing has handled (yet): the first few described,
+/// the rest counted, so a flood of them costs the host nothing.
+#[derive(Default)]
+pub(crate) struct Rejections {
+    /// By the promise's address (its promise is kept alive: see `Bridge`).
+    described: IndexMap<usize, Rejection>,
+    more: usize,
+}
+
+struct Rejection {
+    /// Where the bridge keeps its promise and reason.
+    slot: u32,
+    /// Described after the step that recorded it.
+    text: Option<String>,
+}
+
+impl Rejections {
+    fn room(&self) -> bool {
+        self.described.len() < DESCRIBED_REJECTIONS
+    }
+
+    fn handled(&mut self, promise: usize) {
+        if self.described.shift_remove(&promise).is_none() {
+            self.more = self.more.saturating_sub(1);
+        }
+    }
+
+    /// The captured lines, in the order the rejections happened.
+    pub(crate) fn lines(&mut self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .described
+            .drain(..)
+            .map(|(_, r)| {
+                let text = r
+                    .text
+                    .as_deref()
+                    .unwrap_or("(the run ended before it was described)");
+                format!("[warn] unhandled rejection: {text}")
+            })
+            .collect();
+        if self.more > 0 {
+            lines.push(format!(
+                "[warn] … and {} more unhandled {}",
+                self.more,
+                if self.more == 1 {
+                    "rejection"
+                } else {
+                    "rejections"
+                }
+            ));
+        }
+        lines
+    }
 }
 
 /// How the program ended, as the prelude reports it.
@@ -97,9 +217,8 @@ pub(crate) struct RunState {
     submitting: Option<u32>,
     inline: Option<ToolResult>,
     ready: Vec<(u32, ToolResult)>,
-    /// Sub-calls handed to tokio, by number: id, tool name, and the task
-    /// (aborted if the run is dropped before it settles).
-    spawned: HashMap<u32, (Arc<str>, String, tokio::task::AbortHandle)>,
+    /// Sub-calls handed to tokio, by number.
+    spawned: HashMap<u32, Spawned>,
     closing: bool,
     pub(crate) capture: Capture,
     pub(crate) not_streamed: usize,
@@ -108,11 +227,13 @@ pub(crate) struct RunState {
     next_timer: u32,
     pub(crate) finish: Option<Finish>,
     pub(crate) images: Vec<Image>,
-    pub(crate) unhandled: IndexMap<usize, String>,
+    pub(crate) rejections: Rejections,
 }
 
 pub(crate) struct Shared {
     setup: RunSetup,
+    /// The run's memory, which copies of its arguments are charged to.
+    memory: Arc<Tripwires>,
     /// Itself, for sub-call tasks: they must not keep a dropped run alive.
     this: Weak<Shared>,
     completions: mpsc::UnboundedSender<Completion>,
@@ -157,8 +278,8 @@ impl Drop for Shared {
     fn drop(&mut self) {
         self.calls_cancel.cancel();
         let st = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
-        for (_, _, task) in st.spawned.values() {
-            task.abort();
+        for spawned in st.spawned.values() {
+            spawned.task.abort();
         }
     }
 }
@@ -166,6 +287,23 @@ impl Drop for Shared {
 impl Shared {
     pub(crate) fn lock(&self) -> MutexGuard<'_, RunState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// The state, unless someone holds it.
+    pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, RunState>> {
+        match self.state.try_lock() {
+            Ok(st) => Some(st),
+            Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(TryLockError::WouldBlock) => None,
+        }
+    }
+
+    /// Cancels every sub-call of the run, in flight or not yet started.
+    pub(crate) fn cancel_calls(&self) {
+        self.calls_cancel.cancel();
+        if let Some(mut st) = self.try_lock() {
+            st.closing = true;
+        }
     }
 
     fn emit(&self, kind: RunEventKind) {
@@ -177,13 +315,24 @@ impl Shared {
         }
     }
 
-    /// `tools.x(args)`: a sub-call. Settles at once when the pipeline is
-    /// ready on its first poll; otherwise it continues on tokio.
-    fn submit(&self, name: String, json: String) -> Submitted {
-        self.submit_value(name, serde_json::from_str(&json).unwrap_or(Json::Null))
-    }
-
-    fn submit_value(&self, name: String, arguments: Json) -> Submitted {
+    /// `tools.x(args)`: a sub-call, if `args` are plain data (else the
+    /// prelude's exact path names what JSON would lose, or makes them plain).
+    /// Settles at once when the pipeline is ready on its first poll;
+    /// otherwise it continues on tokio.
+    fn submit(&self, name: &Value<'_>, args: &Value<'_>) -> Submitted {
+        let name = text::of_string(name).unwrap_or_default();
+        let (arguments, charged) = match convert::plain_from_js(args, self.memory.room()) {
+            Ok(plain) => plain,
+            Err(NotPlain::Lossy) => return Submitted::NotPlain,
+            Err(NotPlain::TooDeep) => return Submitted::TooDeep,
+            Err(NotPlain::TooLarge) => {
+                self.memory.exhaust();
+                return Submitted::NotPlain;
+            }
+        };
+        if !self.memory.charge(charged) {
+            return Submitted::NotPlain;
+        }
         let mut st = self.lock();
         st.submitted += 1;
         let n = st.submitted;
@@ -205,6 +354,7 @@ impl Shared {
                 id,
                 name,
                 arguments,
+                charged,
             },
         );
         st.submitting = Some(n);
@@ -234,6 +384,7 @@ impl Shared {
                 id,
                 name,
                 arguments,
+                charged,
             } = call;
             let mut future = Box::pin(self.setup.scope.call_resolved(
                 tool,
@@ -247,7 +398,10 @@ impl Shared {
                     .poll(&mut TaskContext::from_waker(Waker::noop()))
             };
             match polled {
-                Poll::Ready(result) => self.settle(st, n, &id, &name, result),
+                Poll::Ready(result) => {
+                    self.memory.release(charged);
+                    self.settle(st, n, &id, &name, result);
+                }
                 Poll::Pending => {
                     let completions = self.completions.clone();
                     let this = Weak::clone(&self.this);
@@ -269,7 +423,14 @@ impl Shared {
                         };
                         let _ = completions.send(completion);
                     });
-                    st.spawned.insert(n, (id, name, task.abort_handle()));
+                    let task = task.abort_handle();
+                    let spawned = Spawned {
+                        id,
+                        name,
+                        charged,
+                        task,
+                    };
+                    st.spawned.insert(n, spawned);
                 }
             }
         }
@@ -316,14 +477,16 @@ impl Shared {
     }
 
     fn complete_locked(&self, st: &mut RunState, n: u32, result: ToolResult) {
-        let Some((id, name, _task)) = st.spawned.remove(&n) else {
+        let Some(spawned) = st.spawned.remove(&n) else {
             return;
         };
-        self.settle(st, n, &id, &name, result);
+        self.memory.release(spawned.charged);
+        self.settle(st, n, &spawned.id, &spawned.name, result);
         self.pump(st);
     }
 
-    fn log(&self, level: i32, text: String) {
+    fn log(&self, level: i32, text: &Value<'_>) {
+        let text = text::of_string(text).unwrap_or_default();
         let level = LogLevel::from_index(level);
         let mut st = self.lock();
         let line = format!("{}{text}", level.prefix());
@@ -359,6 +522,10 @@ impl Shared {
 
 /// What `submit` hands back to the prelude.
 enum Submitted {
+    /// Not plain data: the prelude takes the exact path (`undefined`).
+    NotPlain,
+    /// Nested deeper than the limit (`false`).
+    TooDeep,
     /// The call's number: `settle` delivers it later.
     Pending(u32),
     /// Settled at once: `[value]`.
@@ -370,6 +537,8 @@ enum Submitted {
 impl<'js> IntoJs<'js> for Submitted {
     fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
         match self {
+            Submitted::NotPlain => Ok(Value::new_undefined(ctx.clone())),
+            Submitted::TooDeep => Ok(Value::new_bool(ctx.clone(), false)),
             Submitted::Pending(n) => n.into_js(ctx),
             Submitted::Value(json) => {
                 let array = rquickjs::Array::new(ctx.clone())?;
@@ -396,6 +565,7 @@ impl Run {
     ) -> Result<Run, (Option<Box<Run>>, StartError)> {
         let (completions, inbox) = mpsc::unbounded_channel();
         let shared = Arc::new_cyclic(|this| Shared {
+            memory: Arc::clone(&sandbox.trip),
             this: Weak::clone(this),
             completions,
             calls_cancel: CancellationToken::new(),
@@ -414,7 +584,7 @@ impl Run {
                 next_timer: 0,
                 finish: None,
                 images: Vec::new(),
-                unhandled: IndexMap::new(),
+                rejections: Rejections::default(),
             }),
             setup,
         });
@@ -425,16 +595,8 @@ impl Run {
         runtime.set_interrupt_handler(Some(Box::new(move || handler_interrupts.should_stop())));
         let tracker_shared = Arc::clone(&shared);
         runtime.set_host_promise_rejection_tracker(Some(Box::new(
-            move |_ctx, promise, reason, is_handled| {
-                // SAFETY: reading the pointer of an object value; it is only
-                // used as a key while the promise is alive.
-                let key = unsafe { rquickjs::qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
-                let mut st = tracker_shared.lock();
-                if is_handled {
-                    st.unhandled.shift_remove(&key);
-                } else {
-                    st.unhandled.insert(key, describe_reason(&reason));
-                }
+            move |ctx, promise, reason, is_handled| {
+                track_rejection(&tracker_shared, &ctx, promise, &reason, is_handled);
             },
         )));
         let run = Run {
@@ -452,24 +614,14 @@ impl Run {
             native
                 .set(
                     "submit",
-                    Func::from(move |name: String, json: String| s.submit(name, json)),
-                )
-                .map_err(internal)?;
-            let s = Arc::clone(&run.shared);
-            native
-                .set(
-                    "submitPlain",
-                    Func::from(move |name: String, args: Value<'_>| {
-                        let arguments = convert::plain_from_js(&args)?;
-                        Some(s.submit_value(name, arguments))
-                    }),
+                    Func::from(move |name: Value<'_>, args: Value<'_>| s.submit(&name, &args)),
                 )
                 .map_err(internal)?;
             let s = Arc::clone(&run.shared);
             native
                 .set(
                     "log",
-                    Func::from(move |level: i32, text: String| s.log(level, text)),
+                    Func::from(move |level: i32, text: Value<'_>| s.log(level, &text)),
                 )
                 .map_err(internal)?;
             let s = Arc::clone(&run.shared);
@@ -484,10 +636,15 @@ impl Run {
             native
                 .set(
                     "finish",
-                    Func::from(move |ok: bool, text: Option<String>, stack: String| {
+                    Func::from(move |ok: bool, text: Value<'_>, stack: Value<'_>| {
+                        let text = text::of_string(&text);
+                        let stack = text::of_string(&stack).unwrap_or_default();
                         s.lock().finish = Some(Finish { ok, text, stack });
                     }),
                 )
+                .map_err(internal)?;
+            native
+                .set("maxDepth", MAX_ARGUMENT_DEPTH)
                 .map_err(internal)?;
             native
                 .set("loadInspect", Func::from(load_inspect))
@@ -498,9 +655,14 @@ impl Run {
             }
             .map_err(internal)?;
             let host: Object = prelude.call((native,)).map_err(internal)?;
-            ctx.globals()
-                .prop(HOST_KEY, rquickjs::object::Property::from(host.clone()))
-                .map_err(internal)?;
+            let bridge = Bridge {
+                host: host.clone(),
+                unhandled: Array::new(ctx.clone()).map_err(internal)?,
+                kept: std::cell::Cell::new(0),
+            };
+            if ctx.store_userdata(bridge).is_err() {
+                return Err(StartError::Sandbox("the sandbox bridge is in use".into()));
+            }
             let program = &run.program;
             let main = match eval_named(&ctx, &program.script, PROGRAM_FILE) {
                 Ok(main) => main,
@@ -526,8 +688,7 @@ impl Run {
         let interrupts = Arc::clone(&self.interrupts);
         let inbox = &mut self.inbox;
         self.context.with(|ctx| {
-            let host: Option<Object> = ctx.globals().get(HOST_KEY).ok();
-            let Some(host) = host else {
+            let Some(host) = host(&ctx) else {
                 return Step::Interrupted;
             };
             loop {
@@ -580,6 +741,7 @@ impl Run {
                         return Step::Interrupted;
                     }
                 }
+                describe_rejections(&shared, &ctx);
                 if shared.lock().finish.is_some() {
                     return Step::Finished;
                 }
@@ -691,11 +853,81 @@ fn load_inspect<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
     }
 }
 
-/// Text for a rejection reason, without running much JavaScript.
+/// Records a promise rejection nothing handles yet, or one handled late.
+/// Runs inside QuickJS's promise machinery, so it runs no JavaScript (a
+/// getter here could re-enter it): the reason is described after the step
+/// (see `describe_rejections`). Its promise and reason are kept alive in the
+/// bridge, so the promise's address names it for the whole run.
+fn track_rejection<'js>(
+    shared: &Shared,
+    ctx: &Ctx<'js>,
+    promise: Value<'js>,
+    reason: &Value<'js>,
+    is_handled: bool,
+) {
+    // SAFETY: reading the pointer of an object value.
+    let key = unsafe { rquickjs::qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
+    let mut st = shared.lock();
+    if is_handled {
+        st.rejections.handled(key);
+        return;
+    }
+    let slot = match ctx.userdata::<Bridge>() {
+        Some(bridge) if st.rejections.room() => bridge.keep(ctx, promise, reason),
+        _ => None,
+    };
+    match slot {
+        Some(slot) => {
+            st.rejections
+                .described
+                .insert(key, Rejection { slot, text: None });
+        }
+        None => st.rejections.more += 1,
+    }
+}
+
+/// Describes the rejections recorded since the last call that are still
+/// unhandled. Runs the program's getters, so no lock is held meanwhile.
+fn describe_rejections(shared: &Shared, ctx: &Ctx<'_>) {
+    loop {
+        let waiting: Vec<(usize, u32)> = shared
+            .lock()
+            .rejections
+            .described
+            .iter()
+            .filter(|(_, r)| r.text.is_none())
+            .map(|(key, r)| (*key, r.slot))
+            .collect();
+        if waiting.is_empty() {
+            return;
+        }
+        for (key, slot) in waiting {
+            let reason = ctx
+                .userdata::<Bridge>()
+                .and_then(|bridge| bridge.unhandled.get::<Value>(slot as usize * 2 + 1).ok());
+            let text = reason.map_or_else(|| "undefined".into(), |r| describe_reason(&r));
+            if let Some(rejection) = shared.lock().rejections.described.get_mut(&key) {
+                rejection.text = Some(text);
+            }
+        }
+    }
+}
+
+/// Text for a rejection reason: `name: message` of an object, else the
+/// value itself; at most [`DESCRIPTION_BYTES`].
 fn describe_reason(reason: &Value<'_>) -> String {
+    let mut text = describe_value(reason);
+    if text.len() > DESCRIPTION_BYTES {
+        text.truncate(floor_char_boundary(&text, DESCRIPTION_BYTES));
+        text.push('…');
+    }
+    text
+}
+
+fn describe_value(reason: &Value<'_>) -> String {
     if let Some(object) = reason.as_object() {
-        let name: Option<String> = object.get("name").ok();
-        let message: Option<String> = object.get("message").ok();
+        let name = text_property(object, "name");
+        let message = text_property(object, "message");
         return match (name, message) {
             (Some(n), Some(m)) if !m.is_empty() => format!("{n}: {m}"),
             (Some(n), _) => n,
@@ -703,7 +935,7 @@ fn describe_reason(reason: &Value<'_>) -> String {
             (None, None) => "[object]".into(),
         };
     }
-    if let Some(s) = reason.as_string().and_then(|s| s.to_string().ok()) {
+    if let Some(s) = text::of_string(reason) {
         return s;
     }
     if let Some(n) = reason.as_number() {
@@ -716,6 +948,18 @@ fn describe_reason(reason: &Value<'_>) -> String {
         return "null".into();
     }
     "undefined".into()
+}
+
+/// A string property, read as the program left it (a getter may run; what
+/// it throws is dropped).
+fn text_property(object: &Object<'_>, key: &str) -> Option<String> {
+    match object.get::<_, Value>(key) {
+        Ok(value) => text::of_string(&value),
+        Err(_) => {
+            let _ = object.ctx().catch();
+            None
+        }
+    }
 }
 
 /// Message and program position (as QuickJS reports it in the wrapped
@@ -732,7 +976,7 @@ pub(crate) fn describe_error(
         return (format!("Uncaught {}", describe_reason(&caught)), None);
     };
     let message = describe_reason(&caught);
-    let stack: String = object.get("stack").unwrap_or_default();
+    let stack = text_property(object, "stack").unwrap_or_default();
     let position = position_in_stack(&stack).or_else(|| {
         // QuickJS puts a syntax error's position on the error object.
         let line: Option<u32> = object.get("lineNumber").ok();

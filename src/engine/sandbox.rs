@@ -3,37 +3,96 @@
 //! limit, the interrupt handler, and evaluation helpers.
 
 use std::ffi::CString;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, OnceLock};
 
 use libmimalloc_sys as mi;
 use rquickjs::allocator::Allocator;
 use rquickjs::{Context, Ctx, Runtime, Value, qjs};
 use tokio_util::sync::CancellationToken;
 
-/// Flags shared by the allocator, the interrupt handler and the run loop.
-#[derive(Debug, Default)]
+/// A run's memory: the JavaScript heap and the host's copies of the run's
+/// values (sub-call arguments waiting or in flight) share one limit, and
+/// exhausting it raises a flag the interrupt handler obeys, so a caught
+/// out-of-memory error still ends the run as `memory`.
+#[derive(Debug)]
 pub(crate) struct Tripwires {
-    /// The heap cap refused an allocation.
+    /// The limit refused an allocation or a charge.
     pub(crate) out_of_memory: AtomicBool,
+    limit: usize,
+    /// Bytes the heap holds, as the allocator last counted them.
+    heap: AtomicUsize,
+    /// Bytes the host holds for the run outside the heap.
+    host: AtomicUsize,
 }
 
-/// Counts the bytes QuickJS holds and refuses past the limit, raising the
-/// out-of-memory flag so a caught `InternalError` still ends the run.
+impl Tripwires {
+    pub(crate) fn new(limit: usize) -> Self {
+        Self {
+            out_of_memory: AtomicBool::new(false),
+            limit,
+            heap: AtomicUsize::new(0),
+            host: AtomicUsize::new(0),
+        }
+    }
+
+    /// Raises the flag: the run ends as `memory`. Always `false`.
+    pub(crate) fn exhaust(&self) -> bool {
+        self.out_of_memory.store(true, Ordering::Release);
+        false
+    }
+
+    /// Whether `bytes` more fit beside `heap` bytes of heap; raises the flag if not.
+    fn fits(&self, heap: usize, bytes: usize) -> bool {
+        let held = heap.saturating_add(self.host.load(Ordering::Relaxed));
+        held.saturating_add(bytes) <= self.limit || self.exhaust()
+    }
+
+    /// Bytes still free for the run.
+    pub(crate) fn room(&self) -> usize {
+        let held = self.heap.load(Ordering::Relaxed) + self.host.load(Ordering::Relaxed);
+        self.limit.saturating_sub(held)
+    }
+
+    /// Counts `bytes` the host now holds for the run; `false` (and the run
+    /// ends as `memory`) when they do not fit.
+    pub(crate) fn charge(&self, bytes: usize) -> bool {
+        if !self.fits(self.heap.load(Ordering::Relaxed), bytes) {
+            return false;
+        }
+        self.host.fetch_add(bytes, Ordering::AcqRel);
+        true
+    }
+
+    /// The host let go of `bytes` it had charged.
+    pub(crate) fn release(&self, bytes: usize) {
+        self.host.fetch_sub(bytes, Ordering::AcqRel);
+    }
+}
+
+/// Counts the bytes QuickJS holds and refuses past the run's limit (see
+/// [`Tripwires`]). The count is the allocator's own; the shared copy is only
+/// for the host's charges, so the hot path pays a plain store, no atomic
+/// read-modify-write.
 struct CappedAllocator {
-    limit: usize,
     used: usize,
     trip: Arc<Tripwires>,
 }
 
 impl CappedAllocator {
     fn admit(&self, size: usize) -> bool {
-        if self.used + size > self.limit {
-            self.trip.out_of_memory.store(true, Ordering::Release);
-            false
-        } else {
-            true
-        }
+        self.trip.fits(self.used, size)
+    }
+
+    fn count(&mut self, used: usize) {
+        self.used = used;
+        self.trip.heap.store(used, Ordering::Relaxed);
+    }
+
+    /// A refused or failed allocation: the run is out of memory.
+    fn refuse(&self) -> *mut u8 {
+        self.trip.exhaust();
+        std::ptr::null_mut()
     }
 }
 
@@ -48,25 +107,27 @@ unsafe impl Allocator for CappedAllocator {
             return std::ptr::null_mut();
         }
         let ptr = unsafe { mi::mi_malloc(size) }.cast::<u8>();
-        if !ptr.is_null() {
-            let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
-            self.used += usable;
+        if ptr.is_null() {
+            return self.refuse();
         }
+        let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
+        self.count(self.used + usable);
         ptr
     }
 
     fn calloc(&mut self, count: usize, size: usize) -> *mut u8 {
         let Some(total) = count.checked_mul(size) else {
-            return std::ptr::null_mut();
+            return self.refuse();
         };
         if !self.admit(total) {
             return std::ptr::null_mut();
         }
         let ptr = unsafe { mi::mi_calloc(count, size) }.cast::<u8>();
-        if !ptr.is_null() {
-            let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
-            self.used += usable;
+        if ptr.is_null() {
+            return self.refuse();
         }
+        let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
+        self.count(self.used + usable);
         ptr
     }
 
@@ -75,7 +136,7 @@ unsafe impl Allocator for CappedAllocator {
             return;
         }
         let usable = unsafe { mi::mi_usable_size(ptr.cast()) };
-        self.used -= usable;
+        self.count(self.used - usable);
         unsafe { mi::mi_free(ptr.cast()) };
     }
 
@@ -88,10 +149,11 @@ unsafe impl Allocator for CappedAllocator {
             return std::ptr::null_mut();
         }
         let new = unsafe { mi::mi_realloc(ptr.cast(), new_size) }.cast::<u8>();
-        if !new.is_null() {
-            let usable = unsafe { mi::mi_usable_size(new.cast()) };
-            self.used = self.used - old + usable;
+        if new.is_null() {
+            return self.refuse();
         }
+        let usable = unsafe { mi::mi_usable_size(new.cast()) };
+        self.count(self.used - old + usable);
         new
     }
 
@@ -141,23 +203,36 @@ fn tune_allocator() {
 impl Sandbox {
     pub(crate) fn new(heap_limit: usize, stack_limit: usize) -> rquickjs::Result<Self> {
         tune_allocator();
-        let trip = Arc::new(Tripwires::default());
+        let trip = Arc::new(Tripwires::new(heap_limit));
         let allocator = CappedAllocator {
-            limit: heap_limit,
             used: 0,
             trip: Arc::clone(&trip),
         };
+        // No QuickJS memory limit: it counts differently (8 bytes more per
+        // allocation) and would refuse first without raising the flag, so a
+        // bomb of small objects ended as a catchable `null` instead of
+        // `memory`. The allocator is the one limit.
         let runtime = Runtime::new_with_alloc(allocator)?;
         runtime.set_max_stack_size(stack_limit);
-        // Budgets past this are refused by the allocator; QuickJS's own limit
-        // is a backstop with headroom.
-        runtime.set_memory_limit(heap_limit.saturating_add(1 << 20));
         let context = Context::full(&runtime)?;
+        context.with(|ctx| harden(&ctx))?;
         Ok(Self {
             context,
             runtime,
             trip,
         })
+    }
+}
+
+const HARDEN: &str = include_str!("js/harden.js");
+
+/// Makes QuickJS's unpolled built-in loops reach the interrupt handler (see
+/// `js/harden.js`). Compiled once per process.
+fn harden(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    static CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
+    match CODE.get_or_init(|| Bytecode::compile(HARDEN, c"harden.js").ok()) {
+        Some(code) => code.eval(ctx).map(drop),
+        None => ctx.eval::<(), _>(HARDEN),
     }
 }
 

@@ -8,6 +8,8 @@
 //! long. Threads have an explicit, generous stack; idle extra threads exit.
 
 use std::collections::VecDeque;
+use std::future::Future;
+use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -37,6 +39,41 @@ struct State {
 /// A pool of sandbox threads with a fixed stack size.
 pub(crate) struct SandboxThreads {
     shared: Arc<Shared>,
+    /// Jobs given up on (see [`SandboxThreads::run_or_abandon`]) that have
+    /// not returned yet: each holds a thread.
+    stuck: Arc<AtomicUsize>,
+}
+
+/// The caller stopped waiting for a job; its thread was retired.
+#[derive(Debug)]
+pub(crate) struct Abandoned;
+
+/// Where a job given to [`SandboxThreads::run_or_abandon`] stands.
+const RUNNING: u8 = 0;
+const RETURNED: u8 = 1;
+const ABANDONED: u8 = 2;
+
+/// Settles a job's state when it returns or unwinds: a job that was given up
+/// on is no longer stuck.
+struct Returning {
+    state: Arc<AtomicU8>,
+    stuck: Arc<AtomicUsize>,
+    started: Instant,
+}
+
+impl Drop for Returning {
+    fn drop(&mut self) {
+        let settled =
+            self.state
+                .compare_exchange(RUNNING, RETURNED, Ordering::AcqRel, Ordering::Acquire);
+        if settled == Err(ABANDONED) {
+            self.stuck.fetch_sub(1, Ordering::AcqRel);
+            tracing::warn!(
+                seconds = self.started.elapsed().as_secs_f64(),
+                "a retired sandbox thread returned and rejoins the pool"
+            );
+        }
+    }
 }
 
 impl SandboxThreads {
@@ -56,22 +93,55 @@ impl SandboxThreads {
                 stack_size,
                 core_threads,
             }),
+            stuck: Arc::new(AtomicUsize::new(0)),
         }
     }
 
-    /// Runs `job` on a sandbox thread and returns its result.
-    pub(crate) async fn run<R: Send + 'static>(
+    /// Jobs given up on that still hold a thread.
+    pub(crate) fn stuck(&self) -> usize {
+        self.stuck.load(Ordering::Acquire)
+    }
+
+    /// Runs `job` on a sandbox thread and returns its result, unless
+    /// `give_up` completes first: then it stops waiting. The job's thread is retired (counted in
+    /// [`SandboxThreads::stuck`], logged) and the pool adds another, so a job
+    /// stuck where no interrupt reaches cannot hold its caller or the pool.
+    /// The job's result is dropped on its own thread when it returns.
+    pub(crate) async fn run_or_abandon<R: Send + 'static>(
         &self,
         job: impl FnOnce() -> R + Send + 'static,
-    ) -> R {
+        give_up: impl Future<Output = ()>,
+    ) -> Result<R, Abandoned> {
+        let state = Arc::new(AtomicU8::new(RUNNING));
+        let returning = Returning {
+            state: Arc::clone(&state),
+            stuck: Arc::clone(&self.stuck),
+            started: Instant::now(),
+        };
         let (tx, rx) = tokio::sync::oneshot::channel();
         self.spawn(Box::new(move || {
-            let _ = tx.send(job());
+            let result = job();
+            drop(returning);
+            let _ = tx.send(result);
         }));
-        match rx.await {
-            Ok(result) => result,
-            // The job panicked: re-raise it on the caller's side.
-            Err(_) => panic!("a sandbox job panicked"),
+        tokio::pin!(rx);
+        tokio::select! {
+            biased;
+            answer = &mut rx => return Ok(answer.unwrap_or_else(|_| panic!("a sandbox job panicked"))),
+            () = give_up => {}
+        }
+        match state.compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire) {
+            Ok(_) => {
+                self.stuck.fetch_add(1, Ordering::AcqRel);
+                tracing::warn!(
+                    "a sandbox job outlived its deadline and grace: its thread is retired"
+                );
+                Err(Abandoned)
+            }
+            // It returned just now: its answer is on the way.
+            Err(_) => Ok(rx
+                .await
+                .unwrap_or_else(|_| panic!("a sandbox job panicked"))),
         }
     }
 
@@ -207,7 +277,8 @@ mod tests {
                 std::hint::black_box(pad)[0] % 2 + depth(n - 1)
             }
         }
-        assert_eq!(pool.run(|| depth(10_000)).await, 5_000);
+        let deep = pool.run_or_abandon(|| depth(10_000), std::future::pending());
+        assert_eq!(deep.await.unwrap(), 5_000);
     }
 
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -219,20 +290,21 @@ mod tests {
         for _ in 0..cores + 1 {
             let (pool, stop) = (Arc::clone(&pool), Arc::clone(&stop));
             busy.push(tokio::spawn(async move {
-                pool.run(move || {
+                let spin = move || {
                     while !stop.load(Ordering::Relaxed) {
                         std::hint::spin_loop()
                     }
-                })
-                .await
+                };
+                pool.run_or_abandon(spin, std::future::pending()).await
             }));
         }
         // Generous bound: the monitor adds a thread after a few ms.
-        let quick = tokio::time::timeout(Duration::from_secs(5), pool.run(|| 42)).await;
+        let quick = pool.run_or_abandon(|| 42, std::future::pending());
+        let quick = tokio::time::timeout(Duration::from_secs(5), quick).await;
         stop.store(true, Ordering::Relaxed);
-        assert_eq!(quick.ok(), Some(42));
+        assert_eq!(quick.ok().and_then(Result::ok), Some(42));
         for b in busy {
-            b.await.unwrap();
+            b.await.unwrap().unwrap();
         }
     }
 }

@@ -1,16 +1,17 @@
 // The sandbox prelude: binds `tools`, `console`, timers and `ToolCallError`
 // to the host's native functions, then hands the engine its entry points.
-// Evaluated once per run, before the model's code; `native` is removed from
-// the global object before the program runs.
+// Evaluated once per run, before the model's code. `native` and the entry
+// points returned at the end stay with the host, out of the program's reach.
 (function (native) {
   'use strict';
-  const { submit, submitPlain, log, setTimer, clearTimer, finish, loadInspect } = native;
+  const { submit, log, setTimer, clearTimer, finish, loadInspect, maxDepth } = native;
   // The console formatter is big: compiled only when a program first needs it.
   let inspector;
   const inspect = () => inspector || (inspector = loadInspect());
   const pending = new Map();
   const timers = new Map();
   const JSONstringify = JSON.stringify;
+  const JSONparse = JSON.parse;
   const isArray = Array.isArray;
   const isView = ArrayBuffer.isView;
   const MapProto = Map.prototype, SetProto = Set.prototype;
@@ -61,9 +62,10 @@
 
   function callTool(name, args) {
     // Plain data goes to the host as it is; anything else is checked here,
-    // with a message naming what JSON would lose.
-    let r = args === undefined ? submit(name, '{}') : submitPlain(name, args);
-    if (r === undefined) {
+    // with a message naming what JSON would lose, and sent as JSON made it.
+    let r = submit(name, args);
+    // Not plain data, or too deep to tell (a cycle looks the same at first).
+    if (r === undefined || r === false) {
       let json;
       try {
         json = JSONstringify(args, lossless);
@@ -78,7 +80,15 @@
         return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
           'arguments for `' + name + '` are not lossless JSON: ' + typeof args + ' is not representable in JSON'));
       }
-      r = submit(name, json);
+      r = submit(name, JSONparse(json));
+      if (r === undefined) {
+        return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
+          'arguments for `' + name + '` are not lossless JSON: they changed while being read'));
+      }
+    }
+    if (r === false) {
+      return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
+        'arguments for `' + name + '` nest deeper than ' + maxDepth + ' levels of arrays and objects'));
     }
     if (typeof r === 'number') {
       return new Promise((resolve, reject) => { pending.set(r, [resolve, reject, name]); });
@@ -129,11 +139,16 @@
     if (timers.delete(id)) clearTimer(id);
   }
 
+  // A timer callback that throws is reported like an unhandled rejection.
   function fire(id) {
     const cb = timers.get(id);
     if (cb === undefined) return;
     timers.delete(id);
-    cb();
+    try {
+      cb();
+    } catch (error) {
+      log(2, 'uncaught exception in a timer callback: ' + describe(error)[0]);
+    }
   }
 
   const levels = ['log', 'info', 'warn', 'error', 'debug'];
@@ -184,5 +199,5 @@
   Object.defineProperty(globalThis, 'console', { value: console, writable: true, configurable: true });
   globalThis.setTimeout = setTimeout;
   globalThis.clearTimeout = clearTimeout;
-  return { start, settle, fire, pendingTimers: () => timers.size, describe: (e) => describe(e)[0] };
+  return { start, settle, fire };
 })
