@@ -330,6 +330,16 @@ impl Invocation {
     }
 }
 
+/// Sandbox threads the engine stopped waiting for (see [`Engine::retired_threads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct RetiredThreads {
+    /// Retired since the engine was made.
+    pub total: u64,
+    /// Of those, the ones whose JavaScript still runs.
+    pub still_stuck: usize,
+}
+
 /// `run_code` itself was called wrongly (not a failure of the program).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -446,11 +456,12 @@ impl Engine {
 
     /// Sandbox threads retired because a run's JavaScript went on past its
     /// deadline (or cancellation) plus a grace of one second, where no
-    /// interrupt reached it, and that have not returned yet. The run was
-    /// answered at the grace; each retirement is logged (`tracing`, warn).
+    /// interrupt reached it. The run was answered at the grace; each
+    /// retirement is logged (`tracing`, warn), and so is each return.
     /// Zero unless QuickJS has a loop ptc does not know of: worth a report.
-    pub fn stuck_sandbox_threads(&self) -> usize {
-        self.inner.threads.stuck()
+    pub fn retired_threads(&self) -> RetiredThreads {
+        let (total, still_stuck) = self.inner.threads.retired();
+        RetiredThreads { total, still_stuck }
     }
 
     /// The registry behind this engine.

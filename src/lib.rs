@@ -68,7 +68,8 @@ pub use engine::events::{EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
 pub use engine::{
-    ConfigError, Engine, FailureKind, Invocation, Limits, Outcome, RunError, RunOptions, RunRequest,
+    ConfigError, Engine, FailureKind, Invocation, Limits, Outcome, RetiredThreads, RunError,
+    RunOptions, RunRequest,
 };
 pub use host::cli::{
     SdkFormat, ToolSetupError, content_text, format_presentation, outcome_json, tools_registry,

@@ -5,6 +5,7 @@ mod common;
 mod deadline_and_time;
 mod engine;
 mod host_tools;
+mod hostile;
 mod inspect;
 mod pipeline;
 mod presentation;

@@ -9,7 +9,7 @@
 
 use std::collections::VecDeque;
 use std::future::Future;
-use std::sync::atomic::{AtomicU8, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU8, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -42,6 +42,8 @@ pub(crate) struct SandboxThreads {
     /// Jobs given up on (see [`SandboxThreads::run_or_abandon`]) that have
     /// not returned yet: each holds a thread.
     stuck: Arc<AtomicUsize>,
+    /// Jobs given up on, ever.
+    retired: AtomicU64,
 }
 
 /// The caller stopped waiting for a job; its thread was retired.
@@ -94,12 +96,14 @@ impl SandboxThreads {
                 core_threads,
             }),
             stuck: Arc::new(AtomicUsize::new(0)),
+            retired: AtomicU64::new(0),
         }
     }
 
-    /// Jobs given up on that still hold a thread.
-    pub(crate) fn stuck(&self) -> usize {
-        self.stuck.load(Ordering::Acquire)
+    /// Jobs given up on, ever, and those of them that still hold a thread.
+    pub(crate) fn retired(&self) -> (u64, usize) {
+        let retired = self.retired.load(Ordering::Acquire);
+        (retired, self.stuck.load(Ordering::Acquire))
     }
 
     /// Runs `job` on a sandbox thread and returns its result, unless
@@ -133,6 +137,7 @@ impl SandboxThreads {
         match state.compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => {
                 self.stuck.fetch_add(1, Ordering::AcqRel);
+                self.retired.fetch_add(1, Ordering::AcqRel);
                 tracing::warn!(
                     "a sandbox job outlived its deadline and grace: its thread is retired"
                 );

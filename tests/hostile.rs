@@ -1,0 +1,138 @@
+//! The adversarial corpus (`tests/hostile/*.ts`): programs that try to
+//! outlive their deadline, outgrow their memory, send invalid text or mislead
+//! the model (contracts §6–§7). Each file starts with its expectation:
+//!
+//! ```text
+//! // expect: ok | syntax | runtime | timeout | memory | cancelled
+//! // timeout-ms: 300
+//! // output: text the outcome must contain   (any number of lines)
+//! ```
+//!
+//! Every run must end as expected, and none may leave a sandbox thread stuck
+//! (the engine retires a thread whose JavaScript outlives deadline + grace,
+//! which would mean an interrupt never reached it).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use ptc::{Engine, FailureKind, Limits, Outcome, RunOptions, RunRequest};
+
+use crate::engine::test_registry;
+
+struct Case {
+    name: String,
+    expect: Option<FailureKind>,
+    timeout_ms: u64,
+    outputs: Vec<String>,
+    code: String,
+}
+
+fn kind(word: &str) -> Option<FailureKind> {
+    match word {
+        "ok" => None,
+        "syntax" => Some(FailureKind::Syntax),
+        "runtime" => Some(FailureKind::Runtime),
+        "timeout" => Some(FailureKind::Timeout),
+        "memory" => Some(FailureKind::Memory),
+        "cancelled" => Some(FailureKind::Cancelled),
+        other => panic!("unknown expectation `{other}`"),
+    }
+}
+
+fn corpus() -> Vec<Case> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "ts"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let code = std::fs::read_to_string(&path).unwrap();
+            let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+            let header = |key: &str| -> Vec<String> {
+                let prefix = format!("// {key}: ");
+                code.lines()
+                    .take_while(|line| line.starts_with("// "))
+                    .filter_map(|line| line.strip_prefix(&prefix).map(str::to_owned))
+                    .collect()
+            };
+            let expect = header("expect");
+            assert_eq!(expect.len(), 1, "{name}: one `// expect:` line");
+            Case {
+                expect: kind(&expect[0]),
+                timeout_ms: header("timeout-ms")
+                    .first()
+                    .map_or(1000, |ms| ms.parse().unwrap()),
+                outputs: header("output"),
+                code,
+                name,
+            }
+        })
+        .collect()
+}
+
+async fn run(engine: &Engine, case: &Case) -> (Outcome, Duration) {
+    let started = Instant::now();
+    let request = RunRequest::new(case.code.clone()).timeout_ms(case.timeout_ms as i64);
+    let outcome = engine
+        .run_code(request, RunOptions::default())
+        .await
+        .unwrap();
+    (outcome, started.elapsed())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_hostile_program_ends_as_its_file_says() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    let cases = corpus();
+    assert!(cases.len() >= 40, "the corpus is in tests/hostile");
+    let results: Vec<(&Case, Outcome, Duration)> = futures::stream::iter(&cases)
+        .map(|case| {
+            let engine = engine.clone();
+            async move {
+                let (outcome, elapsed) = run(&engine, case).await;
+                (case, outcome, elapsed)
+            }
+        })
+        .buffer_unordered(3)
+        .collect()
+        .await;
+    let mut wrong = Vec::new();
+    for (case, outcome, elapsed) in results {
+        let text = outcome.text();
+        if outcome.kind != case.expect {
+            wrong.push(format!(
+                "{}: expected {:?}, got {:?}: {}",
+                case.name,
+                case.expect,
+                outcome.kind,
+                text.chars().take(300).collect::<String>()
+            ));
+        }
+        for output in &case.outputs {
+            if !text.contains(output.as_str()) {
+                wrong.push(format!(
+                    "{}: no `{output}` in {}",
+                    case.name,
+                    text.chars().take(300).collect::<String>()
+                ));
+            }
+        }
+        // Generous: a run that no interrupt reached would be answered at
+        // deadline + grace by the watchdog, and counted below.
+        let bound = Duration::from_millis(case.timeout_ms) + Duration::from_secs(10);
+        if elapsed > bound {
+            wrong.push(format!("{}: answered after {elapsed:?}", case.name));
+        }
+    }
+    assert_eq!(
+        engine.retired_threads().total,
+        0,
+        "a sandbox thread was retired"
+    );
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

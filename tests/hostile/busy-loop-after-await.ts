@@ -1,0 +1,4 @@
+// expect: timeout
+// timeout-ms: 300
+await tools.echo({});
+while (true) {}

@@ -1,0 +1,3 @@
+// expect: timeout
+// timeout-ms: 300
+for (;;) {}

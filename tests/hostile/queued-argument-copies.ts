@@ -1,0 +1,6 @@
+// expect: memory
+// timeout-ms: 20000
+const s = 'x'.repeat(4 << 20);
+const calls = [];
+for (let i = 0; i < 100; i++) calls.push(tools.sleep({ ms: 1000, pad: s } as any));
+await Promise.all(calls)

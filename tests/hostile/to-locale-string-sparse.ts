@@ -1,0 +1,5 @@
+// expect: timeout
+// timeout-ms: 300
+const a: number[] = [];
+a.length = 2 ** 32 - 1;
+return a.toLocaleString().length
