@@ -4,6 +4,7 @@
 mod convert;
 pub(crate) mod events;
 pub(crate) mod output;
+mod position;
 pub(crate) mod run;
 pub(crate) mod sandbox;
 pub(crate) mod scheduler;
@@ -769,8 +770,9 @@ impl Engine {
                 report.render_success(finish.text, capture, cut_calls, cut_timers, sub_calls)
             }
             (None, None, Some(finish)) => {
-                let position =
-                    run::position_in_stack(&finish.stack).map(|(l, c)| run.to_model_position(l, c));
+                let message = finish.text.as_deref().unwrap_or_default();
+                let position = run::position_in_stack(&finish.stack)
+                    .map(|at| run.failure_position(at, message));
                 report.render_failure(
                     FailureKind::Runtime,
                     finish.text,

@@ -121,13 +121,63 @@ async fn runtime_failures_carry_kind_position_and_captured_output() {
     assert!(o.is_error);
     assert_eq!(
         o.text(),
-        "Error: code run failed (runtime): TypeError: cannot read property 'y' of null (line 3, column 1)\nCaptured output:\nbefore"
+        "Error: code run failed (runtime): TypeError: cannot read property 'y' of null (line 3, column 3)\nCaptured output:\nbefore"
     );
     let o = run(&engine(), "throw 'just a string'").await;
     assert_eq!(
         o.text(),
         "Error: code run failed (runtime): Uncaught 'just a string'"
     );
+}
+
+/// Every statement kind: QuickJS records positions only at some of them,
+/// so the rest are found from what the message names.
+#[tokio::test]
+async fn runtime_error_positions_point_at_the_failing_code() {
+    let cases = [
+        (
+            "const a = 1\nconst b = 2\nlet x: any\nreturn x.length",
+            (4, 10),
+        ),
+        (
+            "const rows: any[] = [{}]\n\n\nreturn rows.map(r => r.foo.bar)",
+            (4, 28),
+        ),
+        ("let x: any\nx.y = 1", (2, 3)),
+        ("let x: any = null\nif (x.a) {}", (2, 7)),
+        ("let x: any = null\nwhile (x.a) {}", (2, 10)),
+        ("const o: any = undefined\nconst v = o.p", (2, 13)),
+        ("let u: any\nconst { k } = u.box", (2, 17)),
+        ("let f: any\n  f()", (2, 3)),
+        ("await null\nlet x: any\nreturn x.y", (3, 10)),
+        ("const q = 1\nreturn zz + 1", (2, 8)),
+        (
+            "for (const r of [1]) {\n  const v: any = null\n  v.k\n}",
+            (3, 5),
+        ),
+        ("const n: any = null\nreturn `t ${n.v}`", (2, 15)),
+        ("const n: any = null\nreturn { a: 1, b: n.w }", (2, 21)),
+        (
+            "const s = 'o.p'\n// o.p\nconst o: any = null\nreturn o.p",
+            (4, 10),
+        ),
+        (
+            "function g(m: any) {\n  return m.z\n}\nreturn g(undefined)",
+            (2, 12),
+        ),
+        ("throw new Error('e')", (1, 11)),
+    ];
+    let engine = engine();
+    for (code, (line, column)) in cases {
+        let o = run(&engine, code).await;
+        assert_eq!(o.kind, Some(FailureKind::Runtime), "{code}: {}", o.text());
+        let want = format!("(line {line}, column {column})");
+        assert!(
+            o.text().ends_with(&want),
+            "{code}: {} (wanted {want})",
+            o.text()
+        );
+    }
 }
 
 #[tokio::test]

@@ -17,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 use super::convert::{self, MAX_ARGUMENT_DEPTH, NotPlain};
 use super::events::{EventSink, RunEvent, RunEventKind};
 use super::output::{Capture, LogLevel, floor_char_boundary};
+use super::position;
 use super::sandbox::{Bytecode, Interrupts, Sandbox, Tripwires, eval_named};
 use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
@@ -814,8 +815,10 @@ impl Run {
         (queued.len() + in_flight, timers)
     }
 
-    /// Maps a position in the wrapped script to the model's code.
-    pub(crate) fn to_model_position(&self, line: u32, column: u32) -> (u32, u32) {
+    /// The model-code position of a runtime error QuickJS placed at `at`
+    /// in the wrapped script (see `position`).
+    pub(crate) fn failure_position(&self, at: (u32, u32), message: &str) -> (u32, u32) {
+        let (line, column) = position::refine(&self.program.script, at, message).unwrap_or(at);
         self.program.to_model_position(line, column)
     }
 

@@ -1,0 +1,152 @@
+//! Where a runtime error happened, as exactly as the code allows.
+//!
+//! QuickJS records source positions only at calls, `new`, `throw`, binary
+//! operators and expression statements; an error in anything else (a
+//! property read in `return x.length`, a `const` initializer, an `if`
+//! condition) carries the last position recorded before it, often the start
+//! of the function. For the errors that name what failed (a property of
+//! `undefined`/`null`, an undefined variable), the failing place is the
+//! first token after that position that matches the name: the lexer finds
+//! it in the script, so strings, comments and templates never match.
+
+use swc_common::BytePos;
+use swc_common::input::StringInput;
+use swc_ecma_parser::unstable::Token;
+use swc_ecma_parser::{EsSyntax, Lexer, Syntax};
+
+/// What a QuickJS error message says failed.
+#[derive(Debug, PartialEq, Eq)]
+enum Failed<'m> {
+    /// `cannot read property 'p' of undefined` (or set, or `null`).
+    Property(&'m str),
+    /// `ReferenceError: x is not defined`.
+    Variable(&'m str),
+}
+
+fn failed(message: &str) -> Option<Failed<'_>> {
+    for verb in [
+        "TypeError: cannot read property '",
+        "TypeError: cannot set property '",
+    ] {
+        if let Some(rest) = message.strip_prefix(verb) {
+            let end = rest.rfind("' of ")?;
+            return Some(Failed::Property(&rest[..end]));
+        }
+    }
+    let name = message
+        .strip_prefix("ReferenceError: ")?
+        .strip_suffix(" is not defined")?;
+    Some(Failed::Variable(name))
+}
+
+/// The position (1-based line and column in `script`) of what `message`
+/// says failed, searching from QuickJS's position `from`; `None` when the
+/// message names nothing or nothing matches (QuickJS's position stands).
+pub(crate) fn refine(script: &str, from: (u32, u32), message: &str) -> Option<(u32, u32)> {
+    let failed = failed(message)?;
+    let start = offset(script, from)?;
+    // Byte positions start at 1 (0 is swc's dummy position).
+    let input = StringInput::new(script, BytePos(1), BytePos(1 + script.len() as u32));
+    let lexer = Lexer::new(
+        Syntax::Es(EsSyntax::default()),
+        Default::default(),
+        input,
+        None,
+    );
+    let text = |lo: BytePos, hi: BytePos| script.get(lo.0 as usize - 1..hi.0 as usize - 1);
+    let mut after_dot = false;
+    for token in lexer {
+        let (lo, hi) = (token.span.lo, token.span.hi);
+        let at = lo.0 as usize - 1;
+        let dot = matches!(token.token, Token::Dot | Token::OptionalChain);
+        if at >= start {
+            let hit = match failed {
+                Failed::Property(name) => after_dot && text(lo, hi) == Some(name),
+                Failed::Variable(name) => !after_dot && text(lo, hi) == Some(name),
+            };
+            if hit {
+                return Some(line_column(script, at));
+            }
+        }
+        after_dot = dot;
+    }
+    None
+}
+
+/// The byte offset of a 1-based line and column (columns count UTF-16
+/// units, as QuickJS's do).
+fn offset(script: &str, (line, column): (u32, u32)) -> Option<usize> {
+    let mut start = 0;
+    for _ in 1..line {
+        start += script[start..].find('\n')? + 1;
+    }
+    let mut units = 1;
+    for (i, c) in script[start..].char_indices() {
+        if units >= column as usize || c == '\n' {
+            return Some(start + i);
+        }
+        units += c.len_utf16();
+    }
+    Some(script.len())
+}
+
+fn line_column(script: &str, at: usize) -> (u32, u32) {
+    let before = &script[..at];
+    let line = before.matches('\n').count() + 1;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let column: usize = before[line_start..]
+        .chars()
+        .map(char::len_utf16)
+        .sum::<usize>()
+        + 1;
+    (line as u32, column as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_that_name_what_failed() {
+        assert_eq!(
+            failed("TypeError: cannot read property 'length' of undefined"),
+            Some(Failed::Property("length"))
+        );
+        assert_eq!(
+            failed("TypeError: cannot set property 'y' of null"),
+            Some(Failed::Property("y"))
+        );
+        assert_eq!(
+            failed("ReferenceError: foo is not defined"),
+            Some(Failed::Variable("foo"))
+        );
+        assert_eq!(failed("TypeError: not a function"), None);
+    }
+
+    #[test]
+    fn finds_the_first_match_after_the_recorded_position() {
+        let script = "f()\nconst s = 'x.length'; // x.length\nreturn x.length";
+        assert_eq!(
+            refine(
+                script,
+                (1, 1),
+                "TypeError: cannot read property 'length' of undefined"
+            ),
+            Some((3, 10))
+        );
+        assert_eq!(
+            refine("a.b\nlet q = b", (1, 2), "ReferenceError: b is not defined"),
+            Some((2, 9))
+        );
+        assert_eq!(refine("x.y", (1, 1), "TypeError: not a function"), None);
+        // Columns count UTF-16 units, as QuickJS's do.
+        assert_eq!(
+            refine(
+                "'\u{1f600}'; o.p",
+                (1, 1),
+                "TypeError: cannot read property 'p' of null"
+            ),
+            Some((1, 9))
+        );
+    }
+}
