@@ -152,11 +152,36 @@ pub struct RunRequest {
     #[serde(default)]
     pub description: String,
     /// The run deadline in ms; by default the engine's `default_timeout_ms`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "integer")]
     pub timeout_ms: Option<i64>,
-    /// The run's id; by default a fresh unique id.
+    /// The run's id; by default a fresh unique id. An id the host chooses
+    /// must not belong to a run still going (`INVALID_ARGUMENTS`).
     #[serde(default)]
     pub run_id: Option<String>,
+}
+
+/// An optional integer in any JSON spelling (`1e3` is 1000).
+fn integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+    let Some(n) = <Option<serde_json::Number> as serde::Deserialize>::deserialize(d)? else {
+        return Ok(None);
+    };
+    match crate::schema::integer(&n) {
+        Some(i) => Ok(Some(i)),
+        None => Err(serde::de::Error::custom(format_args!(
+            "timeoutMs must be an integer, got {n}"
+        ))),
+    }
+}
+
+/// `run_code`'s arguments as the model sends them (contracts §4), and
+/// nothing else: the run id is the host's to choose.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ModelArguments {
+    code: String,
+    description: String,
+    #[serde(default, deserialize_with = "integer")]
+    timeout_ms: Option<i64>,
 }
 
 impl RunRequest {
@@ -362,6 +387,43 @@ struct EngineInner {
     /// (about a third of a short run) is off the run's path.
     warm: std::sync::Mutex<Vec<Sandbox>>,
     refilling: std::sync::atomic::AtomicBool,
+    /// Run ids chosen by hosts, of the runs still going.
+    host_run_ids: std::sync::Mutex<std::collections::HashSet<Arc<str>>>,
+}
+
+/// A run id a host chose, held while its run lives: two live runs never
+/// share an id (their sub-call ids and events would mix).
+struct RunIdClaim {
+    inner: Arc<EngineInner>,
+    id: Arc<str>,
+}
+
+impl RunIdClaim {
+    fn new(inner: &Arc<EngineInner>, id: &Arc<str>) -> Result<Self, RunError> {
+        let mut live = inner
+            .host_run_ids
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if !live.insert(Arc::clone(id)) {
+            return Err(RunError::InvalidArguments(format!(
+                "runId `{id}` belongs to a run that has not ended"
+            )));
+        }
+        Ok(Self {
+            inner: Arc::clone(inner),
+            id: Arc::clone(id),
+        })
+    }
+}
+
+impl Drop for RunIdClaim {
+    fn drop(&mut self) {
+        self.inner
+            .host_run_ids
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(&self.id);
+    }
 }
 
 /// How many fresh sandboxes the engine keeps ready.
@@ -450,6 +512,7 @@ impl Engine {
                 sdk_cache: SdkCache::default(),
                 warm: std::sync::Mutex::new(Vec::new()),
                 refilling: std::sync::atomic::AtomicBool::new(false),
+                host_run_ids: std::sync::Mutex::default(),
                 limits,
             }),
         })
@@ -502,21 +565,13 @@ impl Engine {
         let mode = scope.mode();
         // In `ptc` and `both` modes the name belongs to the engine.
         if call.name == RUN_CODE && mode != Mode::Native {
-            let request = match serde_json::from_value::<RunRequest>(call.arguments.clone()) {
-                Ok(request)
-                    if call
-                        .arguments
-                        .get("description")
-                        .is_some_and(|d| d.is_string()) =>
-                {
-                    request
-                }
-                Ok(_) => {
-                    return Invocation::Tool(Err(ToolError::new(
-                        ErrorCode::InvalidArguments,
-                        "invalid arguments for `run_code`: `description` (a string) is required",
-                    )));
-                }
+            let request = match serde_json::from_value::<ModelArguments>(call.arguments.clone()) {
+                Ok(arguments) => RunRequest {
+                    code: arguments.code,
+                    description: arguments.description,
+                    timeout_ms: arguments.timeout_ms,
+                    run_id: None,
+                },
                 Err(e) => {
                     return Invocation::Tool(Err(ToolError::new(
                         ErrorCode::InvalidArguments,
@@ -568,8 +623,13 @@ impl Engine {
                 )));
             }
         };
+        let mut _claim = None;
         let run_id: Arc<str> = match request.run_id {
-            Some(id) => id.into(),
+            Some(id) => {
+                let id: Arc<str> = id.into();
+                _claim = Some(RunIdClaim::new(&self.inner, &id)?);
+                id
+            }
             None => format!(
                 "{}-{}",
                 self.inner.id_prefix,

@@ -263,3 +263,35 @@ mod tests {
         );
     }
 }
+
+/// A JSON number as an integer, as JSON Schema counts them: `1000`, `1e3`
+/// and `1000.0` alike. Integers past `i64` saturate (a range check then
+/// refuses them with its own message); `None` for a fraction.
+pub(crate) fn integer(n: &serde_json::Number) -> Option<i64> {
+    if let Some(i) = n.as_i64() {
+        return Some(i);
+    }
+    if n.as_u64().is_some() {
+        return Some(i64::MAX);
+    }
+    let f = n.as_f64()?;
+    // `as` saturates, which is what a range check wants.
+    (f.fract() == 0.0).then_some(f as i64)
+}
+
+#[cfg(test)]
+mod integer_tests {
+    use super::integer;
+    use serde_json::json;
+
+    #[test]
+    fn integral_numbers_in_any_spelling() {
+        let of = |v: serde_json::Value| integer(v.as_number().unwrap());
+        assert_eq!(of(json!(1000)), Some(1000));
+        assert_eq!(of(json!(1e3)), Some(1000));
+        assert_eq!(of(json!(-2.0)), Some(-2));
+        assert_eq!(of(json!(u64::MAX)), Some(i64::MAX));
+        assert_eq!(of(json!(1e300)), Some(i64::MAX));
+        assert_eq!(of(json!(1.5)), None);
+    }
+}

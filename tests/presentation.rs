@@ -1,6 +1,6 @@
 //! Presentation and model-direct calls (contracts §3–§4).
 
-use ptc::{Call, Engine, ErrorCode, Invocation, Limits, Mode, RunOptions};
+use ptc::{Call, Engine, ErrorCode, Invocation, Limits, Mode, RunError, RunOptions, RunRequest};
 use serde_json::json;
 
 use crate::engine::test_registry;
@@ -80,7 +80,12 @@ async fn model_direct_calls_respect_the_mode() {
             RunOptions::default(),
         )
         .await;
-    assert!(bad.is_error());
+    assert_eq!(
+        bad.content(),
+        [ptc::ContentBlock::text(
+            "Error: invalid arguments for `run_code`: missing field `description`"
+        )]
+    );
     let bad = engine
         .invoke(
             Call::new(
@@ -114,4 +119,92 @@ async fn model_direct_calls_respect_the_mode() {
         )
         .await;
     assert!(matches!(&i, Invocation::Tool(Err(e)) if e.code == ErrorCode::UnknownTool));
+}
+
+/// The model's `run_code` arguments are exactly its schema's: no `runId` (the
+/// host's to choose), nothing unknown; integers in any JSON spelling.
+#[tokio::test]
+async fn run_code_takes_only_what_its_schema_allows() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    let invoke = |arguments: serde_json::Value| {
+        let engine = engine.clone();
+        async move {
+            let i = engine
+                .invoke(Call::new("r", "run_code", arguments), RunOptions::default())
+                .await;
+            let text = match i.content().first() {
+                Some(ptc::ContentBlock::Text { text }) => text.clone(),
+                _ => String::new(),
+            };
+            (i, text)
+        }
+    };
+    let (i, text) =
+        invoke(json!({ "code": "return 1", "description": "d", "runId": "mine" })).await;
+    assert!(matches!(&i, Invocation::Tool(Err(e)) if e.code == ErrorCode::InvalidArguments));
+    assert!(text.contains("unknown field `runId`"), "{text}");
+    let (_, text) = invoke(json!({ "code": "1", "description": "d", "extra": true })).await;
+    assert!(text.contains("unknown field `extra`"), "{text}");
+    let (i, text) =
+        invoke(json!({ "code": "return 2", "description": "d", "timeoutMs": 1e3 })).await;
+    assert!(matches!(&i, Invocation::Run(_)), "{text}");
+    assert_eq!(text, "2");
+    let (_, text) = invoke(json!({ "code": "1", "description": "d", "timeoutMs": 1.5 })).await;
+    assert!(
+        text.contains("timeoutMs must be an integer, got 1.5"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn a_host_chosen_run_id_belongs_to_one_live_run() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    let slow = engine.run_code(
+        RunRequest::new("await tools.sleep({ ms: 200 }); return 'first'").run_id("same"),
+        RunOptions::default(),
+    );
+    let clash = async {
+        // Starts while the first run is still sleeping.
+        tokio::task::yield_now().await;
+        engine
+            .run_code(
+                RunRequest::new("return 'second'").run_id("same"),
+                RunOptions::default(),
+            )
+            .await
+    };
+    let (first, second) = tokio::join!(slow, clash);
+    assert_eq!(first.unwrap().text(), "first");
+    assert_eq!(
+        second.unwrap_err(),
+        RunError::InvalidArguments("runId `same` belongs to a run that has not ended".into())
+    );
+    // Once it ended, the id is free again.
+    let again = engine
+        .run_code(
+            RunRequest::new("return 'again'").run_id("same"),
+            RunOptions::default(),
+        )
+        .await;
+    assert_eq!(again.unwrap().text(), "again");
+}
+
+#[test]
+fn run_code_and_then_are_not_tool_names() {
+    let registry = ptc::Registry::new();
+    for name in ["run_code", "then"] {
+        let err =
+            registry
+                .add(ptc::Tool::new(
+                    ptc::ToolDefinition::new(name),
+                    |a: serde_json::Value, _: ptc::ToolContext| async move {
+                        Ok::<_, ptc::ToolError>(a)
+                    },
+                ))
+                .unwrap_err();
+        assert!(
+            matches!(err, ptc::RegistrationError::ReservedName { .. }),
+            "{err}"
+        );
+    }
 }

@@ -918,7 +918,7 @@ fn registration_error(tools: &[Tool], error: RegistrationError) -> RpcError {
     };
     let at = format!("$.tools[{index}]");
     let (tool, path, message) = match &error {
-        RegistrationError::InvalidName { name } => {
+        RegistrationError::InvalidName { name } | RegistrationError::ReservedName { name, .. } => {
             (name.clone(), format!("{at}.name"), error.to_string())
         }
         RegistrationError::NonObjectParameters { tool, path, reason } => (
@@ -992,9 +992,8 @@ impl Params {
 
     fn optional_i64(&mut self, key: &str) -> Result<Option<i64>, RpcError> {
         match self.take(key) {
-            Some(Value::Number(n)) => match n.as_i64() {
+            Some(Value::Number(n)) => match crate::schema::integer(&n) {
                 Some(n) => Ok(Some(n)),
-                None if n.as_u64().is_some() => Ok(Some(i64::MAX)),
                 None => Err(self.error(key, format!("must be an integer, got {n}"))),
             },
             Some(other) => Err(self.error(
@@ -1007,9 +1006,9 @@ impl Params {
 
     fn optional_u64(&mut self, key: &str) -> Result<Option<u64>, RpcError> {
         match self.take(key) {
-            Some(Value::Number(n)) => match n.as_u64() {
-                Some(n) => Ok(Some(n)),
-                None => Err(self.error(key, format!("must be a non-negative integer, got {n}"))),
+            Some(Value::Number(n)) => match crate::schema::integer(&n).map(u64::try_from) {
+                Some(Ok(n)) => Ok(Some(n)),
+                _ => Err(self.error(key, format!("must be a non-negative integer, got {n}"))),
             },
             Some(other) => Err(self.error(
                 key,

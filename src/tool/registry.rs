@@ -40,6 +40,15 @@ pub enum RegistrationError {
         /// The refused name.
         name: String,
     },
+    /// The name is one the engine keeps: `run_code` is its own tool, and a
+    /// tool named `then` would make `tools` look like a promise to `await`.
+    #[error("tool name {name:?} is reserved: {why}")]
+    ReservedName {
+        /// The refused name.
+        name: String,
+        /// Why the engine keeps it.
+        why: &'static str,
+    },
     /// The parameters schema's root is not an object schema.
     #[error("tool `{tool}`: {path}: parameters must be an object schema ({reason})")]
     NonObjectParameters {
@@ -84,6 +93,10 @@ impl RegisteredTool {
         if !is_valid_tool_name(name) {
             return Err(RegistrationError::InvalidName { name: name.clone() });
         }
+        if let Some(why) = reserved(name) {
+            let name = name.clone();
+            return Err(RegistrationError::ReservedName { name, why });
+        }
         let params = &definition.parameters;
         let Some(root) = params.as_object() else {
             return Err(RegistrationError::NonObjectParameters {
@@ -117,6 +130,15 @@ impl RegisteredTool {
             arguments,
             output,
         })
+    }
+}
+
+/// Why a valid name is still not a tool's.
+fn reserved(name: &str) -> Option<&'static str> {
+    match name {
+        crate::sdk::presentation::RUN_CODE => Some("`run_code` is the engine's own tool"),
+        "then" => Some("`await tools` would take a tool named `then` for a promise's"),
+        _ => None,
     }
 }
 
