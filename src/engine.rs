@@ -822,6 +822,10 @@ impl Engine {
         let images = std::mem::take(&mut st.images);
         let capture = &st.capture;
         let mut outcome = match (start_error, interrupted, finish) {
+            (_, Some(FailureKind::Memory), _) if interrupts.trip.host_refused() => {
+                let why = "tool arguments waiting or in flight count toward it".to_owned();
+                report.render_failure(FailureKind::Memory, Some(why), None, capture, sub_calls)
+            }
             (_, Some(kind), _) => report.render_failure(kind, None, None, capture, sub_calls),
             (Some(f), None, _) => {
                 report.render_failure(f.kind, Some(f.message), f.position, capture, sub_calls)
@@ -947,10 +951,16 @@ impl Report {
     ) -> Outcome {
         let message = match kind {
             FailureKind::Timeout => format!("the run exceeded its {} ms deadline", self.timeout_ms),
-            FailureKind::Memory => format!(
-                "the run exceeded its memory limit of {} MiB",
-                self.memory_limit >> 20
-            ),
+            FailureKind::Memory => {
+                let mut m = format!(
+                    "the run exceeded its memory limit of {} MiB",
+                    self.memory_limit >> 20
+                );
+                if let Some(why) = message {
+                    m.push_str(&format!(" ({why})"));
+                }
+                m
+            }
             FailureKind::Cancelled => "the run was cancelled".into(),
             FailureKind::Syntax | FailureKind::Runtime => {
                 let mut m = message.unwrap_or_else(|| "unknown error".into());

@@ -195,16 +195,14 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     let (code, description) = match (&args.eval, &args.file) {
         (Some(code), _) => (code.clone(), "ptc run -e".to_owned()),
         (None, Some(file)) if file == Path::new("-") => {
-            let mut code = String::new();
-            io::stdin()
-                .read_to_string(&mut code)
-                .map_err(|e| Usage(format!("cannot read the program from stdin: {e}")))?;
+            let code = read_program(io::stdin(), "stdin")?;
             (code, "ptc run -".to_owned())
         }
         (None, Some(file)) => {
-            let code = std::fs::read_to_string(file)
-                .map_err(|e| Usage(format!("cannot read {}: {e}", file.display())))?;
-            (code, format!("ptc run {}", file.display()))
+            let name = file.display().to_string();
+            let opened =
+                std::fs::File::open(file).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+            (read_program(opened, &name)?, format!("ptc run {name}"))
         }
         (None, None) => return Err(Usage("no program: give FILE, - or -e CODE".into())),
     };
@@ -244,6 +242,23 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(Usage(format!("cannot write the output: {e}"))),
     }
+}
+
+/// A program's text, read no further than the largest program a run
+/// accepts (stdin or a device may never end).
+fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
+    let limit = Limits::default().max_code_bytes;
+    let mut bytes = Vec::new();
+    source
+        .take(limit as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Usage(format!("cannot read the program from {name}: {e}")))?;
+    if bytes.len() > limit {
+        return Err(Usage(format!(
+            "the program in {name} is larger than the {limit} bytes a run accepts"
+        )));
+    }
+    String::from_utf8(bytes).map_err(|_| Usage(format!("the program in {name} is not UTF-8 text")))
 }
 
 fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {

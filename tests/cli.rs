@@ -471,3 +471,22 @@ fn tools_and_workspace_together_give_both_sets() {
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert_eq!(stdout(&out), "42 true\n");
 }
+
+/// A program is read no further than a run accepts: an endless source is
+/// refused, not buffered.
+#[test]
+#[cfg(unix)]
+fn an_endless_program_file_is_refused_after_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ptc(dir.path(), &["run", "/dev/zero"]);
+    assert_usage_error(
+        &out,
+        "the program in /dev/zero is larger than the 1048576 bytes a run accepts",
+    );
+    let big = "//".to_owned() + &"x".repeat(1 << 20);
+    let out = ptc_with_input(dir.path(), &["run", "-"], &big);
+    assert_usage_error(&out, "the program in stdin is larger than");
+    std::fs::write(dir.path().join("latin1.ts"), b"return '\xe9'").unwrap();
+    let out = ptc(dir.path(), &["run", "latin1.ts"]);
+    assert_usage_error(&out, "the program in latin1.ts is not UTF-8 text");
+}

@@ -327,7 +327,8 @@ impl Shared {
             Err(NotPlain::Lossy) => return Submitted::NotPlain,
             Err(NotPlain::TooDeep) => return Submitted::TooDeep,
             Err(NotPlain::TooLarge) => {
-                self.memory.exhaust();
+                // Refused: the run ends as `memory`, saying why.
+                self.memory.charge(usize::MAX);
                 return Submitted::NotPlain;
             }
         };

@@ -24,6 +24,8 @@ pub(crate) struct Tripwires {
     heap: AtomicUsize,
     /// Bytes the host holds for the run outside the heap.
     host: AtomicUsize,
+    /// A charge for the host's copies was refused.
+    host_refused: AtomicBool,
 }
 
 impl Tripwires {
@@ -33,11 +35,17 @@ impl Tripwires {
             limit,
             heap: AtomicUsize::new(0),
             host: AtomicUsize::new(0),
+            host_refused: AtomicBool::new(false),
         }
     }
 
+    /// Whether the limit was reached by a copy the host would have made.
+    pub(crate) fn host_refused(&self) -> bool {
+        self.host_refused.load(Ordering::Acquire)
+    }
+
     /// Raises the flag: the run ends as `memory`. Always `false`.
-    pub(crate) fn exhaust(&self) -> bool {
+    fn exhaust(&self) -> bool {
         self.out_of_memory.store(true, Ordering::Release);
         false
     }
@@ -58,6 +66,7 @@ impl Tripwires {
     /// ends as `memory`) when they do not fit.
     pub(crate) fn charge(&self, bytes: usize) -> bool {
         if !self.fits(self.heap.load(Ordering::Relaxed), bytes) {
+            self.host_refused.store(true, Ordering::Release);
             return false;
         }
         self.host.fetch_add(bytes, Ordering::AcqRel);

@@ -12,7 +12,7 @@
 use std::collections::HashMap;
 use std::fmt::Display;
 use std::io;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, RwLock};
 
 use serde::Serialize;
@@ -59,8 +59,14 @@ where
 {
     let (queue, lines) = mpsc::unbounded_channel();
     let host_gone = CancellationToken::new();
-    let writer = tokio::spawn(write_lines(output, lines, host_gone.clone()));
-    let outbox = Outbox { queue };
+    let backlog = Arc::new(AtomicUsize::new(0));
+    let writer = tokio::spawn(write_lines(
+        output,
+        lines,
+        Arc::clone(&backlog),
+        host_gone.clone(),
+    ));
+    let outbox = Outbox { queue, backlog };
     let (alive, mut all_done) = mpsc::channel::<()>(1);
     let session = Session::new(outbox.clone(), alive);
 
@@ -109,6 +115,7 @@ enum Outgoing {
 async fn write_lines<W: AsyncWrite + Unpin>(
     output: W,
     mut lines: mpsc::UnboundedReceiver<Outgoing>,
+    backlog: Arc<AtomicUsize>,
     host_gone: CancellationToken,
 ) -> io::Result<()> {
     let mut out = BufWriter::new(output);
@@ -118,6 +125,7 @@ async fn write_lines<W: AsyncWrite + Unpin>(
                 Outgoing::Line(line) => {
                     out.write_all(line.as_bytes()).await?;
                     out.write_all(b"\n").await?;
+                    backlog.fetch_sub(line.len(), Ordering::AcqRel);
                     if lines.is_empty() {
                         out.flush().await?;
                     }
@@ -140,7 +148,15 @@ async fn write_lines<W: AsyncWrite + Unpin>(
 #[derive(Clone)]
 struct Outbox {
     queue: mpsc::UnboundedSender<Outgoing>,
+    /// Bytes queued and not yet written.
+    backlog: Arc<AtomicUsize>,
 }
+
+/// How far behind a host may fall in reading before `run/event` lines are
+/// dropped (and counted in the run's response): events are what a host
+/// that does not read would otherwise pile up without bound. Responses and
+/// requests are never dropped; each is bounded by what a run may hold.
+const EVENT_BACKLOG: usize = 16 << 20;
 
 #[derive(Serialize)]
 struct Notification<'a, P: Serialize> {
@@ -152,8 +168,27 @@ struct Notification<'a, P: Serialize> {
 impl Outbox {
     fn send(&self, message: &impl Serialize) {
         if let Ok(line) = serde_json::to_string(message) {
-            let _ = self.queue.send(Outgoing::Line(line));
+            self.queue_line(line);
         }
+    }
+
+    fn queue_line(&self, line: String) {
+        self.backlog.fetch_add(line.len(), Ordering::AcqRel);
+        if let Err(mpsc::error::SendError(Outgoing::Line(line))) =
+            self.queue.send(Outgoing::Line(line))
+        {
+            self.backlog.fetch_sub(line.len(), Ordering::AcqRel);
+        }
+    }
+
+    /// Queues a `run/event` unless the host is too far behind; `false` if
+    /// it was dropped.
+    fn event(&self, event: &RunEvent) -> bool {
+        if self.backlog.load(Ordering::Acquire) > EVENT_BACKLOG {
+            return false;
+        }
+        self.notify("run/event", event);
+        true
     }
 
     fn notify(&self, method: &str, params: impl Serialize) {
@@ -638,12 +673,10 @@ impl Session {
         let entries = params.required_array("tools")?;
         params.finish()?;
         let mut tools = Vec::with_capacity(entries.len());
-        let mut names: Vec<String> = Vec::new();
+        let mut names = indexmap::IndexSet::new();
         for (index, entry) in entries.into_iter().enumerate() {
             let definition = tool_definition(index, entry)?;
-            if !names.contains(&definition.name) {
-                names.push(definition.name.clone());
-            }
+            names.insert(definition.name.clone());
             let handler = HostTool {
                 name: definition.name.clone(),
                 peer: Arc::clone(&self.peer),
@@ -702,10 +735,23 @@ impl Session {
         Some((key, token))
     }
 
-    /// An event sink writing `run/event` notifications.
-    fn events(&self) -> impl Fn(RunEvent) + Send + Sync + 'static + use<> {
+    /// An event sink writing `run/event` notifications, and the count of
+    /// those it had to drop (see [`EVENT_BACKLOG`]).
+    fn events(
+        &self,
+    ) -> (
+        impl Fn(RunEvent) + Send + Sync + 'static + use<>,
+        Arc<AtomicUsize>,
+    ) {
         let outbox = self.outbox.clone();
-        move |event: RunEvent| outbox.notify("run/event", &event)
+        let dropped = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&dropped);
+        let sink = move |event: RunEvent| {
+            if !outbox.event(&event) {
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
+        };
+        (sink, dropped)
     }
 
     fn run_code(&self, id: Value, mut params: Params) {
@@ -728,7 +774,8 @@ impl Session {
             return;
         };
         let engine = self.engine();
-        let options = RunOptions::default().events(self.events()).cancel(cancel);
+        let (sink, dropped) = self.events();
+        let options = RunOptions::default().events(sink).cancel(cancel);
         let (outbox, in_flight, alive) = (
             self.outbox.clone(),
             Arc::clone(&self.in_flight),
@@ -739,7 +786,7 @@ impl Session {
             let result = engine.run_code(request, options).await;
             lock(&in_flight).remove(&key);
             match result {
-                Ok(outcome) => outbox.respond(&id, outcome_json(&outcome)),
+                Ok(outcome) => outbox.respond(&id, with_dropped(outcome_json(&outcome), &dropped)),
                 Err(error) => outbox.fail(
                     &id,
                     RpcError::params(format!("invalid params for `run_code`: {error}")),
@@ -770,7 +817,8 @@ impl Session {
             return;
         };
         let engine = self.engine();
-        let options = RunOptions::default().events(self.events()).cancel(cancel);
+        let (sink, dropped) = self.events();
+        let options = RunOptions::default().events(sink).cancel(cancel);
         let (outbox, in_flight, alive) = (
             self.outbox.clone(),
             Arc::clone(&self.in_flight),
@@ -782,9 +830,18 @@ impl Session {
                 .invoke(Call::new(call_id, name, arguments), options)
                 .await;
             lock(&in_flight).remove(&key);
-            outbox.respond(&id, invocation_json(&invocation));
+            outbox.respond(&id, with_dropped(invocation_json(&invocation), &dropped));
         });
     }
+}
+
+/// A response, with `droppedEvents` when the run's events did not all fit.
+fn with_dropped(mut result: Value, dropped: &AtomicUsize) -> Value {
+    let dropped = dropped.load(Ordering::Relaxed);
+    if dropped > 0 {
+        result["droppedEvents"] = json!(dropped);
+    }
+    result
 }
 
 /// The `tools/invoke` result.
@@ -1073,5 +1130,41 @@ impl Params {
             None => Ok(()),
             Some(key) => Err(self.error(key, "is not a known member")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::events::RunEventKind;
+
+    /// A host that stops reading costs at most the event backlog: events
+    /// past it are dropped (and counted), responses never are.
+    #[test]
+    fn events_stop_at_the_backlog_responses_do_not() {
+        let (queue, mut lines) = mpsc::unbounded_channel();
+        let outbox = Outbox {
+            queue,
+            backlog: Arc::default(),
+        };
+        let event = RunEvent {
+            run_id: "r".into(),
+            kind: RunEventKind::Log {
+                level: None,
+                text: Some("x".repeat(1 << 20)),
+                truncated: None,
+            },
+        };
+        let sent = (0..100).filter(|_| outbox.event(&event)).count();
+        assert!((16..=18).contains(&sent), "{sent} events queued");
+        outbox.respond(&json!(1), json!("still answered"));
+        let queued = std::iter::from_fn(|| lines.try_recv().ok()).count();
+        assert_eq!(queued, sent + 1);
+        let dropped = AtomicUsize::new(100 - sent);
+        assert_eq!(
+            with_dropped(json!({}), &dropped)["droppedEvents"],
+            100 - sent
+        );
+        assert_eq!(with_dropped(json!({}), &AtomicUsize::new(0)), json!({}));
     }
 }

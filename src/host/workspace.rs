@@ -717,18 +717,24 @@ fn read_text(
         if limit.is_some_and(|limit| taken >= limit) {
             break;
         }
-        line.clear();
-        let read = reader.read_until(b'\n', &mut line).map_err(failure)?;
+        // Lines before `offset` are counted, not kept; a kept line is kept
+        // only up to the room left under the cap (a file may be one huge line).
+        let keep = if lines_seen + 1 < offset {
+            0
+        } else {
+            READ_CAP + 1 - text.len()
+        };
+        let read = read_line(&mut reader, &mut line, keep).map_err(failure)?;
         if read == 0 {
             break;
         }
         lines_seen += 1;
-        let current = std::str::from_utf8(&line).map_err(|_| not_text(path))?;
+        let current = utf8_prefix(&line, read > line.len()).ok_or_else(|| not_text(path))?;
         if lines_seen < offset {
             consumed += read as u64;
             continue;
         }
-        if text.len() + current.len() > READ_CAP {
+        if text.len() + current.len() > READ_CAP || read > line.len() {
             let room = floor_boundary(current, READ_CAP - text.len());
             text.push_str(&current[..room]);
             consumed += room as u64;
@@ -751,6 +757,42 @@ fn read_text(
         )));
     }
     Ok(text)
+}
+
+/// Reads one line (through its `\n`) into `line`, keeping at most `keep`
+/// bytes of it; returns the whole line's length (0 at the end of the file).
+fn read_line(reader: &mut impl BufRead, line: &mut Vec<u8>, keep: usize) -> io::Result<usize> {
+    line.clear();
+    let mut total = 0;
+    loop {
+        let chunk = reader.fill_buf()?;
+        if chunk.is_empty() {
+            return Ok(total);
+        }
+        let (used, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (chunk.len(), false),
+        };
+        let room = keep.saturating_sub(line.len()).min(used);
+        line.extend_from_slice(&chunk[..room]);
+        reader.consume(used);
+        total += used;
+        if done {
+            return Ok(total);
+        }
+    }
+}
+
+/// The text of a line, `None` if it is not UTF-8; a line that was cut may
+/// end inside a character, which is then left out.
+fn utf8_prefix(line: &[u8], cut: bool) -> Option<&str> {
+    match std::str::from_utf8(line) {
+        Ok(text) => Some(text),
+        Err(e) if cut && e.error_len().is_none() => {
+            std::str::from_utf8(&line[..e.valid_up_to()]).ok()
+        }
+        Err(_) => None,
+    }
 }
 
 /// Writes through a temporary file in the same directory, then renames it
@@ -872,6 +914,34 @@ mod tests {
         let cut = cut_chars(&long);
         assert_eq!(cut.chars().count(), MAX_LINE_CHARS + 1);
         assert!(cut.ends_with('…'));
+    }
+
+    #[test]
+    fn a_huge_line_is_counted_not_kept() {
+        let huge = "é".repeat(5 << 20) + "\nnext\n";
+        let mut reader = BufReader::new(huge.as_bytes());
+        let mut line = Vec::new();
+        assert_eq!(
+            read_line(&mut reader, &mut line, 101).unwrap(),
+            (10 << 20) + 1
+        );
+        assert_eq!(line.len(), 101);
+        // The cut falls inside a character, which is left out.
+        assert_eq!(utf8_prefix(&line, true), Some("é".repeat(50).as_str()));
+        assert_eq!(utf8_prefix(&line, false), None);
+        assert_eq!(read_line(&mut reader, &mut line, 99).unwrap(), 5);
+        assert_eq!(line, b"next\n");
+        let (_dir, ws) = workspace();
+        let file = ws.root.join("one-line.txt");
+        fs::write(&file, &huge).unwrap();
+        let text = read_text(&file, "one-line.txt", 1, None).unwrap();
+        assert!(text.len() < READ_CAP + 100, "{}", text.len());
+        assert!(
+            text.ends_with("more bytes; use offset/limit]"),
+            "{}",
+            &text[text.len() - 80..]
+        );
+        assert_eq!(read_text(&file, "one-line.txt", 2, None).unwrap(), "next\n");
     }
 
     #[test]

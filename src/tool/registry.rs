@@ -254,12 +254,12 @@ impl Registry {
 
     /// Removes several tools; `true` only if every one was present.
     pub fn remove_all<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> bool {
-        let names: Vec<&str> = names.into_iter().collect();
+        let names: std::collections::HashSet<&str> = names.into_iter().collect();
         let mut all = true;
+        // One pass that keeps the order: removing one by one is quadratic.
         self.mutate(|map| {
-            for name in &names {
-                all &= map.shift_remove(*name).is_some();
-            }
+            all = names.iter().all(|name| map.contains_key(*name));
+            map.retain(|name, _| !names.contains(name.as_str()));
         });
         all
     }
