@@ -3,6 +3,7 @@
 
 mod convert;
 pub(crate) mod events;
+mod guards;
 pub(crate) mod output;
 mod position;
 pub(crate) mod run;

@@ -59,10 +59,17 @@ fn golden_sources() -> Vec<(String, PathBuf)> {
     sources
 }
 
+/// Whether this run rewrites the goldens: `UPDATE_EXPECT=1` exactly (any
+/// other value compares, so a stray `UPDATE_EXPECT=0` cannot bless). CI
+/// unsets it and fails on any change to `tests/golden` after the tests.
+fn blessing() -> bool {
+    std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1")
+}
+
 /// Compares `actual` with `tests/golden/sdk/<file>`; `UPDATE_EXPECT=1` rewrites it.
 fn check_golden(file: &str, actual: &str) {
     let path = manifest_dir().join("tests/golden/sdk").join(file);
-    if std::env::var_os("UPDATE_EXPECT").is_some_and(|v| v == "1") {
+    if blessing() {
         std::fs::write(&path, actual).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         return;
     }
@@ -111,7 +118,7 @@ fn rendering_is_deterministic() {
     // Across processes: the golden was written by another process.
     let tools = load_tools(&shared("bench/peers/tools50.json"));
     let first = declarations_of(&tools);
-    if std::env::var_os("UPDATE_EXPECT").is_none() {
+    if !blessing() {
         let golden = std::fs::read_to_string(manifest_dir().join("tests/golden/sdk/tools50.d.ts"))
             .expect("the tools50 golden");
         assert!(first == golden, "tools50 rendering differs from its golden");

@@ -3,8 +3,8 @@
 //! limit, the interrupt handler, and evaluation helpers.
 
 use std::ffi::CString;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, OnceLock};
 
 use libmimalloc_sys as mi;
 use rquickjs::allocator::Allocator;
@@ -224,24 +224,12 @@ impl Sandbox {
         let runtime = Runtime::new_with_alloc(allocator)?;
         runtime.set_max_stack_size(stack_limit);
         let context = Context::full(&runtime)?;
-        context.with(|ctx| harden(&ctx))?;
+        context.with(|ctx| super::guards::install(&ctx))?;
         Ok(Self {
             context,
             runtime,
             trip,
         })
-    }
-}
-
-const HARDEN: &str = include_str!("js/harden.js");
-
-/// Makes QuickJS's unpolled built-in loops reach the interrupt handler (see
-/// `js/harden.js`). Compiled once per process.
-fn harden(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
-    static CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
-    match CODE.get_or_init(|| Bytecode::compile(HARDEN, c"harden.js").ok()) {
-        Some(code) => code.eval(ctx).map(drop),
-        None => ctx.eval::<(), _>(HARDEN),
     }
 }
 
