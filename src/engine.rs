@@ -1,7 +1,7 @@
 //! The run_code engine: type-stripped TypeScript in a fresh QuickJS sandbox
 //! with `tools.*` bound to the registry (contracts §6–§7).
 
-mod convert;
+pub(crate) mod convert;
 pub(crate) mod events;
 mod guards;
 pub(crate) mod output;

@@ -58,6 +58,8 @@ pub struct ReadmeDoctests;
 
 mod deadline;
 mod engine;
+#[doc(hidden)]
+pub mod fuzz;
 mod host;
 mod schema;
 mod sdk;

@@ -4,6 +4,7 @@ mod cli;
 mod common;
 mod deadline_and_time;
 mod engine;
+mod fuzz_corpus;
 mod host_tools;
 mod hostile;
 mod inspect;

@@ -13,7 +13,10 @@
 //! without calling a function; past `LIMIT` it steps one whose `next` is a
 //! function. Where a program can tell (contracts §6): a callback's third
 //! argument is then the proxy, and `length` (or `drop`'s limit) is read once
-//! more. The proxy code (`js/interruptible.js`) is compiled only the first
+//! more. The naive string searches (`indexOf`, `split`, `replace`, …) with a
+//! string pattern search by regular expression once the text's length times
+//! the pattern's passes [`SEARCH_LIMIT`]: QuickJS's regular expression engine
+//! polls. The proxy code (`js/interruptible.js`) is compiled only the first
 //! time it is needed in a run, with intrinsics captured before the program
 //! ran.
 
@@ -56,10 +59,32 @@ const CONCAT: c_int = 21;
 /// `magic` of `Iterator.prototype.drop`.
 const DROP: c_int = 22;
 
+/// The guarded methods of `String.prototype`: their search is naive, so a
+/// long string and a long pattern cost their product with no poll.
+const STRING_METHODS: [(&CStr, c_int); 6] = [
+    (c"indexOf", 1),
+    (c"lastIndexOf", 1),
+    (c"includes", 1),
+    (c"split", 2),
+    (c"replace", 2),
+    (c"replaceAll", 2),
+];
+/// `magic` of the first string method.
+const STRING_BASE: c_int = 23;
+/// Index of `includes` among the string methods.
+const INCLUDES: c_int = 2;
+/// Index of the first string method whose pattern may be an object with
+/// its own algorithm (`split`, `replace`, `replaceAll`).
+const PATTERN_METHODS: c_int = 3;
+/// Character comparisons a string search may make natively (a few tenths
+/// of a second at most).
+const SEARCH_LIMIT: f64 = (1u64 << 26) as f64;
+
 const HELPER: &str = include_str!("js/interruptible.js");
-/// Where the intrinsics keep `Symbol.isConcatSpreadable` (the helper takes
-/// the ones before it).
-const SPREADABLE: usize = 3;
+/// Where the intrinsics keep `Symbol.isConcatSpreadable` and `Symbol.match`
+/// (the helper takes the ones before them).
+const SPREADABLE: usize = 5;
+const MATCH: usize = 6;
 
 /// What the guards keep per sandbox: the original methods (by `magic`),
 /// the intrinsics the proxy code needs, and that code once compiled.
@@ -82,11 +107,15 @@ pub(crate) fn install(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
     let reflect: Object = globals.get("Reflect")?;
     let symbol: Object = globals.get("Symbol")?;
     let iterator_proto: Object = globals.get::<_, Object>("Iterator")?.get("prototype")?;
+    let regexp: Object = globals.get("RegExp")?;
     let intrinsics: Vec<Value> = vec![
         globals.get("Proxy")?,
         reflect.get("apply")?,
         iterator_proto.clone().into_value(),
+        regexp.clone().into_value(),
+        regexp.get::<_, Object>("prototype")?.get("exec")?,
         symbol.get("isConcatSpreadable")?,
+        symbol.get("match")?,
     ];
 
     let mut originals = Vec::with_capacity(ARRAY_METHODS.len() + 1);
@@ -94,6 +123,16 @@ pub(crate) fn install(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
         originals.push(replace(ctx, &array_proto, name, *length, magic as c_int)?);
     }
     originals.push(replace(ctx, &iterator_proto, c"drop", 1, DROP)?);
+    let string_proto: Object = globals.get::<_, Object>("String")?.get("prototype")?;
+    for (i, (name, length)) in STRING_METHODS.iter().enumerate() {
+        originals.push(replace(
+            ctx,
+            &string_proto,
+            name,
+            *length,
+            STRING_BASE + i as c_int,
+        )?);
+    }
     let guards = Guards {
         originals,
         intrinsics,
@@ -184,14 +223,18 @@ fn call_guarded<'js>(
     mut args: Vec<Value<'js>>,
     magic: c_int,
 ) -> rquickjs::Result<Value<'js>> {
-    let (original, spreadable) = {
+    let (original, spreadable, matcher) = {
         let guards = ctx.userdata::<Guards>().ok_or(rquickjs::Error::Unknown)?;
         let original = guards.originals.get(magic as usize).cloned();
-        (original, guards.intrinsics.get(SPREADABLE).cloned())
+        let intrinsic = |i: usize| guards.intrinsics.get(i).cloned();
+        (original, intrinsic(SPREADABLE), intrinsic(MATCH))
     };
     let original: Function = original
         .and_then(|o| o.into_function())
         .ok_or(rquickjs::Error::Unknown)?;
+    if magic >= STRING_BASE {
+        return string_search(ctx, original, this, args, magic - STRING_BASE, matcher);
+    }
     let this = if magic == DROP {
         drop_target(ctx, this, &mut args)?
     } else {
@@ -204,10 +247,115 @@ fn call_guarded<'js>(
             }
         }
     }
-    let mut call = rquickjs::function::Args::new(ctx.clone(), args.len());
+    call(original, this, args)
+}
+
+/// A guarded string method: the original when the search is small (or the
+/// pattern has its own algorithm), else the helper's regular-expression
+/// search, which polls. `this` and the pattern are converted to strings
+/// here, once, in the order the original would, and passed on as strings.
+fn string_search<'js>(
+    ctx: &Ctx<'js>,
+    original: Function<'js>,
+    this: Value<'js>,
+    mut args: Vec<Value<'js>>,
+    which: c_int,
+    matcher: Option<Value<'js>>,
+) -> rquickjs::Result<Value<'js>> {
+    let pattern = args.first().cloned();
+    let own_algorithm = match &pattern {
+        Some(p) if which >= PATTERN_METHODS => !p.is_string(),
+        // `includes` throws for a RegExp (one with `Symbol.match`) first.
+        Some(p) if which == INCLUDES && p.is_object() => is_regexp_like(p, matcher.as_ref())?,
+        _ => false,
+    };
+    if this.is_null() || this.is_undefined() || own_algorithm {
+        return call(original, this, args);
+    }
+    let text = to_string(ctx, &this)?;
+    let pattern = to_string(
+        ctx,
+        &pattern.unwrap_or_else(|| Value::new_undefined(ctx.clone())),
+    )?;
+    let work = length(ctx, &text)? * length(ctx, &pattern)?;
+    match args.first_mut() {
+        Some(first) => *first = pattern,
+        None => args.push(pattern),
+    }
+    if work <= SEARCH_LIMIT {
+        return call(original, text, args);
+    }
+    let mut all = vec![original.into_value(), text];
+    all.extend(args);
+    let slow = helper(ctx, 2 + which as usize)?;
+    let mut call_args = rquickjs::function::Args::new(ctx.clone(), all.len());
+    call_args.push_args(all)?;
+    slow.call_arg(call_args)
+}
+
+fn call<'js>(
+    function: Function<'js>,
+    this: Value<'js>,
+    args: Vec<Value<'js>>,
+) -> rquickjs::Result<Value<'js>> {
+    let mut call = rquickjs::function::Args::new(function.ctx().clone(), args.len());
     call.this(this)?;
     call.push_args(args)?;
-    original.call_arg(call)
+    function.call_arg(call)
+}
+
+/// `IsRegExp`: an object whose `Symbol.match` is truthy.
+fn is_regexp_like<'js>(value: &Value<'js>, matcher: Option<&Value<'js>>) -> rquickjs::Result<bool> {
+    let (Some(object), Some(symbol)) = (value.as_object(), matcher.and_then(|m| m.as_symbol()))
+    else {
+        return Ok(false);
+    };
+    let marker: Value = object.get(symbol.clone())?;
+    if !marker.is_undefined() {
+        return Ok(truthy(value.ctx(), &marker));
+    }
+    // SAFETY: reading the class of a live value.
+    Ok(unsafe { qjs::JS_IsRegExp(value.as_raw()) })
+}
+
+fn truthy(ctx: &Ctx<'_>, value: &Value<'_>) -> bool {
+    // SAFETY: `value` is alive in `ctx`.
+    unsafe { qjs::JS_ToBool(ctx.as_raw().as_ptr(), value.as_raw()) > 0 }
+}
+
+/// `ToString(value)`, which may run the program's `toString`.
+fn to_string<'js>(ctx: &Ctx<'js>, value: &Value<'js>) -> rquickjs::Result<Value<'js>> {
+    if value.is_string() {
+        return Ok(value.clone());
+    }
+    // SAFETY: `value` is alive in `ctx`; the result is a new reference.
+    let value = unsafe {
+        Value::from_raw(
+            ctx.clone(),
+            qjs::JS_ToString(ctx.as_raw().as_ptr(), value.as_raw()),
+        )
+    };
+    if value.is_exception() {
+        return Err(rquickjs::Error::Exception);
+    }
+    Ok(value)
+}
+
+/// The length of a string value, in UTF-16 units.
+fn length(ctx: &Ctx<'_>, string: &Value<'_>) -> rquickjs::Result<f64> {
+    // SAFETY: `string` is alive in `ctx`; the result is a new reference,
+    // freed by the `Value` made of it.
+    let value = unsafe {
+        let raw = ctx.as_raw().as_ptr();
+        Value::from_raw(
+            ctx.clone(),
+            qjs::JS_GetPropertyStr(raw, string.as_raw(), c"length".as_ptr()),
+        )
+    };
+    if value.is_exception() {
+        return Err(rquickjs::Error::Exception);
+    }
+    number(ctx, &value)
 }
 
 /// `value`, or a proxy of it when it is an object with a huge `length`.
@@ -297,7 +445,8 @@ mod tests {
     const LOOKS: &str = "
         const iter = Object.getPrototypeOf(Object.getPrototypeOf([][Symbol.iterator]()));
         const methods = Object.getOwnPropertyNames(Array.prototype)
-            .map((n) => [Array.prototype, n]).concat([[iter, 'drop']]);
+            .map((n) => [Array.prototype, n]).concat([[iter, 'drop']])
+            .concat(Object.getOwnPropertyNames(String.prototype).map((n) => [String.prototype, n]));
         JSON.stringify(methods.map(([o, n]) => {
             const d = Object.getOwnPropertyDescriptor(o, n);
             const f = d.value;
@@ -349,5 +498,41 @@ mod tests {
                 r#"[1,"1-2-3",[1,2,3],[2,3],4194307,4194307,true,4194309,5,4194305,{"value":4194305,"done":false}]"#
             );
         });
+    }
+}
+
+#[cfg(test)]
+mod string_tests {
+    use super::*;
+    use rquickjs::{Context, Runtime};
+
+    /// Each search, small (the original) and past the limit (the regular
+    /// expression path), gives what the unguarded method gives.
+    #[test]
+    fn string_searches_give_the_original_results() {
+        let program = "
+            const long = 'ab'.repeat(5000) + '.*$x' + 'ab'.repeat(5000);
+            const needle = 'ab'.repeat(3000) + '.*$x';
+            const cases = [];
+            for (const [s, p] of [[long, needle], ['xx.*$xyy.*$x', '.*$x'], [long, 'zz'.repeat(4000)]]) {
+                cases.push(s.indexOf(p), s.indexOf(p, 12000), s.indexOf(p, -5), s.lastIndexOf(p),
+                    s.lastIndexOf(p, 3), s.lastIndexOf(p, NaN), s.includes(p), s.includes(p, 11000),
+                    s.split(p).length, s.split(p, 1).length, s.replace(p, '[$&]').length,
+                    s.replaceAll(p, (m, at) => at).length, s.replace(p, '$1$<n>$$').slice(0, 4));
+            }
+            cases.push(String.prototype.indexOf.call(12345, { toString() { return '34' } }));
+            try { 'x'.includes(/x/) } catch (e) { cases.push(e.name) }
+            JSON.stringify(cases)";
+        let run = |guarded: bool| -> String {
+            let runtime = Runtime::new().unwrap();
+            let context = Context::full(&runtime).unwrap();
+            context.with(|ctx| {
+                if guarded {
+                    install(&ctx).unwrap();
+                }
+                ctx.eval(program).unwrap()
+            })
+        };
+        assert_eq!(run(true), run(false));
     }
 }

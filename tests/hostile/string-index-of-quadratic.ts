@@ -1,0 +1,3 @@
+// expect: timeout
+// timeout-ms: 300
+return 'a'.repeat(2e6).indexOf('a'.repeat(1e6) + 'b')
