@@ -5,7 +5,7 @@
 //! or configuration error, reported as one line `ptc: <message>` on stderr.
 //! A broken pipe on stdout exits 0.
 
-use std::io::{self, Read, Write};
+use std::io::{self, IsTerminal, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -313,11 +313,35 @@ async fn serve() -> ExitCode {
 /// Writes `text` to stdout, ending it with a newline.
 fn print(text: &str) -> io::Result<()> {
     let mut out = io::stdout().lock();
+    let text = if out.is_terminal() {
+        visible_controls(text)
+    } else {
+        std::borrow::Cow::Borrowed(text)
+    };
     out.write_all(text.as_bytes())?;
     if !text.ends_with('\n') {
         out.write_all(b"\n")?;
     }
     out.flush()
+}
+
+/// Text for a terminal: control characters (a program's output may carry
+/// escape sequences that would move the cursor, retitle the window or worse)
+/// are shown as `\u001b`, except line breaks and tabs.
+fn visible_controls(text: &str) -> std::borrow::Cow<'_, str> {
+    let control = |c: char| c.is_control() && c != '\n' && c != '\t';
+    if !text.contains(control) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        if control(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 /// `--output-cap`: a size of at least 64 bytes.
@@ -372,7 +396,16 @@ fn parse_size(text: &str) -> Result<usize, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{parse_size, visible_controls};
+
+    #[test]
+    fn control_characters_are_shown_not_obeyed() {
+        assert_eq!(visible_controls("plain\ttext\n"), "plain\ttext\n");
+        assert_eq!(
+            visible_controls("\u{1b}]0;pwned\u{7}\u{1b}[2J\r\u{9b}x"),
+            "\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u009bx"
+        );
+    }
 
     #[test]
     fn sizes_take_units() {

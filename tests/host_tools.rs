@@ -76,6 +76,34 @@ mod workspace_tools {
     }
 
     #[tokio::test]
+    async fn write_takes_the_longest_names_and_refuses_directory_paths() {
+        let (dir, registry) = workspace();
+        let longest = "n".repeat(255);
+        let written = ok(
+            &registry,
+            "write_file",
+            json!({ "path": longest, "content": "x" }),
+        )
+        .await;
+        assert_eq!(written, json!({ "bytesWritten": 1 }));
+        assert_eq!(fs::read_to_string(dir.path().join(&longest)).unwrap(), "x");
+        let (code, message) = fails(
+            &registry,
+            "write_file",
+            json!({ "path": "dir/", "content": "x" }),
+        )
+        .await;
+        assert_eq!(code, ErrorCode::ToolError);
+        assert_eq!(
+            message,
+            "dir/ names a directory; write_file needs a file path"
+        );
+        assert!(!dir.path().join("dir").exists());
+        // Nothing but the file is left behind.
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    #[tokio::test]
     async fn write_then_read_round_trips_and_creates_parents() {
         let (dir, registry) = workspace();
         let written = ok(

@@ -399,7 +399,31 @@ fn tool_result(name: &str, reply: Result<Value, RpcError>) -> Result<ToolOutput,
                 .map_err(|e| malformed(format!("`content`: {e}")))?;
         }
     }
+    for (index, block) in output.content.iter().enumerate() {
+        if let Err(what) = check_image(block) {
+            return Err(malformed(format!("`content[{index}]`: {what}")));
+        }
+    }
     Ok(output)
+}
+
+/// An image block must be what it says: an `image/…` type and base64
+/// data, so a model or an MCP client never receives garbage as a picture.
+fn check_image(block: &ContentBlock) -> Result<(), String> {
+    use base64::Engine as _;
+    let ContentBlock::Image { data, mime_type } = block else {
+        return Ok(());
+    };
+    let subtype = mime_type.strip_prefix("image/").unwrap_or_default();
+    if subtype.is_empty() || !subtype.bytes().all(|b| b.is_ascii_graphic() && b != b';') {
+        return Err(format!(
+            "`mimeType` must be an image type such as image/png, got {mime_type:?}"
+        ));
+    }
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map(drop)
+        .map_err(|e| format!("`data` is not base64: {e}"))
 }
 
 /// Answers `ask` decisions with a `tools/approve` request to the host.
@@ -1137,6 +1161,33 @@ impl Params {
 mod tests {
     use super::*;
     use crate::engine::events::RunEventKind;
+
+    #[test]
+    fn image_blocks_are_checked() {
+        let image = |data: &str, mime: &str| {
+            tool_result(
+                "t",
+                Ok(json!({ "value": 1, "content": [
+                    { "type": "text", "text": "a picture" },
+                    { "type": "image", "data": data, "mimeType": mime }
+                ] })),
+            )
+        };
+        assert!(image("iVBORw0KGgo=", "image/png").is_ok());
+        let bad = image("not base64!", "image/png").unwrap_err();
+        assert!(
+            bad.message.starts_with("the host's answer to the call of `t` is malformed: `content[1]`: `data` is not base64"),
+            "{}",
+            bad.message
+        );
+        let bad = image("iVBORw0KGgo=", "text/html").unwrap_err();
+        assert!(
+            bad.message.contains("`mimeType` must be an image type"),
+            "{}",
+            bad.message
+        );
+        assert!(image("iVBORw0KGgo=", "image/").is_err());
+    }
 
     /// A host that stops reading costs at most the event backlog: events
     /// past it are dropped (and counted), responses never are.

@@ -442,6 +442,11 @@ impl Workspace {
     fn write_file(&self, arguments: Value, cancel: &CancellationToken) -> Result<Value, ToolError> {
         let args: WriteArgs = parse(arguments)?;
         let path = args.path.as_str();
+        if path.ends_with(['/', '\\']) {
+            return Err(ToolError::tool(format!(
+                "{path} names a directory; write_file needs a file path"
+            )));
+        }
         let inside = self.confine(path)?;
         if inside.as_os_str().is_empty() {
             return Err(ToolError::tool(format!(
@@ -800,12 +805,10 @@ fn utf8_prefix(line: &[u8], cut: bool) -> Option<&str> {
 fn write_atomically(target: &Path, bytes: &[u8], cancel: &CancellationToken) -> io::Result<bool> {
     static COUNTER: AtomicU64 = AtomicU64::new(0);
     let dir = target.parent().unwrap_or(Path::new("."));
-    let name = target
-        .file_name()
-        .map(OsStr::to_string_lossy)
-        .unwrap_or_default();
+    // Not derived from the target's name, which may already be as long as a
+    // name can be.
     let temp = dir.join(format!(
-        ".{name}.ptc-{}-{}.tmp",
+        ".ptc-write-{}-{}.tmp",
         std::process::id(),
         COUNTER.fetch_add(1, Ordering::Relaxed)
     ));
