@@ -944,3 +944,56 @@ async fn serve_works_in_process_over_any_streams() {
         "the output is shut down"
     );
 }
+
+/// A line nested past what serde reads still gets its answer under its id,
+/// and a too-deep answer to `tools/call` fails that sub-call at once.
+#[tokio::test]
+async fn lines_too_deep_to_read_are_answered_under_their_id() {
+    let mut host = Host::start();
+    let deep = format!("{}1{}", "[".repeat(200), "]".repeat(200));
+    host.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":"deep","method":"tools/list","params":{{"x":{deep}}}}}"#
+    ))
+    .await;
+    let error = host
+        .expect("an error for the deep request", |m| m["id"] == "deep")
+        .await;
+    assert_eq!(error["error"]["code"], -32700);
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("recursion limit"),
+        "{error}"
+    );
+
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "deep", "readOnly": true }] }),
+    )
+    .await;
+    let run = host
+        .request(
+            "run_code",
+            json!({
+                "code": "try { await tools.deep({}) } catch (e: any) { return e.code + ': ' + e.message }",
+                "description": "a deep answer",
+            }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    host.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"value":{deep}}}}}"#,
+        call["id"]
+    ))
+    .await;
+    let response = host.response(run).await;
+    let text = response["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with(
+            "TOOL_ERROR: the host's answer could not be read: recursion limit exceeded"
+        ),
+        "{text}"
+    );
+    host.finish().await;
+}

@@ -473,6 +473,26 @@ impl Approver for HostApprover {
     }
 }
 
+/// A message's top-level members, each skipped over as text (serde skips
+/// without recursing), for a line that cannot be read whole.
+#[derive(serde::Deserialize)]
+struct Envelope<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    method: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    result: Option<&'a serde_json::value::RawValue>,
+    #[serde(borrow, default)]
+    error: Option<&'a serde_json::value::RawValue>,
+}
+
+impl Envelope<'_> {
+    fn answers(&self) -> bool {
+        self.result.is_some() || self.error.is_some()
+    }
+}
+
 /// Cancellation tokens of the host's requests in flight, by request id.
 type InFlight = Arc<Mutex<HashMap<String, CancellationToken>>>;
 
@@ -533,12 +553,7 @@ impl Session {
         }
         let message: Value = match serde_json::from_str(text) {
             Ok(message) => message,
-            Err(e) => {
-                return self.outbox.fail(
-                    &Value::Null,
-                    RpcError::new(PARSE_ERROR, format!("parse error: {e}")),
-                );
-            }
+            Err(e) => return self.unreadable(text, &e),
         };
         let Value::Object(mut message) = message else {
             return self.outbox.fail(
@@ -616,6 +631,30 @@ impl Session {
     }
 
     /// Notifications from the host: `$/cancel`; others are ignored.
+    /// A line that is JSON in shape but not as a whole (nested deeper than
+    /// serde reads, a lone surrogate escape, …) still gets an answer under
+    /// its id, and an answer to ptc's own request still settles that
+    /// request: a sub-call fails at once instead of waiting for its deadline.
+    fn unreadable(&self, text: &str, error: &serde_json::Error) {
+        let problem = format!("parse error: {error}");
+        let envelope = serde_json::from_str::<Envelope>(text).ok();
+        let id = envelope
+            .as_ref()
+            .and_then(|e| e.id)
+            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+            .filter(|id| matches!(id, Value::String(_) | Value::Number(_)));
+        match (envelope, id) {
+            (Some(envelope), Some(id)) if envelope.method.is_none() && envelope.answers() => {
+                let why = format!("the host's answer could not be read: {error}");
+                self.peer.answer(&id, Err(RpcError::new(PARSE_ERROR, why)));
+            }
+            (Some(_), Some(id)) => self.outbox.fail(&id, RpcError::new(PARSE_ERROR, problem)),
+            _ => self
+                .outbox
+                .fail(&Value::Null, RpcError::new(PARSE_ERROR, problem)),
+        }
+    }
+
     fn notification(&self, method: &str, params: Value) {
         if method == "$/cancel"
             && let Some(id) = params.get("id")
