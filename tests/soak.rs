@@ -15,14 +15,44 @@ use crate::common::shared;
 use crate::engine::test_registry;
 
 fn rss_mib() -> f64 {
-    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let statm = std::fs::read_to_string("/proc/self/statm").expect("Linux's /proc/self/statm");
     let pages: f64 = statm
         .split_whitespace()
         .nth(1)
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0.0);
+        .expect("resident pages in statm");
+    assert!(pages > 0.0, "a process has resident pages");
     pages * 4096.0 / 1_048_576.0
 }
+
+/// The process's peak RSS since the last [`reset_peak`].
+fn peak_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmHWM in /proc/self/status");
+    kib / 1024.0
+}
+
+fn reset_peak() {
+    std::fs::write("/proc/self/clear_refs", "5").expect("reset the peak RSS");
+}
+
+/// Hostile programs that end by the memory limit (or within it), each
+/// making the host hold what it can: heap bombs of several shapes, queued
+/// argument copies, a rejection flood, a huge return value, a console flood.
+const HOSTILE: [&str; 8] = [
+    "let s = 'x'; for (;;) s += s",
+    "let o: any = {}; for (;;) o = { o }",
+    "const a: any[] = []; try { for (;;) a.push(new Array(1e4).fill(1)) } catch {} return 'survived'",
+    "const s = 'x'.repeat(2 << 20); const c = []; for (let i = 0; i < 100; i++) c.push(tools.sleep({ ms: 2000, pad: s } as any)); await Promise.all(c)",
+    "const big = 'x'.repeat(4 << 20); for (let i = 0; i < 1000; i++) Promise.reject(big + i)",
+    "return 'z'.repeat(12 << 20)",
+    "for (let i = 0; i < 20000; i++) console.log('w'.repeat(1000) + i); return 1",
+    "const m = new Map(); for (let i = 0; ; i++) m.set(i, [i, String(i)])",
+];
 
 async fn runs(engine: &Engine, code: &str, n: usize, kind: Option<FailureKind>) {
     for _ in 0..n {
@@ -70,12 +100,29 @@ async fn soak_child() {
     let before_bombs = rss_mib();
     runs(&engine, bomb, 100, Some(FailureKind::Memory)).await;
     let after_bombs = rss_mib();
+    // 16 hostile runs at once: the peak stays near 16 × the limit.
+    reset_peak();
+    let before_hostile = peak_mib();
+    let hostile = (0..16).map(|i| {
+        let request = RunRequest::new(HOSTILE[i % HOSTILE.len()]).timeout_ms(30_000);
+        engine.run_code(request, RunOptions::default())
+    });
+    for outcome in futures::future::join_all(hostile).await {
+        let outcome = outcome.unwrap();
+        assert!(
+            matches!(outcome.kind, None | Some(FailureKind::Memory)),
+            "{}",
+            outcome.text()
+        );
+    }
+    let peak_hostile = peak_mib();
     println!(
-        "SOAK {before:.1} {after_runs:.1} {before_bombs:.1} {after_bombs:.1} {before_registry:.1} {after_registry:.1}"
+        "SOAK {before:.1} {after_runs:.1} {before_bombs:.1} {after_bombs:.1} {before_registry:.1} {after_registry:.1} {before_hostile:.1} {peak_hostile:.1}"
     );
 }
 
 #[test]
+#[cfg(target_os = "linux")]
 fn memory_stays_flat_over_many_runs_and_heap_bombs() {
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
@@ -101,7 +148,7 @@ fn memory_stays_flat_over_many_runs_and_heap_bombs() {
         .1;
     let f: Vec<f64> = line
         .split(' ')
-        .take(6)
+        .take(8)
         .map(|x| x.parse().unwrap())
         .collect();
     let (runs_growth, bombs_growth) = (f[1] - f[0], f[3] - f[2]);
@@ -119,5 +166,12 @@ fn memory_stays_flat_over_many_runs_and_heap_bombs() {
     assert!(
         bombs_growth < 32.0,
         "RSS grew {bombs_growth:.1} MiB over 100 heap bombs ({line})"
+    );
+    // The documented bound (contracts §6): N runs at once within about N ×
+    // the limit (16 MiB here) plus a fixed overhead.
+    let hostile_peak = f[7] - f[6];
+    assert!(
+        hostile_peak < 16.0 * 16.0 * 1.5 + 64.0,
+        "16 hostile runs at once took the peak RSS {hostile_peak:.1} MiB higher ({line})"
     );
 }
