@@ -1,6 +1,9 @@
 //! JSON Schema handling: compiling validators once at registration and
 //! turning validation failures into messages that name the path and the rule.
 
+use std::sync::{Arc, Mutex, PoisonError};
+
+use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
 
@@ -20,24 +23,52 @@ pub(crate) struct SchemaProblem {
 
 impl CompiledSchema {
     /// Compiles `schema`. Structural errors (the schema is not valid JSON
-    /// Schema) are `Err`; what only cannot be checked here becomes a warning
-    /// and an always-valid schema.
+    /// Schema) are `Err`. What only cannot be checked here — a remote `$ref`
+    /// (there is no network: it accepts anything) or a `pattern` the regex
+    /// engine rejects (that keyword is dropped) — is named in the warning;
+    /// every other keyword is still enforced.
     pub(crate) fn compile(schema: &Value) -> Result<(Self, Option<String>), SchemaProblem> {
         let draft = meta_check(schema)?;
-        match jsonschema::options().with_draft(draft).build(schema) {
-            Ok(validator) => Ok((
-                Self {
-                    validator: Some(validator),
-                },
-                None,
-            )),
-            Err(err) => Ok((
-                Self { validator: None },
-                Some(format!(
-                    "cannot be checked here, treated as always valid: {err}"
-                )),
-            )),
+        let remote = Arc::new(Mutex::new(Vec::new()));
+        let build = |schema: &Value| {
+            jsonschema::options()
+                .with_draft(draft)
+                .with_retriever(Unreachable(Arc::clone(&remote)))
+                .build(schema)
+        };
+        let mut unchecked = Vec::new();
+        let mut trimmed: Option<Value> = None;
+        for _ in 0..MAX_UNCHECKABLE {
+            let error = match build(trimmed.as_ref().unwrap_or(schema)) {
+                Ok(validator) => {
+                    let remote = remote.lock().unwrap_or_else(PoisonError::into_inner);
+                    for uri in remote.iter() {
+                        unchecked.push(format!("$ref {uri} (not fetched: it accepts anything)"));
+                    }
+                    let warning = (!unchecked.is_empty()).then(|| {
+                        format!(
+                            "has parts that cannot be checked here: {}",
+                            unchecked.join("; ")
+                        )
+                    });
+                    let validator = Some(validator);
+                    return Ok((Self { validator }, warning));
+                }
+                Err(error) => error,
+            };
+            let pointer = error.schema_path().as_str().to_owned();
+            let target = trimmed.get_or_insert_with(|| schema.clone());
+            if !matches!(error.kind(), ValidationErrorKind::Format { .. })
+                || !remove(target, &pointer)
+            {
+                let message = format!("cannot be checked here, treated as always valid: {error}");
+                return Ok((Self { validator: None }, Some(message)));
+            }
+            unchecked.push(format!("{pointer} dropped ({error})"));
         }
+        let message =
+            "cannot be checked here, treated as always valid: too many parts cannot be checked";
+        Ok((Self { validator: None }, Some(message.into())))
     }
 
     /// Whether validation is active (false for schemas kept for rendering only).
@@ -72,6 +103,36 @@ impl CompiledSchema {
         }
         Err(message)
     }
+}
+
+/// How many uncheckable keywords one schema may have before it is given up.
+const MAX_UNCHECKABLE: usize = 64;
+
+/// Resolves every external `$ref` to a schema that accepts anything, and
+/// remembers which: there is no network here.
+struct Unreachable(Arc<Mutex<Vec<String>>>);
+
+impl jsonschema::Retrieve for Unreachable {
+    fn retrieve(
+        &self,
+        uri: &jsonschema::Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        let mut seen = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        seen.push(uri.as_str().to_owned());
+        Ok(Value::Object(serde_json::Map::new()))
+    }
+}
+
+/// Removes the member at `pointer` (a JSON pointer into `schema`).
+fn remove(schema: &mut Value, pointer: &str) -> bool {
+    let Some((parent, key)) = pointer.rsplit_once('/') else {
+        return false;
+    };
+    let key = key.replace("~1", "/").replace("~0", "~");
+    schema
+        .pointer_mut(parent)
+        .and_then(Value::as_object_mut)
+        .is_some_and(|object| object.remove(&key).is_some())
 }
 
 /// Picks the draft named by `$schema` (draft-07 and 2020-12 are what MCP
@@ -225,24 +286,47 @@ mod tests {
         assert!(s.check(&json!({ "t": [1, "a"] })).is_err());
     }
 
+    /// What cannot be checked is named and accepts anything; every other
+    /// keyword of the same schema is still enforced.
     #[test]
-    fn remote_refs_and_bad_patterns_become_warnings() {
+    fn only_what_cannot_be_checked_goes_unchecked() {
         let (s, warning) = CompiledSchema::compile(&json!({
             "type": "object",
-            "properties": { "a": { "$ref": "https://example.com/schema.json" } }
+            "properties": {
+                "a": { "$ref": "https://example.com/schema.json" },
+                "b": { "type": "string", "pattern": "(?<=x)\\p{Foo}[", "maxLength": 3 },
+                "c": { "type": "integer", "minimum": 1 }
+            },
+            "required": ["c"]
         }))
         .unwrap();
-        assert!(warning.is_some());
-        assert!(!s.is_checked());
-        assert!(s.check(&json!({ "a": 1 })).is_ok());
-
-        let (s, warning) = CompiledSchema::compile(&json!({
-            "type": "object",
-            "properties": { "a": { "type": "string", "pattern": "(unclosed" } }
-        }))
-        .unwrap();
-        assert!(warning.is_some(), "bad pattern must warn");
-        assert!(s.check(&json!({ "a": "x" })).is_ok());
+        let warning = warning.expect("the unchecked parts are named");
+        assert!(
+            warning.contains("/properties/b/pattern dropped"),
+            "{warning}"
+        );
+        assert!(
+            warning.contains("$ref https://example.com/schema.json (not fetched"),
+            "{warning}"
+        );
+        assert!(s.is_checked());
+        assert!(
+            s.check(&json!({ "a": { "any": 1 }, "b": "zz", "c": 2 }))
+                .is_ok()
+        );
+        assert!(
+            s.check(&json!({ "a": 1, "c": 0 })).is_err(),
+            "minimum still holds"
+        );
+        assert!(s.check(&json!({ "a": 1 })).is_err(), "required still holds");
+        assert!(
+            s.check(&json!({ "b": "long", "c": 1 })).is_err(),
+            "maxLength still holds"
+        );
+        assert!(
+            s.check(&json!({ "b": 5, "c": 1 })).is_err(),
+            "type still holds"
+        );
     }
 
     #[test]

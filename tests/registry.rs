@@ -133,21 +133,42 @@ fn registration_errors_name_the_tool_and_the_path() {
 }
 
 #[test]
-fn unresolvable_parts_are_warnings() {
+fn unresolvable_parts_are_warnings_and_the_rest_is_enforced() {
     let r = Registry::new();
     let warnings = r
         .add(Tool::from_arc(
             ToolDefinition::new("remote").parameters(json!({
-                "type": "object", "properties": { "a": { "$ref": "https://example.com/a.json" } }
+                "type": "object",
+                "properties": {
+                    "a": { "$ref": "https://example.com/a.json" },
+                    "n": { "type": "number" }
+                }
             })),
             echo_handler(),
         ))
         .unwrap();
     assert_eq!(warnings.len(), 1);
     assert!(
-        warnings[0].starts_with("tool `remote`: parameters"),
+        warnings[0].starts_with(
+            "tool `remote`: parameters has parts that cannot be checked here: $ref https://example.com/a.json"
+        ),
         "{warnings:?}"
     );
+    let scope = r.scope();
+    let call = |args: serde_json::Value| {
+        let scope = scope.clone();
+        async move {
+            scope
+                .call(ptc::Call::new("c", "remote", args), Default::default())
+                .await
+        }
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    assert!(rt.block_on(call(json!({ "a": [1], "n": 1 }))).is_ok());
+    let refused = rt.block_on(call(json!({ "n": "one" }))).unwrap_err();
+    assert_eq!(refused.code, ptc::ErrorCode::InvalidArguments);
 }
 
 fn echo_handler() -> std::sync::Arc<dyn ptc::ToolHandler> {
