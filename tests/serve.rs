@@ -451,8 +451,17 @@ async fn cancelling_a_run_abandons_its_calls_first() {
         .clone();
     assert_eq!(settled["params"]["error"]["code"], "ABORTED");
     assert!(host.position(&settled) < host.position(&response));
-    // A late answer is ignored.
+    // A late answer is ignored: nothing answers it, and the session goes on.
+    let seen = host.seen.len();
     host.reply(&call, json!({ "value": 1 })).await;
+    let listed = host.call("tools/list", json!({})).await;
+    assert!(listed["tools"].is_array());
+    assert_eq!(
+        host.seen.len(),
+        seen + 1,
+        "only the tools/list answer came: {:?}",
+        &host.seen[seen..]
+    );
 
     // A tool's own timeout abandons the call too; the run goes on.
     let run = host
