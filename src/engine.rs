@@ -31,7 +31,7 @@ use events::EventSink;
 use output::{Capture, cap_text};
 use run::{Run, RunSetup, StartError, Step};
 use sandbox::{Interrupts, Sandbox};
-use threads::{Abandoned, SandboxThreads};
+use threads::{Abandoned, Retirements, SandboxThreads};
 
 /// The limits of runs. Every field says its default and what happens at the limit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -379,7 +379,8 @@ pub enum RunError {
 struct EngineInner {
     registry: Registry,
     limits: Limits,
-    threads: SandboxThreads,
+    threads: Arc<SandboxThreads>,
+    retirements: Retirements,
     admission: Semaphore,
     runs: AtomicU64,
     id_prefix: String,
@@ -505,7 +506,8 @@ impl Engine {
             .map_or(0, |d| d.as_nanos() as u64);
         Ok(Self {
             inner: Arc::new(EngineInner {
-                threads: SandboxThreads::new(limits.thread_stack_bytes),
+                threads: SandboxThreads::shared(limits.thread_stack_bytes),
+                retirements: Retirements::default(),
                 admission: Semaphore::new(limits.max_concurrent_runs),
                 registry,
                 runs: AtomicU64::new(0),
@@ -525,7 +527,7 @@ impl Engine {
     /// retirement is logged (`tracing`, warn), and so is each return.
     /// Zero unless QuickJS has a loop ptc does not know of: worth a report.
     pub fn retired_threads(&self) -> RetiredThreads {
-        let (total, still_stuck) = self.inner.threads.retired();
+        let (total, still_stuck) = self.inner.retirements.counts();
         RetiredThreads { total, still_stuck }
     }
 
@@ -706,6 +708,7 @@ impl Engine {
                     Ok((run, step))
                 },
                 give_up(),
+                &self.inner.retirements,
             )
             .await;
         let Ok(first) = first else {
@@ -781,6 +784,7 @@ impl Engine {
                         (run, step)
                     },
                     give_up(),
+                    &self.inner.retirements,
                 )
                 .await;
             match stepped {

@@ -1006,3 +1006,33 @@ async fn lines_too_deep_to_read_are_answered_under_their_id() {
     );
     host.finish().await;
 }
+
+/// A host that initializes again and again, each time leaving a run
+/// waiting, does not multiply ptc's threads: engines share one pool.
+#[tokio::test]
+#[cfg(target_os = "linux")]
+async fn reinitialized_sessions_share_their_threads() {
+    let mut host = Host::start();
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "hang", "readOnly": true }] }),
+    )
+    .await;
+    for _ in 0..100 {
+        host.call("initialize", json!({})).await;
+        host.request(
+            "run_code",
+            json!({ "code": "return await tools.hang({})", "description": "waits" }),
+        )
+        .await;
+        // The run is in its tool call: its engine has run a step.
+        host.incoming_request("tools/call").await;
+    }
+    let pid = host.child.id().expect("ptc serve is running");
+    let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .count();
+    // With an engine's pool per initialize it was over 200.
+    assert!(threads < 40, "{threads} threads for 100 sessions");
+    host.finish().await;
+}

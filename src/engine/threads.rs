@@ -36,14 +36,30 @@ struct State {
     shutdown: bool,
 }
 
-/// A pool of sandbox threads with a fixed stack size.
+/// A pool of sandbox threads with a fixed stack size. One per stack size
+/// per process (see [`SandboxThreads::shared`]), whatever the number of
+/// engines: a host that makes an engine per session does not multiply
+/// threads.
 pub(crate) struct SandboxThreads {
     shared: Arc<Shared>,
-    /// Jobs given up on (see [`SandboxThreads::run_or_abandon`]) that have
-    /// not returned yet: each holds a thread.
+}
+
+/// One engine's count of the jobs it gave up on (see
+/// [`SandboxThreads::run_or_abandon`]).
+#[derive(Default)]
+pub(crate) struct Retirements {
+    /// Given up on and not returned yet: each holds a thread.
     stuck: Arc<AtomicUsize>,
-    /// Jobs given up on, ever.
-    retired: AtomicU64,
+    /// Given up on, ever.
+    total: AtomicU64,
+}
+
+impl Retirements {
+    /// Jobs given up on, ever, and those of them that still hold a thread.
+    pub(crate) fn counts(&self) -> (u64, usize) {
+        let total = self.total.load(Ordering::Acquire);
+        (total, self.stuck.load(Ordering::Acquire))
+    }
 }
 
 /// The caller stopped waiting for a job; its thread was retired.
@@ -79,6 +95,24 @@ impl Drop for Returning {
 }
 
 impl SandboxThreads {
+    /// The process's pool for this stack size, made on first use and kept
+    /// while an engine holds it.
+    pub(crate) fn shared(stack_size: usize) -> Arc<Self> {
+        static POOLS: Mutex<Vec<(usize, std::sync::Weak<SandboxThreads>)>> = Mutex::new(Vec::new());
+        let mut pools = POOLS.lock().unwrap_or_else(PoisonError::into_inner);
+        pools.retain(|(_, pool)| pool.strong_count() > 0);
+        if let Some(pool) = pools
+            .iter()
+            .find(|(size, _)| *size == stack_size)
+            .and_then(|(_, pool)| pool.upgrade())
+        {
+            return pool;
+        }
+        let pool = Arc::new(Self::new(stack_size));
+        pools.push((stack_size, Arc::downgrade(&pool)));
+        pool
+    }
+
     pub(crate) fn new(stack_size: usize) -> Self {
         let core_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         Self {
@@ -95,31 +129,24 @@ impl SandboxThreads {
                 stack_size,
                 core_threads,
             }),
-            stuck: Arc::new(AtomicUsize::new(0)),
-            retired: AtomicU64::new(0),
         }
-    }
-
-    /// Jobs given up on, ever, and those of them that still hold a thread.
-    pub(crate) fn retired(&self) -> (u64, usize) {
-        let retired = self.retired.load(Ordering::Acquire);
-        (retired, self.stuck.load(Ordering::Acquire))
     }
 
     /// Runs `job` on a sandbox thread and returns its result, unless
     /// `give_up` completes first: then it stops waiting. The job's thread is retired (counted in
-    /// [`SandboxThreads::stuck`], logged) and the pool adds another, so a job
+    /// `retirements`, logged) and the pool adds another, so a job
     /// stuck where no interrupt reaches cannot hold its caller or the pool.
     /// The job's result is dropped on its own thread when it returns.
     pub(crate) async fn run_or_abandon<R: Send + 'static>(
         &self,
         job: impl FnOnce() -> R + Send + 'static,
         give_up: impl Future<Output = ()>,
+        retirements: &Retirements,
     ) -> Result<R, Abandoned> {
         let state = Arc::new(AtomicU8::new(RUNNING));
         let returning = Returning {
             state: Arc::clone(&state),
-            stuck: Arc::clone(&self.stuck),
+            stuck: Arc::clone(&retirements.stuck),
             started: Instant::now(),
         };
         let (tx, rx) = tokio::sync::oneshot::channel();
@@ -136,8 +163,8 @@ impl SandboxThreads {
         }
         match state.compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => {
-                self.stuck.fetch_add(1, Ordering::AcqRel);
-                self.retired.fetch_add(1, Ordering::AcqRel);
+                retirements.stuck.fetch_add(1, Ordering::AcqRel);
+                retirements.total.fetch_add(1, Ordering::AcqRel);
                 tracing::warn!(
                     "a sandbox job outlived its deadline and grace: its thread is retired"
                 );
@@ -282,7 +309,8 @@ mod tests {
                 std::hint::black_box(pad)[0] % 2 + depth(n - 1)
             }
         }
-        let deep = pool.run_or_abandon(|| depth(10_000), std::future::pending());
+        let retirements = Retirements::default();
+        let deep = pool.run_or_abandon(|| depth(10_000), std::future::pending(), &retirements);
         assert_eq!(deep.await.unwrap(), 5_000);
     }
 
@@ -300,16 +328,35 @@ mod tests {
                         std::hint::spin_loop()
                     }
                 };
-                pool.run_or_abandon(spin, std::future::pending()).await
+                pool.run_or_abandon(spin, std::future::pending(), &Retirements::default())
+                    .await
             }));
         }
         // Generous bound: the monitor adds a thread after a few ms.
-        let quick = pool.run_or_abandon(|| 42, std::future::pending());
+        let retirements = Retirements::default();
+        let quick = pool.run_or_abandon(|| 42, std::future::pending(), &retirements);
         let quick = tokio::time::timeout(Duration::from_secs(5), quick).await;
         stop.store(true, Ordering::Relaxed);
         assert_eq!(quick.ok().and_then(Result::ok), Some(42));
         for b in busy {
             b.await.unwrap().unwrap();
         }
+    }
+}
+
+#[cfg(test)]
+mod sharing {
+    use super::*;
+
+    #[test]
+    fn one_pool_per_stack_size_while_held() {
+        let a = SandboxThreads::shared(3 << 20);
+        let b = SandboxThreads::shared(3 << 20);
+        let other = SandboxThreads::shared(5 << 20);
+        assert!(Arc::ptr_eq(&a, &b));
+        assert!(!Arc::ptr_eq(&a, &other));
+        let weak = Arc::downgrade(&a);
+        drop((a, b));
+        assert_eq!(weak.strong_count(), 0, "released with its last engine");
     }
 }
