@@ -1,4 +1,7 @@
 #![no_main]
 //! See `ptc::fuzz::sdk` for what this target checks.
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| ptc::fuzz::sdk(data));
+libfuzzer_sys::fuzz_target!(
+    init: ptc::fuzz::tolerate_caught_parser_panics(),
+    |data: &[u8]| ptc::fuzz::sdk(data)
+);

@@ -45,6 +45,11 @@ fn failed(message: &str) -> Option<Failed<'_>> {
 pub(crate) fn refine(script: &str, from: (u32, u32), message: &str) -> Option<(u32, u32)> {
     let failed = failed(message)?;
     let start = offset(script, from)?;
+    // swc asserts its own invariants; should one fail, QuickJS's position stands.
+    std::panic::catch_unwind(|| find(script, start, &failed)).ok()?
+}
+
+fn find(script: &str, start: usize, failed: &Failed<'_>) -> Option<(u32, u32)> {
     // Byte positions start at 1 (0 is swc's dummy position).
     let input = StringInput::new(script, BytePos(1), BytePos(1 + script.len() as u32));
     let lexer = Lexer::new(
@@ -60,7 +65,7 @@ pub(crate) fn refine(script: &str, from: (u32, u32), message: &str) -> Option<(u
         let at = lo.0 as usize - 1;
         let dot = matches!(token.token, Token::Dot | Token::OptionalChain);
         if at >= start {
-            let hit = match failed {
+            let hit = match *failed {
                 Failed::Property(name) => after_dot && text(lo, hi) == Some(name),
                 Failed::Variable(name) => !after_dot && text(lo, hi) == Some(name),
             };
