@@ -703,15 +703,24 @@ async fn unhandled_rejections_are_reported() {
     );
 }
 
+/// Due order, not registration order; a cleared timer never fires. `done`
+/// is registered after `second` with the same delay, so it is due no
+/// earlier however slowly the lines run; `first` is due before `second`
+/// unless the two lines between them took half a second.
 #[tokio::test]
 async fn timers_fire_in_order() {
     let out = text(
-        "const seen: number[] = []; await new Promise<void>(done => { setTimeout(() => seen.push(2), 20); \
-         setTimeout(() => seen.push(1), 5); const t = setTimeout(() => seen.push(99), 10); clearTimeout(t); \
-         setTimeout(done, 40) }); return seen.join(',')",
+        "const seen: string[] = []; await new Promise<void>(done => { \
+         setTimeout(() => seen.push('late'), 60000); setTimeout(() => seen.push('second'), 500); \
+         setTimeout(() => seen.push('first'), 1); \
+         const t = setTimeout(() => seen.push('cleared'), 0); clearTimeout(t); \
+         setTimeout(done, 500) }); return seen.join(',')",
     )
     .await;
-    assert_eq!(out, "1,2");
+    assert_eq!(
+        out,
+        "first,second\n[run_code: the program returned with 1 timer pending (dropped); did you forget an `await`?]"
+    );
 }
 
 #[tokio::test]
@@ -992,29 +1001,45 @@ fn runs_awaiting_a_tool_hold_no_thread() {
 async fn cpu_bound_runs_do_not_hold_up_another_runs_tool_call() {
     let engine = engine();
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    // Each busy run says when it starts spinning; they spin until cancelled.
+    let spinning = Arc::new(AtomicUsize::new(0));
+    let stop = CancellationToken::new();
     let busy: Vec<_> = (0..cores)
         .map(|_| {
-            let engine = engine.clone();
+            let (engine, spinning) = (engine.clone(), Arc::clone(&spinning));
+            let options = RunOptions::default()
+                .cancel(stop.clone())
+                .events(move |_: RunEvent| {
+                    spinning.fetch_add(1, Ordering::SeqCst);
+                });
             tokio::spawn(async move {
-                engine
-                    .run_code(
-                        RunRequest::new("while (true) {}").timeout_ms(3000),
-                        RunOptions::default(),
-                    )
-                    .await
+                let request = RunRequest::new("console.log('spinning'); while (true) {}");
+                engine.run_code(request, options).await
             })
         })
         .collect();
-    tokio::time::sleep(Duration::from_millis(100)).await;
+    // Liveness only.
+    for _ in 0..6000 {
+        if spinning.load(Ordering::SeqCst) == cores {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(
+        spinning.load(Ordering::SeqCst),
+        cores,
+        "every busy run spins"
+    );
     let o = run(&engine, "return (await tools.echo({ v: 1 })).v").await;
     assert_eq!(o.text(), "1");
-    // The busy runs spin until their 3 s deadline: this one did not wait.
+    // The busy runs spin until cancelled: this one did not wait for them.
     assert!(
         busy.iter().all(|b| !b.is_finished()),
         "the short run finished only after the busy ones"
     );
+    stop.cancel();
     for b in busy {
-        assert_eq!(b.await.unwrap().unwrap().kind, Some(FailureKind::Timeout));
+        assert_eq!(b.await.unwrap().unwrap().kind, Some(FailureKind::Cancelled));
     }
 }
 
