@@ -958,8 +958,8 @@ impl Report {
             FailureKind::Timeout => format!("the run exceeded its {} ms deadline", self.timeout_ms),
             FailureKind::Memory => {
                 let mut m = format!(
-                    "the run exceeded its memory limit of {} MiB",
-                    self.memory_limit >> 20
+                    "the run exceeded its memory limit of {}",
+                    size(self.memory_limit)
                 );
                 if let Some(why) = message {
                     m.push_str(&format!(" ({why})"));
@@ -1049,12 +1049,22 @@ impl Report {
         }
         if left_out > 0 {
             outcome.content.push(ContentBlock::text(format!(
-                "[{} left out: at most {} images and {} MiB per run]",
+                "[{} left out: at most {} images and {} per run]",
                 plural(left_out, "image", "images"),
                 self.max_images,
-                self.max_image_bytes >> 20
+                size(self.max_image_bytes)
             )));
         }
+    }
+}
+
+/// A size as people write it: `64 MiB`, `512 KiB`, or bytes when neither
+/// is exact.
+fn size(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
     }
 }
 

@@ -2,6 +2,7 @@
 
 mod cli;
 mod common;
+mod contract_rules;
 mod deadline_and_time;
 mod engine;
 mod fuzz_corpus;

@@ -1,0 +1,235 @@
+//! Contract rules that had no test of their own (contracts §3, §6, §7).
+
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
+
+use ptc::{
+    Approval, ContentBlock, Denial, Engine, ErrorCode, FailureKind, Limits, Registry, RunOptions,
+    RunRequest, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput,
+};
+use serde_json::{Value, json};
+
+use crate::engine::{Events, test_registry};
+
+#[test]
+fn default_limits_are_the_documented_ones() {
+    let limits = Limits::default();
+    assert_eq!(limits.max_parallel_sub_calls, 10);
+    assert_eq!(limits.default_timeout_ms, 120_000);
+    assert_eq!(limits.max_timeout_ms, 600_000);
+    assert_eq!(limits.output_cap_bytes, 32_768);
+    assert_eq!(limits.memory_limit_bytes, 64 << 20);
+    assert_eq!(limits.stack_limit_bytes, 1 << 20);
+    assert_eq!(limits.thread_stack_bytes, 16 << 20);
+    assert_eq!(limits.max_code_bytes, 1 << 20);
+    assert_eq!(limits.max_concurrent_runs, 1024);
+    assert_eq!(limits.max_images, 8);
+    assert_eq!(limits.max_image_bytes, 8 << 20);
+}
+
+/// A schema-invalid call is a sub-call: it has an id, a `started` and a
+/// `settled` event, and counts in `subCalls`.
+#[tokio::test]
+async fn schema_invalid_calls_are_sub_calls() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    let events = Events::default();
+    let outcome = engine
+        .run_code(
+            RunRequest::new(
+                "try { await tools.sleep({ ms: 'soon' }) } catch (e: any) { return e.code }",
+            )
+            .run_id("r"),
+            events.options(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), "INVALID_ARGUMENTS");
+    assert_eq!(outcome.sub_calls, 1);
+    let kinds = events.take();
+    assert!(
+        matches!(&kinds[..], [
+            ptc::RunEventKind::Started { id, name, .. },
+            ptc::RunEventKind::Settled { id: settled, ok: false, error: Some(e), .. },
+        ] if &**id == "r:ptc:1" && name == "sleep" && settled == id && e.code == ErrorCode::InvalidArguments),
+        "{kinds:?}"
+    );
+}
+
+/// `started` comes at submission, before policy: also before an approver
+/// is asked, and for a call the approver then refuses.
+#[tokio::test]
+async fn started_comes_before_policy_and_approval() {
+    let registry = test_registry();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("guarded").policy(ptc::Policy::Ask),
+            |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a) },
+        ))
+        .unwrap();
+    let timeline = Arc::new(Mutex::new(Vec::<String>::new()));
+    let asked = Arc::clone(&timeline);
+    registry.set_approver(move |_request: ptc::ApprovalRequest| {
+        asked.lock().unwrap().push("asked".into());
+        async { Approval::Refused(Denial::new("no")) }
+    });
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let seen = Arc::clone(&timeline);
+    let options = RunOptions::default().events(move |e: ptc::RunEvent| {
+        let what = match e.kind {
+            ptc::RunEventKind::Started { .. } => "started",
+            ptc::RunEventKind::Settled { .. } => "settled",
+            _ => "other",
+        };
+        seen.lock().unwrap().push(what.into());
+    });
+    let outcome = engine
+        .run_code(
+            RunRequest::new("try { await tools.guarded({}) } catch (e: any) { return e.code + ': ' + e.message }"),
+            options,
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), "DENIED: no");
+    assert_eq!(*timeline.lock().unwrap(), ["started", "asked", "settled"]);
+}
+
+/// `INVALID_OUTPUT` reaches the program like any failure, and `settled`
+/// carries the value of a call that succeeded.
+#[tokio::test]
+async fn invalid_output_and_settled_values() {
+    let registry = Registry::new();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("count")
+                .read_only(true)
+                .output(json!({ "type": "integer" })),
+            |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a["give"].clone()) },
+        ))
+        .unwrap();
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let events = Events::default();
+    let outcome = engine
+        .run_code(
+            RunRequest::new(
+                "const ok = await tools.count({ give: 3 }); \
+                 try { await tools.count({ give: 'three' }) } catch (e: any) { return ok + ' ' + e.code }",
+            ),
+            events.options(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), "3 INVALID_OUTPUT");
+    let settled: Vec<(bool, Option<Value>)> = events
+        .take()
+        .into_iter()
+        .filter_map(|k| match k {
+            ptc::RunEventKind::Settled { ok, value, .. } => Some((ok, value)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(settled, [(true, Some(json!(3))), (false, None)]);
+}
+
+/// Run ids the engine makes are unique, also across engines.
+#[tokio::test]
+async fn generated_run_ids_are_unique() {
+    let mut ids = HashSet::new();
+    for _ in 0..2 {
+        let engine = Engine::new(Registry::new(), Limits::default()).unwrap();
+        for _ in 0..50 {
+            let outcome = engine
+                .run_code(RunRequest::new("return 1"), RunOptions::default())
+                .await
+                .unwrap();
+            assert!(
+                ids.insert(outcome.run_id.clone()),
+                "{} twice",
+                outcome.run_id
+            );
+        }
+    }
+}
+
+/// Images past `maxImageBytes` are left out with a notice; the text stays.
+#[tokio::test]
+async fn images_past_the_byte_limit_are_left_out() {
+    let registry = Registry::new();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("picture").read_only(true),
+            |a: Value, _: ToolContext| async move {
+                let bytes = a["bytes"].as_u64().unwrap_or(3) as usize;
+                let mut output = ToolOutput::new(json!("drawn"));
+                output.content.push(ContentBlock::Image {
+                    data: "A".repeat(bytes / 3 * 4),
+                    mime_type: "image/png".into(),
+                });
+                Ok::<_, ToolError>(output)
+            },
+        ))
+        .unwrap();
+    let limits = Limits {
+        max_image_bytes: 1000,
+        ..Limits::default()
+    };
+    let engine = Engine::new(registry, limits).unwrap();
+    let outcome = engine
+        .run_code(
+            RunRequest::new(
+                "await tools.picture({ bytes: 600 }); await tools.picture({ bytes: 600 }); return 'done'",
+            ),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    let blocks: Vec<String> = outcome
+        .content
+        .iter()
+        .map(|b| match b {
+            ContentBlock::Text { text } => text.clone(),
+            ContentBlock::Image { data, .. } => format!("image of {} base64 bytes", data.len()),
+            _ => String::new(),
+        })
+        .collect();
+    assert_eq!(blocks.len(), 4, "{blocks:?}");
+    assert_eq!(blocks[0], "done");
+    assert!(
+        blocks[1].starts_with("Image from `picture` (sub-call "),
+        "{blocks:?}"
+    );
+    assert_eq!(blocks[2], "image of 800 base64 bytes");
+    assert_eq!(
+        blocks[3],
+        "[1 image left out: at most 8 images and 1000 bytes per run]"
+    );
+}
+
+/// A tool result too large for the run's heap ends the run as `memory`.
+#[tokio::test]
+async fn a_huge_tool_result_ends_the_run_as_memory() {
+    let registry = Registry::new();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("flood").read_only(true),
+            |_: Value, _: ToolContext| async move { Ok::<_, ToolError>(json!("x".repeat(12 << 20))) },
+        ))
+        .unwrap();
+    let limits = Limits {
+        memory_limit_bytes: 8 << 20,
+        ..Limits::default()
+    };
+    let engine = Engine::new(registry, limits).unwrap();
+    let outcome = engine
+        .run_code(
+            RunRequest::new("try { const s = await tools.flood({}); return s.length } catch { return 'caught' }"),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Memory),
+        "{}",
+        outcome.text()
+    );
+}
