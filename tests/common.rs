@@ -28,3 +28,34 @@ pub fn with_query(name: &str) -> ToolDefinition {
         "required": ["q"]
     }))
 }
+
+/// Runs the ignored test `name` in a process of its own (this test binary
+/// again), so other tests' threads and allocations do not blur what it
+/// measures, and returns what follows `tag ` on the line it printed.
+pub fn in_own_process(name: &str, tag: &str) -> String {
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            name,
+            "--ignored",
+            "--nocapture",
+            "--test-threads",
+            "1",
+        ])
+        .output()
+        .expect("re-run the test binary");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let prefix = format!("{tag} ");
+    stdout
+        .lines()
+        .find_map(|line| {
+            line.split_once(prefix.as_str())
+                .map(|(_, rest)| rest.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no `{tag}` line from {name}: {stdout}"))
+}

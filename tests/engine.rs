@@ -970,26 +970,11 @@ async fn runs_awaiting_a_tool_child() {
 #[test]
 #[cfg(target_os = "linux")]
 fn runs_awaiting_a_tool_hold_no_thread() {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "engine::runs_awaiting_a_tool_child",
-            "--ignored",
-            "--nocapture",
-        ])
-        .output()
-        .expect("re-run the test binary");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let threads: usize = stdout
-        .lines()
-        .find_map(|l| l.split_once("SANDBOX-THREADS "))
-        .and_then(|(_, n)| n.trim().parse().ok())
-        .expect("the child's count");
+    let threads: usize =
+        crate::common::in_own_process("engine::runs_awaiting_a_tool_child", "SANDBOX-THREADS")
+            .trim()
+            .parse()
+            .expect("the child's count");
     // A run that held a thread while waiting would need 200.
     assert!(
         threads < 50,

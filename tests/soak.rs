@@ -2,8 +2,6 @@
 //! process of its own (this test binary re-run on one ignored test), so other
 //! tests' allocations do not blur the figure.
 
-use std::process::Command;
-
 use ptc::{
     Engine, FailureKind, Limits, Registry, RunOptions, RunRequest, Tool, ToolContext,
     ToolDefinition, ToolError,
@@ -124,28 +122,7 @@ async fn soak_child() {
 #[test]
 #[cfg(target_os = "linux")]
 fn memory_stays_flat_over_many_runs_and_heap_bombs() {
-    let out = Command::new(std::env::current_exe().unwrap())
-        .args([
-            "--exact",
-            "soak::soak_child",
-            "--ignored",
-            "--nocapture",
-            "--test-threads",
-            "1",
-        ])
-        .output()
-        .expect("re-run the test binary");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let line = stdout
-        .lines()
-        .find_map(|l| l.split_once("SOAK "))
-        .expect("figures")
-        .1;
+    let line = crate::common::in_own_process("soak::soak_child", "SOAK");
     let f: Vec<f64> = line
         .split(' ')
         .take(8)
