@@ -1044,3 +1044,22 @@ async fn reinitialized_sessions_share_their_threads() {
     assert!(threads < 40, "{threads} threads for 100 sessions");
     host.finish().await;
 }
+
+/// Registering and removing many tools takes time linear in their number
+/// (100,000 once took 43 s, answering nothing else meanwhile). Liveness
+/// only: the host's patience is far above the linear time, far below the
+/// quadratic one.
+#[tokio::test]
+async fn a_hundred_thousand_tools_register_and_go() {
+    let mut host = Host::start();
+    let tools: Vec<Value> = (0..100_000)
+        .map(|i| json!({ "name": format!("t{i}") }))
+        .collect();
+    let registered = host.call("tools/register", json!({ "tools": tools })).await;
+    assert_eq!(registered["count"], 100_000);
+    assert_eq!(registered["registered"].as_array().unwrap().len(), 100_000);
+    let names: Vec<String> = (0..100_000).map(|i| format!("t{i}")).collect();
+    let removed = host.call("tools/remove", json!({ "names": names })).await;
+    assert_eq!(removed, json!({ "removed": true }));
+    host.finish().await;
+}
