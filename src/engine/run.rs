@@ -46,9 +46,8 @@ fn compiled(which: &'static str) -> Option<&'static Bytecode> {
 /// call `settle` would forge its own tool results.
 struct Bridge<'js> {
     host: Object<'js>,
-    /// `[promise, reason]` pairs, flat.
+    /// `[promise, reason]` pairs, flat, by slot (see `Rejections`).
     unhandled: Array<'js>,
-    kept: std::cell::Cell<u32>,
 }
 
 // SAFETY: `Bridge` holds only values of lifetime 'js, renamed as a whole.
@@ -57,9 +56,9 @@ unsafe impl<'js> JsLifetime<'js> for Bridge<'js> {
 }
 
 impl<'js> Bridge<'js> {
-    /// Keeps a rejected promise and its reason alive; their slot.
-    fn keep(&self, ctx: &Ctx<'js>, promise: Value<'js>, reason: &Value<'js>) -> Option<u32> {
-        let slot = self.kept.get();
+    /// Keeps a rejected promise and its reason alive in `slot` (letting go
+    /// of what the slot held); `false` if that failed (out of memory).
+    fn keep(&self, ctx: &Ctx<'js>, slot: u32, promise: Value<'js>, reason: &Value<'js>) -> bool {
         let raw = ctx.as_raw().as_ptr();
         let flags = rquickjs::qjs::JS_PROP_C_W_E as i32;
         // A definition (not a `set`): no setter of the program's can run.
@@ -79,10 +78,8 @@ impl<'js> Bridge<'js> {
             });
         if !kept {
             let _ = ctx.catch();
-            return None;
         }
-        self.kept.set(slot + 1);
-        Some(slot)
+        kept
     }
 }
 
@@ -155,8 +152,11 @@ struct Rejection {
 }
 
 impl Rejections {
-    fn room(&self) -> bool {
-        self.described.len() < DESCRIBED_REJECTIONS
+    /// A slot no described rejection uses, if fewer than the limit are.
+    /// Slots are reused, so the bridge keeps at most that many promises.
+    fn free_slot(&self) -> Option<u32> {
+        (0..DESCRIBED_REJECTIONS as u32)
+            .find(|slot| self.described.values().all(|r| r.slot != *slot))
     }
 
     fn handled(&mut self, promise: usize) {
@@ -660,7 +660,6 @@ impl Run {
             let bridge = Bridge {
                 host: host.clone(),
                 unhandled: Array::new(ctx.clone()).map_err(internal)?,
-                kept: std::cell::Cell::new(0),
             };
             if ctx.store_userdata(bridge).is_err() {
                 return Err(StartError::Sandbox("the sandbox bridge is in use".into()));
@@ -876,8 +875,8 @@ fn track_rejection<'js>(
         st.rejections.handled(key);
         return;
     }
-    let slot = match ctx.userdata::<Bridge>() {
-        Some(bridge) if st.rejections.room() => bridge.keep(ctx, promise, reason),
+    let slot = match (ctx.userdata::<Bridge>(), st.rejections.free_slot()) {
+        (Some(bridge), Some(slot)) => bridge.keep(ctx, slot, promise, reason).then_some(slot),
         _ => None,
     };
     match slot {
