@@ -1063,3 +1063,216 @@ async fn a_hundred_thousand_tools_register_and_go() {
     assert_eq!(removed, json!({ "removed": true }));
     host.finish().await;
 }
+
+/// Host protocol rules that had no test: an unknown `data.code`, the
+/// default refusal, `tools/invoke` under `ask` and `deny`, log events on the
+/// wire, registration warnings, `$/cancel` for a call a run left behind.
+#[tokio::test]
+async fn answers_refusals_and_events_as_the_protocol_says() {
+    let mut host = Host::start();
+    let registered = host
+        .call(
+            "tools/register",
+            json!({ "tools": [
+                wait_tool("w"),
+                { "name": "asks", "policy": "ask" },
+                { "name": "never", "policy": "deny" },
+                { "name": "remote", "parameters": { "type": "object", "properties": {
+                    "a": { "$ref": "https://example.com/a.json" } } } }
+            ] }),
+        )
+        .await;
+    let warnings = registered["warnings"].as_array().expect("warnings");
+    assert!(
+        warnings[0]
+            .as_str()
+            .unwrap()
+            .starts_with("tool `remote`: parameters has parts that cannot be checked"),
+        "{registered}"
+    );
+
+    // An error whose data.code is no contract code fails as TOOL_ERROR.
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "console.warn('careful'); try { await tools.w({}) } catch (e: any) { return e.code + ': ' + e.message }", "description": "d" }),
+        )
+        .await;
+    let log = host
+        .expect("the warn line", |m| {
+            m["method"] == "run/event" && m["params"]["event"] == "log"
+        })
+        .await;
+    assert_eq!(log["params"]["level"], "warn");
+    assert_eq!(log["params"]["text"], "careful");
+    let call = host.incoming_request("tools/call").await;
+    host.reply_error(
+        &call,
+        json!({ "code": -32000, "message": "odd", "data": { "code": "NOPE" } }),
+    )
+    .await;
+    let response = host.response(run).await;
+    assert_eq!(
+        response["result"]["content"][0]["text"],
+        "[warn] careful\nTOOL_ERROR: odd"
+    );
+
+    // A refusal without a reason gets the default one.
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "try { await tools.asks({}) } catch (e: any) { return e.code + ': ' + e.message }", "description": "d" }),
+        )
+        .await;
+    let approve = host.incoming_request("tools/approve").await;
+    host.reply(&approve, json!({ "approved": false })).await;
+    let response = host.response(run).await;
+    assert_eq!(
+        response["result"]["content"][0]["text"],
+        "DENIED: the host refused the call to `asks`"
+    );
+
+    // tools/invoke goes through the same policy (mode native).
+    host.call("initialize", json!({ "config": { "mode": "native" } }))
+        .await;
+    let invoke = host
+        .request("tools/invoke", json!({ "name": "asks", "arguments": {} }))
+        .await;
+    let approve = host.incoming_request("tools/approve").await;
+    host.reply(&approve, json!({ "approved": false, "reason": "not now" }))
+        .await;
+    let response = host.response(invoke).await;
+    assert_eq!(response["result"]["error"]["code"], "DENIED");
+    assert_eq!(response["result"]["content"][0]["text"], "Error: not now");
+    let denied = host
+        .call("tools/invoke", json!({ "name": "never", "arguments": {} }))
+        .await;
+    assert_eq!(denied["error"]["code"], "DENIED");
+    assert_eq!(
+        denied["content"][0]["text"],
+        "Error: tool `never` is not allowed"
+    );
+
+    // A call still in flight when its run returns gets a $/cancel first.
+    host.call("initialize", json!({})).await;
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "tools.w({}); return 'left'", "description": "d" }),
+        )
+        .await;
+    let response = host.response(run).await;
+    let text = response["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("left\n[run_code: the program returned with 1 sub-call still running"),
+        "{text}"
+    );
+    let from = host.seen.iter().position(|m| {
+        m["method"] == "tools/call"
+            && m["params"]["name"] == "w"
+            && m["params"]["runId"] == response["result"]["runId"]
+    });
+    if let Some(at) = from {
+        let call_id = host.seen[at]["id"].clone();
+        let cancel = host.seen[at..]
+            .iter()
+            .find(|m| m["method"] == "$/cancel" && m["params"]["id"] == call_id)
+            .cloned()
+            .expect("a $/cancel for the call the run left behind");
+        assert!(host.position(&cancel) < host.position(&response));
+    }
+    host.finish().await;
+}
+
+/// Every `initialize` member takes effect.
+#[tokio::test]
+async fn initialize_members_take_effect() {
+    let mut host = Host::start();
+    host.call(
+        "initialize",
+        json!({ "config": {
+            "mode": "both",
+            "defaultTimeoutMs": 300,
+            "maxTimeoutMs": 400,
+            "outputCapBytes": 100,
+            "memoryLimitBytes": 2 << 20,
+            "maxParallelSubCalls": 1
+        } }),
+    )
+    .await;
+    host.call("tools/register", json!({ "tools": [wait_tool("w")] }))
+        .await;
+    // mode both: the tools and run_code.
+    let presented = host.call("presentation", json!({})).await;
+    let names: Vec<&str> = presented["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["w", "run_code"]);
+    // defaultTimeoutMs: a busy program ends at 300 ms.
+    let busy = host
+        .call(
+            "run_code",
+            json!({ "code": "for (;;) {}", "description": "d" }),
+        )
+        .await;
+    assert_eq!(
+        busy["content"][0]["text"],
+        "Error: code run failed (timeout): the run exceeded its 300 ms deadline"
+    );
+    // maxTimeoutMs: 401 is out of range.
+    let error = host
+        .call_error(
+            "run_code",
+            json!({ "code": "1", "description": "d", "timeoutMs": 401 }),
+        )
+        .await;
+    assert!(
+        error["message"].as_str().unwrap().contains("from 1 to 400"),
+        "{error}"
+    );
+    // outputCapBytes: the text is cut to 100 bytes.
+    let long = host
+        .call(
+            "run_code",
+            json!({ "code": "return 'y'.repeat(1000)", "description": "d" }),
+        )
+        .await;
+    assert!(
+        long["content"][0]["text"].as_str().unwrap().len() <= 100,
+        "{long}"
+    );
+    // memoryLimitBytes: 2 MiB.
+    let bomb = host
+        .call("run_code", json!({ "code": "const a = []; for (;;) a.push('z'.repeat(1000))", "description": "d" }))
+        .await;
+    assert_eq!(
+        bomb["content"][0]["text"],
+        "Error: code run failed (memory): the run exceeded its memory limit of 2 MiB"
+    );
+    // maxParallelSubCalls: 1, so the second read-only call waits for the first.
+    let run = host
+        .request("run_code", json!({ "code": "await Promise.all([tools.w({ n: 1 }), tools.w({ n: 2 })]); return 'both'", "description": "d" }))
+        .await;
+    let first = host.incoming_request("tools/call").await;
+    assert_eq!(first["params"]["arguments"]["n"], 1);
+    // Both were submitted together; had the second been admitted too, its
+    // request would be queued before the answer to a later request.
+    host.call("tools/list", json!({})).await;
+    let calls = |host: &Host| {
+        host.seen
+            .iter()
+            .filter(|m| m["method"] == "tools/call")
+            .count()
+    };
+    assert_eq!(calls(&host), 1, "the second call waits for the first");
+    host.reply(&first, json!({ "value": 1 })).await;
+    let second = host.incoming_request("tools/call").await;
+    assert_eq!(second["params"]["arguments"]["n"], 2);
+    host.reply(&second, json!({ "value": 2 })).await;
+    let response = host.response(run).await;
+    assert_eq!(response["result"]["content"][0]["text"], "both");
+    host.finish().await;
+}
