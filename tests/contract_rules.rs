@@ -233,3 +233,149 @@ async fn a_huge_tool_result_ends_the_run_as_memory() {
         outcome.text()
     );
 }
+
+/// A registry with `gate` (records "gate", then waits until released) and
+/// `note` (records its label), for ordering tests that need no clock.
+fn gate_and_note() -> (Registry, Arc<tokio::sync::Notify>, Arc<Mutex<Vec<String>>>) {
+    let registry = Registry::new();
+    let release = Arc::new(tokio::sync::Notify::new());
+    let notes = Arc::new(Mutex::new(Vec::new()));
+    let (gate, entered) = (Arc::clone(&release), Arc::clone(&notes));
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("gate").read_only(true),
+            move |_: Value, _: ToolContext| {
+                let gate = Arc::clone(&gate);
+                entered.lock().unwrap().push("gate".to_owned());
+                async move {
+                    gate.notified().await;
+                    Ok::<_, ToolError>(json!(null))
+                }
+            },
+        ))
+        .unwrap();
+    let log = Arc::clone(&notes);
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("note").read_only(true),
+            move |a: Value, _: ToolContext| {
+                log.lock()
+                    .unwrap()
+                    .push(a["l"].as_str().unwrap_or("?").to_owned());
+                async move { Ok::<_, ToolError>(json!(null)) }
+            },
+        ))
+        .unwrap();
+    (registry, release, notes)
+}
+
+/// Runs past `maxConcurrentRuns` are admitted in the order they came.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn runs_waiting_for_admission_go_in_order() {
+    let (registry, release, notes) = gate_and_note();
+    let limits = Limits {
+        max_concurrent_runs: 1,
+        ..Limits::default()
+    };
+    let engine = Engine::new(registry, limits).unwrap();
+    let first = {
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            let code = "await tools.note({ l: 'A' }); await tools.gate({}); return 'A'";
+            engine
+                .run_code(RunRequest::new(code), RunOptions::default())
+                .await
+        })
+    };
+    while notes.lock().unwrap().len() < 2 {
+        tokio::task::yield_now().await;
+    }
+    let later = |label: &'static str| {
+        let engine = engine.clone();
+        async move {
+            let code = format!("await tools.note({{ l: '{label}' }}); return '{label}'");
+            engine
+                .run_code(RunRequest::new(code), RunOptions::default())
+                .await
+        }
+    };
+    // `join!` polls B first: B queues for admission before C.
+    let (b, c, ()) = tokio::join!(later("B"), later("C"), async {
+        tokio::task::yield_now().await;
+        release.notify_one();
+    });
+    assert_eq!(first.await.unwrap().unwrap().text(), "A");
+    assert_eq!(
+        (b.unwrap().text().to_owned(), c.unwrap().text().to_owned()),
+        ("B".into(), "C".into())
+    );
+    assert_eq!(*notes.lock().unwrap(), ["A", "gate", "B", "C"]);
+}
+
+/// `maxParallelSubCalls` is per run: one run's waiting call takes no slot
+/// of another's.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_run_has_its_own_sub_call_slots() {
+    let (registry, release, notes) = gate_and_note();
+    let limits = Limits {
+        max_parallel_sub_calls: 1,
+        ..Limits::default()
+    };
+    let engine = Engine::new(registry, limits).unwrap();
+    let waiting = {
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            let code = "await Promise.all([tools.gate({}), tools.note({ l: 'queued behind the gate' })]); return 'released'";
+            engine
+                .run_code(RunRequest::new(code), RunOptions::default())
+                .await
+        })
+    };
+    while notes.lock().unwrap().is_empty() {
+        tokio::task::yield_now().await;
+    }
+    let other = engine
+        .run_code(
+            RunRequest::new("await tools.note({ l: 'other run' }); return 'other done'"),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(other.text(), "other done");
+    assert_eq!(
+        *notes.lock().unwrap(),
+        ["gate", "other run"],
+        "the first run's second call still waits"
+    );
+    release.notify_one();
+    assert_eq!(waiting.await.unwrap().unwrap().text(), "released");
+}
+
+/// A failure's text is capped like any output.
+#[tokio::test]
+async fn failure_text_is_capped() {
+    let limits = Limits {
+        output_cap_bytes: 200,
+        ..Limits::default()
+    };
+    let engine = Engine::new(Registry::new(), limits).unwrap();
+    let outcome = engine
+        .run_code(
+            RunRequest::new("console.log('z'.repeat(500)); throw new Error('x'.repeat(100000))"),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.kind, Some(FailureKind::Runtime));
+    assert!(outcome.text().len() <= 200, "{}", outcome.text().len());
+    assert!(
+        outcome
+            .text()
+            .starts_with("Error: code run failed (runtime): Error: xxx")
+    );
+    assert!(
+        outcome.text().contains("bytes left out"),
+        "{}",
+        outcome.text()
+    );
+}
