@@ -1276,3 +1276,30 @@ async fn initialize_members_take_effect() {
     assert_eq!(response["result"]["content"][0]["text"], "both");
     host.finish().await;
 }
+
+/// End of input while a `tools/invoke` waits on the host: it is answered
+/// (`ABORTED`), its call cancelled first, and ptc exits 0.
+#[tokio::test]
+async fn end_of_input_answers_an_invocation_in_flight() {
+    let mut host = Host::start();
+    host.call("initialize", json!({ "config": { "mode": "native" } }))
+        .await;
+    host.call("tools/register", json!({ "tools": [wait_tool("w")] }))
+        .await;
+    let invoke = host
+        .request("tools/invoke", json!({ "name": "w", "arguments": {} }))
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    drop(host.stdin.take());
+    let response = host.response(invoke).await;
+    assert_eq!(response["result"]["isError"], true);
+    assert_eq!(response["result"]["error"]["code"], "ABORTED");
+    let cancel = host
+        .expect("the $/cancel of the call", |m| {
+            m["method"] == "$/cancel" && m["params"]["id"] == call["id"]
+        })
+        .await;
+    assert!(host.position(&cancel) < host.position(&response));
+    let (code, _) = host.wait().await;
+    assert_eq!(code, 0);
+}
