@@ -691,3 +691,45 @@ fn random_schemas_typecheck_with_tsc() {
         );
     }
 }
+
+/// Contracts §5: the instruction text says each thing the model must know,
+/// whatever the golden holds.
+#[test]
+fn the_instructions_tell_the_model_what_the_contract_lists() {
+    let tools = load_tools(&shared("bench/peers/tools50.json"));
+    let text = run_code_description(&declarations_of(&tools), &SdkOptions::default());
+    for (rule, needle) in [
+        (
+            "the code is the body of an async function",
+            "body of an async function",
+        ),
+        ("erasable syntax only", "Only erasable TypeScript"),
+        ("no enum", "no `enum`"),
+        ("no namespace", "no `namespace`"),
+        ("no parameter properties", "parameter properties"),
+        ("how to call a tool", "await tools.name(args)"),
+        (
+            "failures reject with ToolCallError",
+            "rejects with a `ToolCallError`",
+        ),
+        ("catch to continue", "`try`/`catch` to carry on"),
+        ("read-only calls may overlap", "Promise.all"),
+        (
+            "mutating calls run alone, in order",
+            "one at a time, in the order",
+        ),
+        (
+            "only return and console.log reach the model",
+            "Only the `return` value and `console.log` output reach you",
+        ),
+        (
+            "the deadline's default and maximum",
+            "120000 ms by default, at most 600000 ms",
+        ),
+    ] {
+        assert!(
+            text.contains(needle),
+            "the instructions do not say {rule}: {text}"
+        );
+    }
+}
