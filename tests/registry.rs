@@ -218,3 +218,91 @@ fn mode_is_a_registry_default_with_a_scope_override() {
     s.set_mode(None);
     assert_eq!(s.mode(), Mode::Both);
 }
+
+/// Every real MCP tool list registers (MCP spellings, draft-07 and 2020-12
+/// schemas alike), and each tool then validates: `{}` against its schema
+/// is refused exactly when the schema has a `required`.
+#[test]
+fn real_mcp_tool_lists_register_and_validate() {
+    let dir = crate::common::shared("fixtures/mcp-tools");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 5, "the fixtures in {}", dir.display());
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    for file in files {
+        let list: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        let registry = Registry::new();
+        for tool in list["tools"].as_array().unwrap() {
+            let definition: ToolDefinition = serde_json::from_value(tool.clone())
+                .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+            let name = definition.name.clone();
+            registry
+                .add(Tool::from_arc(definition, echo_handler()))
+                .unwrap_or_else(|e| panic!("{}: {name}: {e}", file.display()));
+            let required = tool["inputSchema"]["required"]
+                .as_array()
+                .is_some_and(|r| !r.is_empty());
+            let call = ptc::Call::new("c", name.clone(), json!({}));
+            let result = rt.block_on(registry.scope().call(call, Default::default()));
+            let refused = matches!(&result, Err(e) if e.code == ptc::ErrorCode::InvalidArguments);
+            assert_eq!(
+                refused,
+                required,
+                "{}: {name}: {{}} against a schema that requires {}",
+                file.display(),
+                tool["inputSchema"]["required"]
+            );
+        }
+    }
+}
+
+/// `$schema` picks the draft: draft-07's array `items` is a tuple.
+#[test]
+fn the_schema_uri_picks_the_draft() {
+    let registry = Registry::new();
+    registry
+        .add(Tool::from_arc(
+            ToolDefinition::new("pair").parameters(json!({
+                "$schema": "http://json-schema.org/draft-07/schema#",
+                "type": "object",
+                "properties": { "t": { "type": "array", "items": [{ "type": "string" }, { "type": "number" }] } }
+            })),
+            echo_handler(),
+        ))
+        .unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap();
+    let call = |args: serde_json::Value| {
+        rt.block_on(
+            registry
+                .scope()
+                .call(ptc::Call::new("c", "pair", args), Default::default()),
+        )
+    };
+    assert!(call(json!({ "t": ["a", 1] })).is_ok());
+    assert_eq!(
+        call(json!({ "t": [1, "a"] })).unwrap_err().code,
+        ptc::ErrorCode::InvalidArguments
+    );
+    // Under 2020-12 the same `items` is not a schema at all.
+    let strict = Registry::new().add(Tool::from_arc(
+        ToolDefinition::new("pair").parameters(json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "properties": { "t": { "type": "array", "items": [{ "type": "string" }] } }
+        })),
+        echo_handler(),
+    ));
+    assert!(
+        matches!(strict, Err(RegistrationError::InvalidSchema { .. })),
+        "{strict:?}"
+    );
+}
