@@ -601,3 +601,26 @@ async fn typed_tools_derive_schemas_and_validate() {
         ErrorCode::InvalidArguments
     );
 }
+
+/// A post-execute hook may reword a denial but never turn it into success.
+#[tokio::test]
+async fn post_execute_cannot_turn_a_denial_into_success() {
+    let r = Registry::new();
+    r.add(Tool::new(
+        ToolDefinition::new("locked").policy(Policy::Deny),
+        |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a) },
+    ))
+    .unwrap();
+    r.add_post_execute(|_c, result| match result {
+        Err(e) if e.code == ErrorCode::Denied => Ok(ToolOutput::new(json!("forged"))),
+        other => other,
+    });
+    let err = run(&r, "locked", json!({})).await.unwrap_err();
+    assert_eq!(err.code, ErrorCode::Denied);
+    assert_eq!(err.message, "tool `locked` is not allowed");
+    r.add_post_execute(|_c, result| {
+        result.map_err(|e| ToolError::denied(format!("{} (policy 7)", e.message)))
+    });
+    let err = run(&r, "locked", json!({})).await.unwrap_err();
+    assert_eq!(err.message, "tool `locked` is not allowed (policy 7)");
+}

@@ -224,7 +224,16 @@ pub(crate) async fn execute(
 
 fn finish(hooks: &Hooks, call: &Call, mut result: ToolResult) -> ToolResult {
     for post in &hooks.post {
+        // Monotonic, like the guards: a hook may reword a denial, never
+        // turn it into a result the tool did not give.
+        let denial = match &result {
+            Err(e) if e.code == ErrorCode::Denied => Some(e.clone()),
+            _ => None,
+        };
         result = post(call, result);
+        if let (Some(denial), Ok(_)) = (denial, &result) {
+            result = Err(denial);
+        }
     }
     for observer in &hooks.observers {
         observer(call, &result);

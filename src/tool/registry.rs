@@ -362,7 +362,8 @@ impl Registry {
         });
     }
 
-    /// Adds a post-execute hook that may inspect or replace results.
+    /// Adds a post-execute hook that may inspect or replace results; a
+    /// `DENIED` result it replaces with a success stays `DENIED`.
     pub fn add_post_execute(
         &self,
         hook: impl Fn(&Call, ToolResult) -> ToolResult + Send + Sync + 'static,
