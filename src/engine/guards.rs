@@ -152,33 +152,39 @@ fn replace<'js>(
     length: c_int,
     magic: c_int,
 ) -> rquickjs::Result<Value<'js>> {
-    let original: Value = object.get(name.to_str().map_err(|_| rquickjs::Error::Unknown)?)?;
     let raw = ctx.as_raw().as_ptr();
-    // SAFETY: `guarded` has the signature QuickJS calls a `generic_magic`
-    // function with; the function pointer types differ only in that extra
-    // argument, which QuickJS passes for this `cproto`. The new value is
-    // handed to the define, which takes it.
+    // SAFETY: the atom is freed below; `guarded` has the signature QuickJS
+    // calls a `generic_magic` function with (the function pointer types
+    // differ only in that extra argument, which QuickJS passes for this
+    // `cproto`); the new function is handed to the define, which takes it.
     unsafe {
-        let function: qjs::JSCFunction = std::mem::transmute::<qjs::JSCFunctionMagic, _>(Some(
-            guarded as unsafe extern "C" fn(_, _, _, _, _) -> _,
-        ));
-        let wrapper = qjs::JS_NewCFunction2(
-            raw,
-            function,
-            name.as_ptr(),
-            length,
-            qjs::JSCFunctionEnum_JS_CFUNC_generic_magic,
-            magic,
-        );
-        if qjs::JS_IsException(wrapper) {
+        // One atom for the read and the define: each lookup of a name from
+        // text allocates a string first, and this runs for every sandbox.
+        let atom = qjs::JS_NewAtom(raw, name.as_ptr());
+        let original =
+            Value::from_raw(ctx.clone(), qjs::JS_GetProperty(raw, object.as_raw(), atom));
+        let defined = !original.is_exception() && {
+            let function: qjs::JSCFunction = std::mem::transmute::<qjs::JSCFunctionMagic, _>(Some(
+                guarded as unsafe extern "C" fn(_, _, _, _, _) -> _,
+            ));
+            let wrapper = qjs::JS_NewCFunction2(
+                raw,
+                function,
+                name.as_ptr(),
+                length,
+                qjs::JSCFunctionEnum_JS_CFUNC_generic_magic,
+                magic,
+            );
+            let flags = (qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE) as c_int;
+            !qjs::JS_IsException(wrapper)
+                && qjs::JS_DefinePropertyValue(raw, object.as_raw(), atom, wrapper, flags) >= 0
+        };
+        qjs::JS_FreeAtom(raw, atom);
+        if !defined {
             return Err(rquickjs::Error::Exception);
         }
-        let flags = (qjs::JS_PROP_WRITABLE | qjs::JS_PROP_CONFIGURABLE) as c_int;
-        if qjs::JS_DefinePropertyValueStr(raw, object.as_raw(), name.as_ptr(), wrapper, flags) < 0 {
-            return Err(rquickjs::Error::Exception);
-        }
+        Ok(original)
     }
-    Ok(original)
 }
 
 /// The guarded method: the original, on a proxy when `this` is huge.
