@@ -1303,3 +1303,115 @@ async fn end_of_input_answers_an_invocation_in_flight() {
     let (code, _) = host.wait().await;
     assert_eq!(code, 0);
 }
+
+/// Every kind of invalid request gets -32600, under its id when it has a
+/// usable one; the session goes on after each.
+#[tokio::test]
+async fn every_invalid_request_gets_its_error() {
+    let mut host = Host::start();
+    for (line, id) in [
+        (
+            r#"{"jsonrpc":"1.0","id":"v","method":"tools/list"}"#,
+            json!("v"),
+        ),
+        (r#"{"jsonrpc":"2.0","id":"m","method":5}"#, json!("m")),
+        (
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"tools/list"}"#,
+            Value::Null,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":[1],"method":"tools/list"}"#,
+            Value::Null,
+        ),
+        (r#"{"jsonrpc":"2.0","id":"n"}"#, json!("n")),
+        (
+            r#"[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]"#,
+            Value::Null,
+        ),
+        (r#""just a string""#, Value::Null),
+    ] {
+        let seen = host.seen.len();
+        host.send_line(line).await;
+        let error = host
+            .expect(&format!("the error for {line}"), |m| {
+                m.get("error").is_some()
+            })
+            .await;
+        assert_eq!(error["error"]["code"], -32600, "{line}: {error}");
+        assert_eq!(error["id"], id, "{line}");
+        assert_eq!(host.seen.len(), seen + 1, "one answer for {line}");
+    }
+    assert!(host.call("tools/list", json!({})).await["tools"].is_array());
+    host.finish().await;
+}
+
+/// `INVALID_OUTPUT` through the protocol, a replaced tool's new schema in
+/// the SDK, and the final `truncated` log event on the wire.
+#[tokio::test]
+async fn output_checks_replacement_and_truncation_on_the_wire() {
+    let mut host = Host::start();
+    host.call("initialize", json!({ "config": { "outputCapBytes": 200 } }))
+        .await;
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "count", "readOnly": true, "output": { "type": "integer" } }] }),
+    )
+    .await;
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "try { await tools.count({}) } catch (e: any) { return e.code }", "description": "d" }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    host.reply(&call, json!({ "value": "three" })).await;
+    let response = host.response(run).await;
+    assert_eq!(response["result"]["content"][0]["text"], "INVALID_OUTPUT");
+
+    // Replacing the tool in place changes what the model sees.
+    let before = host.call("presentation", json!({})).await["sdk"].clone();
+    assert!(
+        before.as_str().unwrap().contains("Promise<number>;"),
+        "{before}"
+    );
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "count", "readOnly": true, "output": { "type": "string" } }] }),
+    )
+    .await;
+    let after = host.call("presentation", json!({})).await["sdk"].clone();
+    assert!(
+        after.as_str().unwrap().contains("Promise<string>;"),
+        "{after}"
+    );
+
+    // Past the capture's head, one final log event says how many lines
+    // were not streamed.
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "for (let i = 0; i < 100; i++) console.log('line ' + i)", "description": "d" }),
+        )
+        .await;
+    let response = host.response(run).await;
+    let truncated = host.seen.iter().find(|m| {
+        m["method"] == "run/event"
+            && m["params"]["runId"] == response["result"]["runId"]
+            && m["params"].get("truncated").is_some()
+    });
+    let streamed = host
+        .seen
+        .iter()
+        .filter(|m| {
+            m["method"] == "run/event"
+                && m["params"]["runId"] == response["result"]["runId"]
+                && m["params"].get("text").is_some()
+        })
+        .count() as u64;
+    let truncated = truncated.expect("a truncated event")["params"]["truncated"]
+        .as_u64()
+        .unwrap();
+    assert_eq!(streamed + truncated, 100);
+    assert!(truncated > 0);
+    host.finish().await;
+}
