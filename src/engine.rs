@@ -680,7 +680,13 @@ impl Engine {
         let (start_expired, start_cancel) = (expired.clone(), cancel.clone());
         // Strip, take a sandbox and run until the program first waits: one
         // hop to a sandbox thread.
-        let give_up = || past_grace(expired.clone(), cancel.clone());
+        let trip_slot = TripSlot::default();
+        let give_up = || past_grace(expired.clone(), cancel.clone(), Arc::clone(&trip_slot));
+        let first_trip = Arc::clone(&trip_slot);
+        // The run's state, once started: what a retired first step printed
+        // is still reported.
+        let shared_slot: Arc<std::sync::OnceLock<Arc<run::Shared>>> = Arc::default();
+        let first_shared = Arc::clone(&shared_slot);
         let first = self
             .inner
             .threads
@@ -698,12 +704,21 @@ impl Engine {
                     let sandbox = inner
                         .take_sandbox()
                         .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
+                    let _ = first_trip.set(Arc::clone(&sandbox.trip));
+                    // Stopped before the slot was filled: `past_grace` found
+                    // nothing to halt.
+                    if start_expired.is_cancelled() || start_cancel.is_cancelled() {
+                        sandbox.trip.halt();
+                    }
                     let interrupts = Arc::new(Interrupts {
                         trip: Arc::clone(&sandbox.trip),
                         deadline: start_expired,
                         cancel: start_cancel,
                     });
-                    let mut run = Run::start(setup, program, sandbox, interrupts)?;
+                    let announce = |shared: &Arc<run::Shared>| {
+                        let _ = first_shared.set(Arc::clone(shared));
+                    };
+                    let mut run = Run::start(setup, program, sandbox, interrupts, announce)?;
                     let step = run.step();
                     Ok((run, step))
                 },
@@ -712,7 +727,10 @@ impl Engine {
             )
             .await;
         let Ok(first) = first else {
-            return Ok(report.failure(stopped(&cancel), None, None, 0));
+            return Ok(match shared_slot.get() {
+                Some(shared) => abandoned(shared, &report, stopped(&cancel)),
+                None => report.failure(stopped(&cancel), None, None, 0),
+            });
         };
         let (mut run, mut step) = match first {
             Ok(pair) => pair,
@@ -877,11 +895,18 @@ impl Engine {
 /// its answer anyway (the thread is retired; see `threads`).
 pub(crate) const GRACE: Duration = Duration::from_secs(1);
 
-/// Completes [`GRACE`] after the run's deadline or cancellation.
-async fn past_grace(expired: CancellationToken, cancel: CancellationToken) {
+/// The run's memory, once its sandbox is taken (see [`past_grace`]).
+type TripSlot = Arc<std::sync::OnceLock<Arc<sandbox::Tripwires>>>;
+
+/// Completes [`GRACE`] after the run's deadline or cancellation, halting the
+/// run's allocations at the deadline (see `Tripwires::halt`).
+async fn past_grace(expired: CancellationToken, cancel: CancellationToken, trip: TripSlot) {
     tokio::select! {
         () = expired.cancelled() => {}
         () = cancel.cancelled() => {}
+    }
+    if let Some(trip) = trip.get() {
+        trip.halt();
     }
     tokio::time::sleep(GRACE).await;
 }

@@ -133,6 +133,15 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(error) => return clap_error(&error),
     };
+    // Warnings from the engine (a sandbox thread retired past its deadline)
+    // go to stderr, which is for people, in every subcommand.
+    tracing_subscriber::fmt()
+        .with_writer(io::stderr)
+        .with_max_level(tracing::Level::WARN)
+        .with_target(false)
+        .without_time()
+        .with_ansi(false)
+        .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

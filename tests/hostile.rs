@@ -136,3 +136,94 @@ async fn every_hostile_program_ends_as_its_file_says() {
     );
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// The last line of defence, on the one operation known to escape the
+/// interrupt for seconds: converting the largest BigInt QuickJS allows to
+/// decimal (quadratic, about 4 s here, allocating only at its start). The
+/// run is cancelled while the conversion runs: it is answered a grace
+/// later, the thread is counted as retired, and it comes back once the
+/// conversion ends (the next one fails at once: allocations are refused).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_watchdog_answers_at_the_grace_and_the_thread_comes_back() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    let cancel = tokio_util::sync::CancellationToken::new();
+    // Cancelled a while after the conversion starts (it allocates first:
+    // cancelled before that, it would fail at once). The conversion takes
+    // seconds, so the cancel lands inside it however loaded the machine.
+    let converting = cancel.clone();
+    let options = RunOptions::default()
+        .cancel(cancel.clone())
+        .events(move |_: ptc::RunEvent| {
+            let converting = converting.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(500));
+                converting.cancel();
+            });
+        });
+    let code = "const a = 7n ** 370000n; console.log('converting'); for (;;) String(a)";
+    let outcome = engine
+        .run_code(RunRequest::new(code), options)
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Cancelled),
+        "{}",
+        outcome.text()
+    );
+    assert_eq!(
+        outcome.text(),
+        "Error: code run failed (cancelled): the run was cancelled\nCaptured output:\nconverting"
+    );
+    assert_eq!(
+        engine.retired_threads().total,
+        1,
+        "the stuck thread was retired"
+    );
+    // Liveness only: the conversion ends within seconds.
+    for _ in 0..600 {
+        if engine.retired_threads().still_stuck == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        engine.retired_threads().still_stuck,
+        0,
+        "the thread came back"
+    );
+    // The engine kept serving.
+    let again = engine
+        .run_code(RunRequest::new("return 1"), RunOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(again.text(), "1");
+}
+
+/// Loops whose every turn is seconds of native work without a poll end at
+/// the deadline: past it, allocations fail, turns get short and the
+/// interrupt handler is reached.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn loops_of_long_native_turns_end_at_the_deadline() {
+    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
+    for code in [
+        "const a = Array.from({ length: 300000 }, (_, i) => i); for (;;) a.slice().sort()",
+        "const s = 'x'.repeat(1 << 24); for (;;) JSON.stringify(s)",
+        "const s = 'y'.repeat(1 << 22); for (;;) try { s.replaceAll('y', 'z') } catch {}",
+    ] {
+        let outcome = engine
+            .run_code(RunRequest::new(code).timeout_ms(200), RunOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(
+            outcome.text(),
+            "Error: code run failed (timeout): the run exceeded its 200 ms deadline",
+            "{code}"
+        );
+    }
+    assert_eq!(
+        engine.retired_threads().total,
+        0,
+        "no thread needed retiring"
+    );
+}

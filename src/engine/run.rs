@@ -558,12 +558,15 @@ impl<'js> IntoJs<'js> for Submitted {
 }
 
 impl Run {
-    /// Builds the sandbox, binds the globals and starts the program.
+    /// Builds the sandbox, binds the globals and starts the program. The
+    /// run's state is handed to `announce` before the program's first line,
+    /// so what it prints can be reported even if this never returns.
     pub(crate) fn start(
         setup: RunSetup,
         program: PreparedProgram,
         sandbox: Sandbox,
         interrupts: Arc<Interrupts>,
+        announce: impl FnOnce(&Arc<Shared>),
     ) -> Result<Run, (Option<Box<Run>>, StartError)> {
         let (completions, inbox) = mpsc::unbounded_channel();
         let shared = Arc::new_cyclic(|this| Shared {
@@ -590,6 +593,7 @@ impl Run {
             }),
             setup,
         });
+        announce(&shared);
         let Sandbox {
             context, runtime, ..
         } = sandbox;
@@ -868,6 +872,9 @@ fn track_rejection<'js>(
     reason: &Value<'js>,
     is_handled: bool,
 ) {
+    if shared.memory.ending() {
+        return;
+    }
     // SAFETY: reading the pointer of an object value.
     let key = unsafe { rquickjs::qjs::JS_VALUE_GET_PTR(promise.as_raw()) } as usize;
     let mut st = shared.lock();

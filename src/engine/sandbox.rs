@@ -26,6 +26,9 @@ pub(crate) struct Tripwires {
     host: AtomicUsize,
     /// A charge for the host's copies was refused.
     host_refused: AtomicBool,
+    /// The run's deadline (or cancellation) passed: every allocation is
+    /// refused, quietly (the run ends as `timeout`, not `memory`).
+    halted: AtomicBool,
 }
 
 impl Tripwires {
@@ -36,7 +39,24 @@ impl Tripwires {
             heap: AtomicUsize::new(0),
             host: AtomicUsize::new(0),
             host_refused: AtomicBool::new(false),
+            halted: AtomicBool::new(false),
         }
+    }
+
+    /// Refuses every allocation from now on. QuickJS asks its interrupt
+    /// handler only once per 10,000 polls, so a loop whose every turn does
+    /// seconds of native work (a sort, a `JSON.stringify`, a BigInt in
+    /// decimal) would go on for hours past its deadline; each such turn
+    /// needs memory, and failing it makes the turns short, so the handler
+    /// is reached at once.
+    pub(crate) fn halt(&self) {
+        self.halted.store(true, Ordering::Release);
+    }
+
+    /// Whether the run is over for want of memory or time: what fails from
+    /// here on is a consequence, not news for the model.
+    pub(crate) fn ending(&self) -> bool {
+        self.halted.load(Ordering::Acquire) || self.out_of_memory.load(Ordering::Acquire)
     }
 
     /// Whether the limit was reached by a copy the host would have made.
@@ -50,10 +70,14 @@ impl Tripwires {
         false
     }
 
-    /// Whether `bytes` more fit beside `heap` bytes of heap; raises the flag if not.
+    /// Whether `bytes` more fit beside `heap` bytes of heap (raising the
+    /// flag if not), and the run has not been halted.
     fn fits(&self, heap: usize, bytes: usize) -> bool {
         let held = heap.saturating_add(self.host.load(Ordering::Relaxed));
-        held.saturating_add(bytes) <= self.limit || self.exhaust()
+        if held.saturating_add(bytes) > self.limit {
+            return self.exhaust();
+        }
+        !self.halted.load(Ordering::Relaxed)
     }
 
     /// Bytes still free for the run.
