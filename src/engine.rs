@@ -58,6 +58,11 @@ pub struct Limits {
     pub max_images: usize,
     /// Total image bytes (decoded) in one outcome; default 8 MiB.
     pub max_image_bytes: usize,
+    /// How long past its deadline (or cancellation) a run whose JavaScript
+    /// no interrupt reaches may keep its caller waiting; default 1,000 ms.
+    /// Then the caller gets the run's answer and the sandbox thread is
+    /// retired (see [`Engine::retired_threads`]).
+    pub grace_ms: u64,
 }
 
 impl Default for Limits {
@@ -74,6 +79,7 @@ impl Default for Limits {
             max_concurrent_runs: 1024,
             max_images: 8,
             max_image_bytes: 8 << 20,
+            grace_ms: 1000,
         }
     }
 }
@@ -522,7 +528,7 @@ impl Engine {
     }
 
     /// Sandbox threads retired because a run's JavaScript went on past its
-    /// deadline (or cancellation) plus a grace of one second, where no
+    /// deadline (or cancellation) plus its grace (`Limits::grace_ms`), where no
     /// interrupt reached it. The run was answered at the grace; each
     /// retirement is logged (`tracing`, warn), and so is each return.
     /// Zero unless QuickJS has a loop ptc does not know of: worth a report.
@@ -681,7 +687,15 @@ impl Engine {
         // Strip, take a sandbox and run until the program first waits: one
         // hop to a sandbox thread.
         let trip_slot = TripSlot::default();
-        let give_up = || past_grace(expired.clone(), cancel.clone(), Arc::clone(&trip_slot));
+        let grace = Duration::from_millis(limits.grace_ms);
+        let give_up = || {
+            past_grace(
+                expired.clone(),
+                cancel.clone(),
+                Arc::clone(&trip_slot),
+                grace,
+            )
+        };
         let first_trip = Arc::clone(&trip_slot);
         // The run's state, once started: what a retired first step printed
         // is still reported.
@@ -890,17 +904,18 @@ impl Engine {
     }
 }
 
-/// How long a run may outlive its deadline or cancellation while its
-/// sandbox thread is stuck where no interrupt reaches, before the host gets
-/// its answer anyway (the thread is retired; see `threads`).
-pub(crate) const GRACE: Duration = Duration::from_secs(1);
-
 /// The run's memory, once its sandbox is taken (see [`past_grace`]).
 type TripSlot = Arc<std::sync::OnceLock<Arc<sandbox::Tripwires>>>;
 
-/// Completes [`GRACE`] after the run's deadline or cancellation, halting the
-/// run's allocations at the deadline (see `Tripwires::halt`).
-async fn past_grace(expired: CancellationToken, cancel: CancellationToken, trip: TripSlot) {
+/// Completes `grace` after the run's deadline or cancellation (see
+/// [`Limits::grace_ms`]), and halts the run at the deadline (see
+/// `Tripwires::halt`).
+async fn past_grace(
+    expired: CancellationToken,
+    cancel: CancellationToken,
+    trip: TripSlot,
+    grace: Duration,
+) {
     tokio::select! {
         () = expired.cancelled() => {}
         () = cancel.cancelled() => {}
@@ -908,7 +923,7 @@ async fn past_grace(expired: CancellationToken, cancel: CancellationToken, trip:
     if let Some(trip) = trip.get() {
         trip.halt();
     }
-    tokio::time::sleep(GRACE).await;
+    tokio::time::sleep(grace).await;
 }
 
 /// Why a run was stopped from outside: cancelled, else its deadline.

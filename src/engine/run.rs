@@ -18,7 +18,7 @@ use super::convert::{self, MAX_ARGUMENT_DEPTH, NotPlain};
 use super::events::{EventSink, RunEvent, RunEventKind};
 use super::output::{Capture, LogLevel, floor_char_boundary};
 use super::position;
-use super::sandbox::{Bytecode, Interrupts, Sandbox, Tripwires, eval_named};
+use super::sandbox::{Bytecode, Interrupts, Poller, Sandbox, Tripwires, eval_named};
 use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
 use super::text;
@@ -597,8 +597,8 @@ impl Run {
         let Sandbox {
             context, runtime, ..
         } = sandbox;
-        let handler_interrupts = Arc::clone(&interrupts);
-        runtime.set_interrupt_handler(Some(Box::new(move || handler_interrupts.should_stop())));
+        let mut poller = context.with(|ctx| Poller::new(Arc::clone(&interrupts), &ctx));
+        runtime.set_interrupt_handler(Some(Box::new(move || poller.poll())));
         let tracker_shared = Arc::clone(&shared);
         runtime.set_host_promise_rejection_tracker(Some(Box::new(
             move |ctx, promise, reason, is_handled| {

@@ -26,9 +26,11 @@ pub(crate) struct Tripwires {
     host: AtomicUsize,
     /// A charge for the host's copies was refused.
     host_refused: AtomicBool,
-    /// The run's deadline (or cancellation) passed: every allocation is
-    /// refused, quietly (the run ends as `timeout`, not `memory`).
+    /// The run's deadline (or cancellation) passed (see [`Tripwires::halt`]).
     halted: AtomicBool,
+    /// Where the run's context keeps QuickJS's interrupt countdown (see
+    /// [`Poller`]); 0 until known.
+    countdown: AtomicUsize,
 }
 
 impl Tripwires {
@@ -40,17 +42,38 @@ impl Tripwires {
             host: AtomicUsize::new(0),
             host_refused: AtomicBool::new(false),
             halted: AtomicBool::new(false),
+            countdown: AtomicUsize::new(0),
         }
     }
 
-    /// Refuses every allocation from now on. QuickJS asks its interrupt
-    /// handler only once per 10,000 polls, so a loop whose every turn does
-    /// seconds of native work (a sort, a `JSON.stringify`, a BigInt in
-    /// decimal) would go on for hours past its deadline; each such turn
-    /// needs memory, and failing it makes the turns short, so the handler
-    /// is reached at once.
+    /// Makes QuickJS ask the interrupt handler at its next poll (a call or
+    /// a loop turn), instead of up to 10,000 polls later.
+    ///
+    /// On the sandbox thread (a refused allocation) this is an ordinary
+    /// write between two of QuickJS's own accesses. From another thread (a
+    /// deadline) it races QuickJS's decrement of the same aligned `int`: a
+    /// store that lands between its read and its write is lost and the
+    /// countdown goes on as before, which is no worse than not asking; the
+    /// next refused allocation asks again.
+    fn ask_soon(&self) {
+        let address = self.countdown.load(Ordering::Acquire);
+        if address != 0 {
+            // SAFETY: the address is the countdown of the live context of
+            // the run this belongs to (set by `Poller::new`, only called
+            // while the run holds its context), aligned for an `i32`.
+            let countdown = unsafe { std::sync::atomic::AtomicI32::from_ptr(address as *mut i32) };
+            countdown.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// The deadline (or cancellation) passed: QuickJS is to ask its
+    /// interrupt handler at its next poll, now and after every allocation
+    /// from here on. It asks only once per 10,000 polls, so a loop whose
+    /// every turn is long native work (a sort, a `JSON.stringify`, a search)
+    /// would otherwise go on for hours past its deadline.
     pub(crate) fn halt(&self) {
         self.halted.store(true, Ordering::Release);
+        self.ask_soon();
     }
 
     /// Whether the run is over for want of memory or time: what fails from
@@ -71,13 +94,20 @@ impl Tripwires {
     }
 
     /// Whether `bytes` more fit beside `heap` bytes of heap (raising the
-    /// flag if not), and the run has not been halted.
+    /// flag if not). Past the deadline each allocation also makes QuickJS
+    /// ask the interrupt handler at its next poll; allocations are not
+    /// refused for it (QuickJS needs memory to throw the interrupt, and
+    /// aborts the process when rejecting an async function's promise fails
+    /// with a catchable error).
     fn fits(&self, heap: usize, bytes: usize) -> bool {
         let held = heap.saturating_add(self.host.load(Ordering::Relaxed));
         if held.saturating_add(bytes) > self.limit {
             return self.exhaust();
         }
-        !self.halted.load(Ordering::Relaxed)
+        if self.halted.load(Ordering::Relaxed) {
+            self.ask_soon();
+        }
+        true
     }
 
     /// Bytes still free for the run.
@@ -207,6 +237,78 @@ impl Interrupts {
         self.trip.out_of_memory.load(Ordering::Acquire)
             || self.deadline.is_cancelled()
             || self.cancel.is_cancelled()
+    }
+}
+
+/// How often QuickJS asks the interrupt handler. It asks once per 10,000
+/// polls (a call, a loop turn), which is often enough while each poll is
+/// quick; but a loop whose every turn is long native work (sorting a typed
+/// array in place, a search over a large array: no allocation to refuse)
+/// would be asked hours past its deadline. The poller keeps the countdown
+/// short while polls are slow and long while they are fast, so the handler
+/// is asked about once a millisecond at most and within one turn at least.
+///
+/// QuickJS has no API for the countdown: it lives in `JSContext` at
+/// [`COUNTER_OFFSET`] (quickjs-ng 0.10.1, 16-byte values). The field holds
+/// exactly 10,000 whenever the handler is called; the poller writes only
+/// when it finds that value there, so a different layout leaves QuickJS's
+/// own behaviour untouched.
+pub(crate) struct Poller {
+    interrupts: Arc<Interrupts>,
+    /// The context's countdown, when this target's layout is the known one.
+    countdown: Option<usize>,
+    last: std::time::Instant,
+    every: i32,
+}
+
+/// Offset of `interrupt_counter` in quickjs-ng 0.10.1's `JSContext`.
+const COUNTER_OFFSET: usize = 504;
+/// `JS_INTERRUPT_COUNTER_INIT`: the countdown as the handler finds it.
+const COUNTER_INIT: i32 = 10_000;
+/// Polls slower than this in total ask again at the next poll.
+const SLOW_POLLS: std::time::Duration = std::time::Duration::from_millis(1);
+/// Polls faster than this in total ask half as often next time.
+const FAST_POLLS: std::time::Duration = std::time::Duration::from_micros(100);
+
+impl Poller {
+    pub(crate) fn new(interrupts: Arc<Interrupts>, ctx: &Ctx<'_>) -> Self {
+        let known_layout =
+            cfg!(target_pointer_width = "64") && std::mem::size_of::<qjs::JSValue>() == 16;
+        let countdown = known_layout.then(|| ctx.as_raw().as_ptr() as usize + COUNTER_OFFSET);
+        if let Some(address) = countdown {
+            interrupts.trip.countdown.store(address, Ordering::Release);
+        }
+        Self {
+            interrupts,
+            countdown,
+            last: std::time::Instant::now(),
+            every: 1,
+        }
+    }
+
+    /// The interrupt handler: whether to stop, and the next countdown.
+    pub(crate) fn poll(&mut self) -> bool {
+        if let Some(address) = self.countdown {
+            let countdown = address as *mut i32;
+            // SAFETY: the address lies inside the live `JSContext` this run
+            // owns (the handler is only called while it runs, on its thread,
+            // from QuickJS's own poll); it is read and written only when it
+            // holds the value QuickJS just stored there.
+            if unsafe { countdown.read() } == COUNTER_INIT {
+                let now = std::time::Instant::now();
+                let took = now - self.last;
+                self.last = now;
+                self.every = if took > SLOW_POLLS {
+                    1
+                } else if took < FAST_POLLS {
+                    self.every.saturating_mul(2).min(COUNTER_INIT)
+                } else {
+                    self.every
+                };
+                unsafe { countdown.write(self.every) };
+            }
+        }
+        self.interrupts.should_stop()
     }
 }
 
@@ -351,5 +453,39 @@ impl Bytecode {
             }
             Ok(value)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pins what [`Poller`] relies on: inside the interrupt handler, the
+    /// context's countdown sits at [`COUNTER_OFFSET`] holding 10,000. An
+    /// rquickjs or QuickJS upgrade that moves it fails here (the poller
+    /// itself would then leave QuickJS alone).
+    #[test]
+    fn the_countdown_is_where_the_poller_looks() {
+        let runtime = Runtime::new().unwrap();
+        let context = Context::full(&runtime).unwrap();
+        let address = context.with(|ctx| ctx.as_raw().as_ptr() as usize + COUNTER_OFFSET);
+        let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+        let record = Arc::clone(&seen);
+        runtime.set_interrupt_handler(Some(Box::new(move || {
+            // SAFETY: inside the live context, read on its own thread.
+            record
+                .lock()
+                .unwrap()
+                .push(unsafe { (address as *const i32).read() });
+            false
+        })));
+        context.with(|ctx| {
+            let _: i32 = ctx
+                .eval("let n = 0; for (let i = 0; i < 30000; i++) n++; n")
+                .unwrap();
+        });
+        let seen = seen.lock().unwrap();
+        assert!(seen.len() >= 3, "{seen:?}");
+        assert!(seen.iter().all(|&v| v == COUNTER_INIT), "{seen:?}");
     }
 }
