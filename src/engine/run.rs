@@ -274,6 +274,14 @@ pub(crate) enum StartError {
     Syntax(String, Option<(u32, u32)>),
 }
 
+impl Drop for Run {
+    /// Before the context is freed (its fields drop after this), so a late
+    /// allocation or deadline cannot write into freed memory.
+    fn drop(&mut self) {
+        self.interrupts.trip.forget_countdown();
+    }
+}
+
 impl Drop for Shared {
     /// A run dropped mid-way (its caller gave up) still stops its sub-calls.
     fn drop(&mut self) {

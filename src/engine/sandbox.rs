@@ -46,6 +46,11 @@ impl Tripwires {
         }
     }
 
+    /// The context is about to go: nothing may write to its countdown.
+    pub(crate) fn forget_countdown(&self) {
+        self.countdown.store(0, Ordering::Release);
+    }
+
     /// Makes QuickJS ask the interrupt handler at its next poll (a call or
     /// a loop turn), instead of up to 10,000 polls later.
     ///
