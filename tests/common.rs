@@ -59,3 +59,16 @@ pub fn in_own_process(name: &str, tag: &str) -> String {
         })
         .unwrap_or_else(|| panic!("no `{tag}` line from {name}: {stdout}"))
 }
+
+/// Waits until `check` holds; a liveness bound only (60 s), never a
+/// measure of speed.
+pub async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !check() {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+}

@@ -848,18 +848,26 @@ async fn runs_beyond_max_concurrent_runs_wait_within_their_deadline() {
         },
     )
     .unwrap();
+    // The first run holds the only slot until cancelled; it says when it
+    // is in (its tool call started).
+    let stop = CancellationToken::new();
+    let started = Arc::new(AtomicUsize::new(0));
     let first = {
-        let engine = engine.clone();
+        let (engine, started) = (engine.clone(), Arc::clone(&started));
+        let options = RunOptions::default()
+            .cancel(stop.clone())
+            .events(move |_: RunEvent| {
+                started.fetch_add(1, Ordering::SeqCst);
+            });
         tokio::spawn(async move {
-            engine
-                .run_code(
-                    RunRequest::new("await tools.sleep({ ms: 500 }); return 1"),
-                    RunOptions::default(),
-                )
-                .await
+            let request = RunRequest::new("await tools.sleep({ ms: 60000 }); return 1");
+            engine.run_code(request, options).await
         })
     };
-    tokio::time::sleep(Duration::from_millis(50)).await;
+    crate::common::eventually("the first run to hold the slot", || {
+        started.load(Ordering::SeqCst) > 0
+    })
+    .await;
     let waiting = engine
         .run_code(
             RunRequest::new("return 2").timeout_ms(100),
@@ -872,7 +880,9 @@ async fn runs_beyond_max_concurrent_runs_wait_within_their_deadline() {
         Some(FailureKind::Timeout),
         "it waited for admission and timed out"
     );
-    assert_eq!(first.await.unwrap().unwrap().text(), "1");
+    stop.cancel();
+    let first = first.await.unwrap().unwrap();
+    assert_eq!(first.kind, Some(FailureKind::Cancelled));
     assert_eq!(run(&engine, "return 3").await.text(), "3");
 }
 
@@ -944,17 +954,10 @@ async fn runs_awaiting_a_tool_child() {
         })
         .collect();
     // Liveness only: all 200 are normally in within a second.
-    for _ in 0..6000 {
-        if entered.load(Ordering::SeqCst) == 200 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(
-        entered.load(Ordering::SeqCst),
-        200,
-        "every run reached the tool"
-    );
+    crate::common::eventually("every run to reach the tool", || {
+        entered.load(Ordering::SeqCst) == 200
+    })
+    .await;
     let sandbox_threads = std::fs::read_dir("/proc/self/task")
         .unwrap()
         .filter_map(|task| std::fs::read_to_string(task.ok()?.path().join("comm")).ok())
@@ -1004,17 +1007,10 @@ async fn cpu_bound_runs_do_not_hold_up_another_runs_tool_call() {
         })
         .collect();
     // Liveness only.
-    for _ in 0..6000 {
-        if spinning.load(Ordering::SeqCst) == cores {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(
-        spinning.load(Ordering::SeqCst),
-        cores,
-        "every busy run spins"
-    );
+    crate::common::eventually("every busy run to spin", || {
+        spinning.load(Ordering::SeqCst) == cores
+    })
+    .await;
     let o = run(&engine, "return (await tools.echo({ v: 1 })).v").await;
     assert_eq!(o.text(), "1");
     // The busy runs spin until cancelled: this one did not wait for them.

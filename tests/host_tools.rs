@@ -515,6 +515,7 @@ mod workspace_tools {
 
 mod manifest_tools {
     use super::*;
+    use crate::common::eventually;
 
     /// Writes an executable shell script into `dir`.
     fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
@@ -554,17 +555,6 @@ mod manifest_tools {
     }
 
     /// Waits (up to 10 s) for `check` to hold.
-    async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
-        let start = Instant::now();
-        while !check() {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "timed out: {what}"
-            );
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
-    }
-
     async fn read_pid(path: &Path) -> u32 {
         eventually("the pid file", || {
             fs::read_to_string(path).is_ok_and(|s| s.ends_with('\n'))

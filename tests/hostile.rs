@@ -190,17 +190,10 @@ async fn the_watchdog_answers_at_the_grace_and_the_thread_comes_back() {
         "the stuck thread was retired"
     );
     // Liveness only: the conversion ends within seconds.
-    for _ in 0..600 {
-        if engine.retired_threads().still_stuck == 0 {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert_eq!(
-        engine.retired_threads().still_stuck,
-        0,
-        "the thread came back"
-    );
+    crate::common::eventually("the thread to come back", || {
+        engine.retired_threads().still_stuck == 0
+    })
+    .await;
     // The engine kept serving.
     let again = engine
         .run_code(RunRequest::new("return 1"), RunOptions::default())
