@@ -2,7 +2,9 @@
 
 use std::path::PathBuf;
 
-use ptc::{Tool, ToolContext, ToolDefinition, ToolError};
+use std::time::Duration;
+
+use ptc::{Registry, Tool, ToolContext, ToolDefinition, ToolError};
 use serde_json::{Value, json};
 
 /// `../shared/...` next to the repository (CI lays a copy there).
@@ -71,4 +73,33 @@ pub async fn eventually(what: &str, mut check: impl FnMut() -> bool) {
         );
         tokio::time::sleep(std::time::Duration::from_millis(10)).await;
     }
+}
+
+/// A registry with the tools these tests use.
+pub fn test_registry() -> Registry {
+    let r = Registry::new();
+    r.add(Tool::new(
+        ToolDefinition::new("echo").read_only(true),
+        |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a) },
+    ))
+    .unwrap();
+    r.add(Tool::new(
+        ToolDefinition::new("sleep").read_only(true).parameters(json!({
+            "type": "object", "properties": { "ms": { "type": "integer", "minimum": 0 } }, "required": ["ms"]
+        })),
+        |a: Value, cx: ToolContext| async move {
+            let ms = a["ms"].as_u64().unwrap_or(0);
+            tokio::select! {
+                _ = tokio::time::sleep(Duration::from_millis(ms)) => Ok::<_, ToolError>(json!(ms)),
+                _ = cx.cancellation().cancelled() => Err(ToolError::tool("cancelled")),
+            }
+        },
+    ))
+    .unwrap();
+    r.add(Tool::new(
+        ToolDefinition::new("fail"),
+        |_a: Value, _: ToolContext| async move { Err::<Value, _>(ToolError::tool("it broke")) },
+    ))
+    .unwrap();
+    r
 }

@@ -9,7 +9,8 @@ use ptc::{
 };
 use serde_json::{Value, json};
 
-use crate::engine::{Events, test_registry};
+use crate::common::test_registry;
+use crate::engine::Events;
 
 #[test]
 fn default_limits_are_the_documented_ones() {

@@ -11,34 +11,7 @@ use ptc::{
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-/// A registry with the tools these tests use.
-pub fn test_registry() -> Registry {
-    let r = Registry::new();
-    r.add(Tool::new(
-        ToolDefinition::new("echo").read_only(true),
-        |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a) },
-    ))
-    .unwrap();
-    r.add(Tool::new(
-        ToolDefinition::new("sleep").read_only(true).parameters(json!({
-            "type": "object", "properties": { "ms": { "type": "integer", "minimum": 0 } }, "required": ["ms"]
-        })),
-        |a: Value, cx: ToolContext| async move {
-            let ms = a["ms"].as_u64().unwrap_or(0);
-            tokio::select! {
-                _ = tokio::time::sleep(Duration::from_millis(ms)) => Ok::<_, ToolError>(json!(ms)),
-                _ = cx.cancellation().cancelled() => Err(ToolError::tool("cancelled")),
-            }
-        },
-    ))
-    .unwrap();
-    r.add(Tool::new(
-        ToolDefinition::new("fail"),
-        |_a: Value, _: ToolContext| async move { Err::<Value, _>(ToolError::tool("it broke")) },
-    ))
-    .unwrap();
-    r
-}
+pub use crate::common::test_registry;
 
 pub fn engine() -> Engine {
     Engine::new(test_registry(), Limits::default()).unwrap()

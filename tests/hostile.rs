@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use ptc::{Engine, FailureKind, Limits, Outcome, RunOptions, RunRequest};
 
-use crate::engine::test_registry;
+use crate::common::test_registry;
 
 struct Case {
     name: String,

@@ -3,7 +3,7 @@
 use ptc::{Call, Engine, ErrorCode, Invocation, Limits, Mode, RunError, RunOptions, RunRequest};
 use serde_json::json;
 
-use crate::engine::test_registry;
+use crate::common::test_registry;
 
 #[test]
 fn presentation_follows_the_mode_and_the_scope() {

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use crate::common::shared;
 
-use crate::engine::test_registry;
+use crate::common::test_registry;
 
 fn rss_mib() -> f64 {
     let statm = std::fs::read_to_string("/proc/self/statm").expect("Linux's /proc/self/statm");

@@ -482,6 +482,8 @@ impl Shared {
     /// A sub-call that went to tokio has settled.
     fn complete(&self, completion: Completion) {
         if let Completion::Result(n, result) = completion {
+            #[cfg(test)]
+            tests::BUSY_SETTLEMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             self.complete_locked(&mut self.lock(), n, result);
         }
     }
@@ -1014,4 +1016,66 @@ pub(crate) fn position_in_stack(stack: &str) -> Option<(u32, u32)> {
         let column = rest.next()?.trim_end_matches(')').parse().ok()?;
         Some((line_no, column))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    use serde_json::{Value, json};
+
+    use crate::{Engine, Limits, Registry, RunOptions, RunRequest, Tool, ToolContext};
+    use crate::{ToolDefinition, ToolError};
+
+    /// Results the run recorded because their task found its state busy.
+    pub(super) static BUSY_SETTLEMENTS: AtomicUsize = AtomicUsize::new(0);
+
+    /// `quick` settles while `hog`'s first poll holds the run's state: its
+    /// task cannot record the result, so the run must (the fallback path).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_result_whose_task_found_the_run_busy_is_recorded_by_the_run() {
+        let quick_done = Arc::new(AtomicBool::new(false));
+        let registry = Registry::new();
+        let done = Arc::clone(&quick_done);
+        let quick = Tool::new(
+            ToolDefinition::new("quick").read_only(true),
+            move |_: Value, _: ToolContext| {
+                let done = Arc::clone(&done);
+                async move {
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                    done.store(true, Ordering::SeqCst);
+                    Ok::<_, ToolError>(json!(1))
+                }
+            },
+        );
+        let done = Arc::clone(&quick_done);
+        let hog = Tool::new(
+            ToolDefinition::new("hog").read_only(true),
+            move |_: Value, _: ToolContext| {
+                // Hold the run's state until `quick` has finished, then long
+                // enough for its task to find the state busy.
+                let since = Instant::now();
+                while !done.load(Ordering::SeqCst) && since.elapsed() < Duration::from_secs(10) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+                async move { Ok::<_, ToolError>(json!(2)) }
+            },
+        );
+        registry.add(quick).unwrap();
+        registry.add(hog).unwrap();
+        let engine = Engine::new(registry, Limits::default()).unwrap();
+        let before = BUSY_SETTLEMENTS.load(Ordering::SeqCst);
+        let code =
+            "const q = tools.quick({}); const h = tools.hog({}); return (await q) + (await h)";
+        let outcome = engine
+            .run_code(RunRequest::new(code), RunOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(outcome.text(), "3");
+        assert!(quick_done.load(Ordering::SeqCst));
+        assert!(BUSY_SETTLEMENTS.load(Ordering::SeqCst) > before);
+    }
 }
