@@ -70,15 +70,20 @@ impl Deadline {
         let Some(ms) = valid else {
             return Err(DeadlineError { ms });
         };
-        Ok(Self {
-            duration: Duration::from_millis(ms),
+        Ok(Self::of(Duration::from_millis(ms), parent))
+    }
+
+    /// A disarmed deadline of a duration its caller has already checked.
+    pub(crate) fn of(duration: Duration, parent: Option<CancellationToken>) -> Self {
+        Self {
+            duration,
             parent,
             state: Arc::new(Mutex::new(State {
                 signal: CancellationToken::new(),
                 timer: None,
                 arming: 0,
             })),
-        })
+        }
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, State> {

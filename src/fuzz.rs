@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::engine::{Engine, Limits, RunOptions, RunRequest};
+use crate::engine::{Engine, RunOptions, RunRequest};
+use crate::limits::Limits;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::handler::Tool;
 use crate::tool::registry::{Mode, Registry};

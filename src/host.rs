@@ -1,5 +1,4 @@
-//! Hosts of ptc: built-in tools a host can register, the host protocol and
-//! the pieces of the `ptc` command line.
+//! Hosts of ptc: built-in tools a host can register, and the host protocol.
 //!
 //! - [`workspace_tools`](crate::workspace_tools): `read_file`, `write_file`,
 //!   `list_dir` and `search_files`, confined to one directory.
@@ -8,13 +7,7 @@
 //!   result), each optionally backed by a command run once per call.
 //! - [`serve`](crate::serve): the host protocol (JSON-RPC 2.0 over lines),
 //!   for hosts written in any language.
-//! - [`tools_registry`](crate::tools_registry), [`TerminalApprover`](crate::TerminalApprover),
-//!   [`Progress`](crate::Progress), [`format_presentation`](crate::format_presentation),
-//!   [`content_text`](crate::content_text), [`outcome_json`](crate::outcome_json):
-//!   what `ptc run` and `ptc sdk` are made of.
 
-pub(crate) mod cli;
 pub(crate) mod manifest;
 pub(crate) mod serve;
-pub(crate) mod terminal;
 pub(crate) mod workspace;

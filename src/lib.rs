@@ -61,6 +61,7 @@ mod engine;
 #[doc(hidden)]
 pub mod fuzz;
 mod host;
+mod limits;
 mod schema;
 mod sdk;
 mod tool;
@@ -70,16 +71,12 @@ pub use engine::events::{EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
 pub use engine::{
-    ConfigError, Engine, FailureKind, Invocation, Limits, Outcome, RetiredThreads, RunError,
-    RunOptions, RunRequest,
-};
-pub use host::cli::{
-    SdkFormat, ToolSetupError, content_text, format_presentation, outcome_json, tools_registry,
+    Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
 };
 pub use host::manifest::{ManifestError, load_manifest, parse_manifest};
 pub use host::serve::serve;
-pub use host::terminal::{Progress, TerminalApprover};
 pub use host::workspace::workspace_tools;
+pub use limits::{ConfigError, Limits};
 pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{
     SdkOptions, render_declarations, run_code_description, run_code_parameters,

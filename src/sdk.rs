@@ -8,6 +8,7 @@ mod typescript;
 
 use serde_json::{Value, json};
 
+use crate::limits::Limits;
 use crate::tool::definition::ToolDefinition;
 
 /// Settings that change the run_code texts.
@@ -22,9 +23,16 @@ pub struct SdkOptions {
 
 impl Default for SdkOptions {
     fn default() -> Self {
+        Self::from(&Limits::default())
+    }
+}
+
+impl From<&Limits> for SdkOptions {
+    /// The texts of runs under these limits.
+    fn from(limits: &Limits) -> Self {
         Self {
-            default_timeout_ms: 120_000,
-            max_timeout_ms: 600_000,
+            default_timeout_ms: limits.default_timeout_ms,
+            max_timeout_ms: limits.max_timeout_ms,
         }
     }
 }

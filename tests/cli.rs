@@ -7,7 +7,7 @@ use std::process::{Command, Output, Stdio};
 use serde_json::Value;
 
 /// `ptc` with these arguments, in `dir`, stdin empty, no controlling terminal.
-fn ptc(dir: &Path, args: &[&str]) -> Output {
+pub(crate) fn ptc(dir: &Path, args: &[&str]) -> Output {
     ptc_with_input(dir, args, "")
 }
 
@@ -190,7 +190,7 @@ fn usage_and_configuration_errors_exit_2_with_one_line() {
     );
     assert_usage_error(
         &ptc(dir.path(), &["run", "--memory-limit", "1KiB", "-e", "1"]),
-        "--memory-limit <BYTES>': must be at least 1MiB",
+        "--memory-limit: invalid limit: memoryLimitBytes must be at least 1 MiB, got 1 KiB",
     );
     assert_usage_error(
         &ptc(dir.path(), &["run", "--output-cap", "10", "-e", "1"]),

@@ -15,7 +15,7 @@ use tokio::task::JoinHandle;
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A test host driving `ptc serve`.
-struct Host {
+pub(crate) struct Host {
     child: Child,
     stdin: Option<ChildStdin>,
     reader: JoinHandle<()>,
@@ -28,7 +28,7 @@ struct Host {
 }
 
 impl Host {
-    fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
             .arg("serve")
             .stdin(Stdio::piped())
@@ -149,7 +149,7 @@ impl Host {
     }
 
     /// The error of a request that must fail.
-    async fn call_error(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) async fn call_error(&mut self, method: &str, params: Value) -> Value {
         let id = self.request(method, params).await;
         let response = self.response(id).await;
         assert!(

@@ -10,6 +10,7 @@ mod deadline_and_time;
 mod engine;
 mod host_tools;
 mod inspect;
+mod limits;
 mod pipeline;
 mod presentation;
 mod registry;

@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::convert::{self, MAX_ARGUMENT_DEPTH, NotPlain};
 use super::events::{EventSink, RunEvent, RunEventKind};
+use super::outcome::FailureKind;
 use super::output::{Capture, LogLevel, floor_char_boundary};
 use super::position;
 use super::sandbox::{Bytecode, Interrupts, Poller, Sandbox, Tripwires, eval_named};
@@ -138,7 +139,7 @@ struct Spawned {
 /// Promise rejections nothing has handled (yet): the first few described,
 /// the rest counted, so a flood of them costs the host nothing.
 #[derive(Default)]
-pub(crate) struct Rejections {
+struct Rejections {
     /// By the promise's address (its promise is kept alive: see `Bridge`).
     described: IndexMap<usize, Rejection>,
     more: usize,
@@ -166,7 +167,7 @@ impl Rejections {
     }
 
     /// The captured lines, in the order the rejections happened.
-    pub(crate) fn lines(&mut self) -> Vec<String> {
+    fn lines(&mut self) -> Vec<String> {
         let mut lines: Vec<String> = self
             .described
             .drain(..)
@@ -202,6 +203,25 @@ pub(crate) struct Finish {
     pub(crate) stack: String,
 }
 
+/// What a closed run leaves for its outcome.
+pub(crate) struct Ending {
+    /// What the program printed, unhandled rejections last.
+    pub(crate) capture: Capture,
+    pub(crate) sub_calls: u32,
+    /// How the program ended; none if it never did.
+    pub(crate) finish: Option<Finish>,
+    /// The model-code position of the error the program ended with.
+    pub(crate) position: Option<(u32, u32)>,
+    pub(crate) images: Vec<Image>,
+    /// Sub-calls cut off and timers dropped when the run closed.
+    pub(crate) cut_calls: usize,
+    pub(crate) cut_timers: usize,
+    /// Why the run was stopped, if an interrupt stopped it.
+    pub(crate) interrupted: Option<FailureKind>,
+    /// The memory limit was reached by the host's copies of arguments.
+    pub(crate) host_refused_memory: bool,
+}
+
 /// An image to append after the text.
 pub(crate) struct Image {
     pub(crate) tool: String,
@@ -214,21 +234,21 @@ pub(crate) struct Image {
 /// to the run loop instead of waiting.
 pub(crate) struct RunState {
     scheduler: Scheduler<SubCall>,
-    pub(crate) submitted: u32,
+    submitted: u32,
     submitting: Option<u32>,
     inline: Option<ToolResult>,
     ready: Vec<(u32, ToolResult)>,
     /// Sub-calls handed to tokio, by number.
     spawned: HashMap<u32, Spawned>,
     closing: bool,
-    pub(crate) capture: Capture,
-    pub(crate) not_streamed: usize,
+    capture: Capture,
+    not_streamed: usize,
     timers: BTreeMap<(Instant, u32), ()>,
     timer_due: HashMap<u32, Instant>,
     next_timer: u32,
-    pub(crate) finish: Option<Finish>,
-    pub(crate) images: Vec<Image>,
-    pub(crate) rejections: Rejections,
+    finish: Option<Finish>,
+    images: Vec<Image>,
+    rejections: Rejections,
 }
 
 pub(crate) struct Shared {
@@ -294,12 +314,12 @@ impl Drop for Shared {
 }
 
 impl Shared {
-    pub(crate) fn lock(&self) -> MutexGuard<'_, RunState> {
+    fn lock(&self) -> MutexGuard<'_, RunState> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The state, unless someone holds it.
-    pub(crate) fn try_lock(&self) -> Option<MutexGuard<'_, RunState>> {
+    fn try_lock(&self) -> Option<MutexGuard<'_, RunState>> {
         match self.state.try_lock() {
             Ok(st) => Some(st),
             Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
@@ -307,12 +327,18 @@ impl Shared {
         }
     }
 
-    /// Cancels every sub-call of the run, in flight or not yet started.
-    pub(crate) fn cancel_calls(&self) {
+    /// Gives up on a run whose sandbox thread was retired: cancels every
+    /// sub-call, in flight or not yet started, and takes what the program
+    /// printed and how many sub-calls it made (unless the stuck thread holds
+    /// the state).
+    pub(crate) fn abandon(&self) -> Option<(Capture, u32)> {
         self.calls_cancel.cancel();
-        if let Some(mut st) = self.try_lock() {
-            st.closing = true;
-        }
+        let mut st = self.try_lock()?;
+        st.closing = true;
+        Some((
+            std::mem::replace(&mut st.capture, Capture::new(0)),
+            st.submitted,
+        ))
     }
 
     fn emit(&self, kind: RunEventKind) {
@@ -795,7 +821,7 @@ impl Run {
     /// Ends the run: queued sub-calls never start (settled
     /// `ABORTED_BEFORE_DISPATCH`), in-flight ones are cancelled and awaited
     /// (settled `ABORTED`). Returns (sub-calls cut off, timers dropped).
-    pub(crate) async fn close(&mut self) -> (usize, usize) {
+    async fn close(&mut self) -> (usize, usize) {
         let queued: Vec<SubCall> = {
             let mut st = self.shared.lock();
             st.closing = true;
@@ -829,15 +855,46 @@ impl Run {
         (queued.len() + in_flight, timers)
     }
 
+    /// Closes the run (see [`close`](Self::close)) and takes what its
+    /// outcome is made of.
+    pub(crate) async fn end(&mut self) -> Ending {
+        let (cut_calls, cut_timers) = self.close().await;
+        let interrupted = self.interrupts.reason();
+        let mut st = self.shared.lock();
+        for line in st.rejections.lines() {
+            st.capture.push(line);
+        }
+        if st.not_streamed > 0 {
+            self.emit_truncated(st.not_streamed);
+        }
+        let finish = st.finish.take();
+        let position = match &finish {
+            Some(finish) if !finish.ok => position_in_stack(&finish.stack)
+                .map(|at| self.failure_position(at, finish.text.as_deref().unwrap_or_default())),
+            _ => None,
+        };
+        Ending {
+            capture: std::mem::replace(&mut st.capture, Capture::new(0)),
+            sub_calls: st.submitted,
+            finish,
+            position,
+            images: std::mem::take(&mut st.images),
+            cut_calls,
+            cut_timers,
+            interrupted,
+            host_refused_memory: self.interrupts.trip.host_refused(),
+        }
+    }
+
     /// The model-code position of a runtime error QuickJS placed at `at`
     /// in the wrapped script (see `position`).
-    pub(crate) fn failure_position(&self, at: (u32, u32), message: &str) -> (u32, u32) {
+    fn failure_position(&self, at: (u32, u32), message: &str) -> (u32, u32) {
         let (line, column) = position::refine(&self.program.script, at, message).unwrap_or(at);
         self.program.to_model_position(line, column)
     }
 
     /// The final `log` event: how many lines were not streamed.
-    pub(crate) fn emit_truncated(&self, lines: usize) {
+    fn emit_truncated(&self, lines: usize) {
         self.shared.emit(RunEventKind::Log {
             level: None,
             text: None,
@@ -1007,7 +1064,7 @@ pub(crate) fn describe_error(
 }
 
 /// The first `program.ts:L:C` frame of a stack trace.
-pub(crate) fn position_in_stack(stack: &str) -> Option<(u32, u32)> {
+fn position_in_stack(stack: &str) -> Option<(u32, u32)> {
     let file = PROGRAM_FILE.to_str().ok()?;
     stack.lines().find_map(|line| {
         let at = line.find(file)?;

@@ -11,6 +11,8 @@ use rquickjs::allocator::Allocator;
 use rquickjs::{Context, Ctx, Runtime, Value, qjs};
 use tokio_util::sync::CancellationToken;
 
+use super::outcome::FailureKind;
+
 /// A run's memory: the JavaScript heap and the host's copies of the run's
 /// values (sub-call arguments waiting or in flight) share one limit, and
 /// exhausting it raises a flag the interrupt handler obeys, so a caught
@@ -238,6 +240,22 @@ pub(crate) struct Interrupts {
 }
 
 impl Interrupts {
+    /// Why the run must stop, if it must: memory first (the heap is gone
+    /// whatever else happened), then the deadline, then cancellation. The
+    /// one place a run's stop reason is read.
+    pub(crate) fn reason(&self) -> Option<FailureKind> {
+        if self.trip.out_of_memory.load(Ordering::Acquire) {
+            Some(FailureKind::Memory)
+        } else if self.deadline.is_cancelled() {
+            Some(FailureKind::Timeout)
+        } else if self.cancel.is_cancelled() {
+            Some(FailureKind::Cancelled)
+        } else {
+            None
+        }
+    }
+
+    /// Whether the run must stop (what the interrupt handler asks).
     pub(crate) fn should_stop(&self) -> bool {
         self.trip.out_of_memory.load(Ordering::Acquire)
             || self.deadline.is_cancelled()

@@ -292,6 +292,16 @@ fn monitor(shared: Arc<Shared>) {
     state.monitor_running = false;
 }
 
+/// Sandbox threads the engine stopped waiting for (see [`Engine::retired_threads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub struct RetiredThreads {
+    /// Retired since the engine was made.
+    pub total: u64,
+    /// Of those, the ones whose JavaScript still runs.
+    pub still_stuck: usize,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -21,9 +21,9 @@ use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite, AsyncWriteExt, BufWri
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
-use super::cli::outcome_json;
 use crate::engine::events::RunEvent;
-use crate::engine::{Engine, Invocation, Limits, RunOptions, RunRequest};
+use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
+use crate::limits::{Limits, SETTINGS};
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::definition::{Policy, ToolDefinition};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
@@ -704,20 +704,10 @@ impl Session {
         let mut config = Params::new("initialize", config.unwrap_or_default()).within("config");
         let mut limits = Limits::default();
         let mode = config.optional_mode("mode")?.unwrap_or_default();
-        if let Some(n) = config.optional_u64("maxParallelSubCalls")? {
-            limits.max_parallel_sub_calls = usize::try_from(n).unwrap_or(usize::MAX);
-        }
-        if let Some(ms) = config.optional_u64("defaultTimeoutMs")? {
-            limits.default_timeout_ms = ms;
-        }
-        if let Some(ms) = config.optional_u64("maxTimeoutMs")? {
-            limits.max_timeout_ms = ms;
-        }
-        if let Some(bytes) = config.optional_u64("outputCapBytes")? {
-            limits.output_cap_bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
-        }
-        if let Some(bytes) = config.optional_u64("memoryLimitBytes")? {
-            limits.memory_limit_bytes = usize::try_from(bytes).unwrap_or(usize::MAX);
+        for setting in &SETTINGS {
+            if let Some(value) = config.optional_u64(setting.name)? {
+                setting.set(&mut limits, value);
+            }
         }
         config.finish()?;
         let engine = Engine::new(self.registry.clone(), limits).map_err(|e| {
@@ -899,6 +889,11 @@ impl Session {
 }
 
 /// A response, with `droppedEvents` when the run's events did not all fit.
+/// An outcome as the `run_code` result (the serialized [`Outcome`]).
+fn outcome_json(outcome: &crate::engine::Outcome) -> Value {
+    serde_json::to_value(outcome).expect("an outcome serializes as JSON")
+}
+
 fn with_dropped(mut result: Value, dropped: &AtomicUsize) -> Value {
     let dropped = dropped.load(Ordering::Relaxed);
     if dropped > 0 {

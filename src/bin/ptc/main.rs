@@ -11,10 +11,17 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
-use ptc::{
-    Engine, Limits, MAX_DEADLINE_MS, Mode, Progress, Registry, RunOptions, RunRequest, SdkFormat,
-    TerminalApprover, content_text, format_presentation, outcome_json, tools_registry,
-};
+use ptc::{Engine, Limits, Mode, Registry, RunOptions, RunRequest};
+
+mod limits;
+mod present;
+mod terminal;
+mod tools;
+
+use limits::LimitArgs;
+use present::{SdkFormat, content_text, format_presentation};
+use terminal::{Progress, TerminalApprover};
+use tools::tools_registry;
 
 #[derive(Parser)]
 #[command(
@@ -71,20 +78,8 @@ struct RunArgs {
     /// Print the whole outcome as JSON (as the host protocol's run_code result).
     #[arg(long)]
     json: bool,
-    /// Deadline of the run in milliseconds [default: 120000].
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_DEADLINE_MS))]
-    timeout_ms: Option<u64>,
-    /// Sub-calls in flight at once; 1 is strictly serial [default: 10].
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=65536))]
-    max_parallel: Option<u64>,
-    /// Bytes of output text kept (head and tail) [default: 32KiB]. Accepts
-    /// suffixes: KiB, MiB, GiB (or K, M, G) and KB, MB, GB.
-    #[arg(long, value_name = "BYTES", value_parser = output_cap)]
-    output_cap: Option<usize>,
-    /// JavaScript heap limit in bytes [default: 64MiB]. Accepts suffixes
-    /// like --output-cap.
-    #[arg(long, value_name = "BYTES", value_parser = memory_limit)]
-    memory_limit: Option<usize>,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Args)]
@@ -217,21 +212,8 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     };
     let registry = registry(&args.tools)?;
     registry.set_approver(TerminalApprover::new());
-    let mut limits = Limits::default();
-    if let Some(ms) = args.timeout_ms {
-        limits.default_timeout_ms = ms;
-        limits.max_timeout_ms = limits.max_timeout_ms.max(ms);
-    }
-    if let Some(n) = args.max_parallel {
-        limits.max_parallel_sub_calls = usize::try_from(n)?;
-    }
-    if let Some(bytes) = args.output_cap {
-        limits.output_cap_bytes = bytes;
-    }
-    if let Some(bytes) = args.memory_limit {
-        limits.memory_limit_bytes = bytes;
-    }
-    let engine = Engine::new(registry, limits)?;
+    let engine =
+        Engine::new(registry, args.limits.limits()).map_err(|e| Usage(limits::explain(&e)))?;
 
     let progress = Progress::start();
     let request = RunRequest::new(code).description(description);
@@ -241,7 +223,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     progress.finish();
 
     let text = if args.json {
-        serde_json::to_string_pretty(&outcome_json(&outcome))?
+        serde_json::to_string_pretty(&outcome)?
     } else {
         content_text(&outcome.content)
     };
@@ -353,59 +335,9 @@ fn visible_controls(text: &str) -> std::borrow::Cow<'_, str> {
     std::borrow::Cow::Owned(out)
 }
 
-/// `--output-cap`: a size of at least 64 bytes.
-fn output_cap(text: &str) -> Result<usize, String> {
-    parse_size(text).and_then(|bytes| at_least(bytes, 64, "64 bytes"))
-}
-
-/// `--memory-limit`: a size of at least 1 MiB.
-fn memory_limit(text: &str) -> Result<usize, String> {
-    parse_size(text).and_then(|bytes| at_least(bytes, 1 << 20, "1MiB"))
-}
-
-fn at_least(bytes: usize, minimum: usize, spelled: &str) -> Result<usize, String> {
-    if bytes < minimum {
-        Err(format!("must be at least {spelled}"))
-    } else {
-        Ok(bytes)
-    }
-}
-
-/// A byte size: an integer with an optional unit (`B`; `K`, `KiB`, `M`,
-/// `MiB`, `G`, `GiB` in powers of 1024; `KB`, `MB`, `GB` in powers of 1000;
-/// any case).
-fn parse_size(text: &str) -> Result<usize, String> {
-    let text = text.trim();
-    let split = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (number, unit) = text.split_at(split);
-    let number: u64 = number
-        .parse()
-        .map_err(|_| format!("expected a size such as 65536 or 64MiB, got {text:?}"))?;
-    let multiplier: u64 = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 1,
-        "k" | "kib" => 1 << 10,
-        "m" | "mib" => 1 << 20,
-        "g" | "gib" => 1 << 30,
-        "kb" => 1_000,
-        "mb" => 1_000_000,
-        "gb" => 1_000_000_000,
-        other => {
-            return Err(format!(
-                "unknown unit {other:?}: use B, KiB, MiB, GiB, KB, MB or GB"
-            ));
-        }
-    };
-    number
-        .checked_mul(multiplier)
-        .and_then(|bytes| usize::try_from(bytes).ok())
-        .ok_or_else(|| format!("{text} is too large"))
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{parse_size, visible_controls};
+    use super::visible_controls;
 
     #[test]
     fn control_characters_are_shown_not_obeyed() {
@@ -414,20 +346,5 @@ mod tests {
             visible_controls("\u{1b}]0;pwned\u{7}\u{1b}[2J\r\u{9b}x"),
             "\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u009bx"
         );
-    }
-
-    #[test]
-    fn sizes_take_units() {
-        assert_eq!(parse_size("65536"), Ok(65536));
-        assert_eq!(parse_size("64MiB"), Ok(64 << 20));
-        assert_eq!(parse_size("64m"), Ok(64 << 20));
-        assert_eq!(parse_size("32 KiB"), Ok(32 << 10));
-        assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
-        assert_eq!(parse_size("10b"), Ok(10));
-        assert!(parse_size("").is_err());
-        assert!(parse_size("MiB").is_err());
-        assert!(parse_size("12XB").is_err());
-        assert!(parse_size("-1").is_err());
-        assert!(parse_size("99999999999999999999G").is_err());
     }
 }

@@ -10,9 +10,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
-use crate::engine::events::{EventSink, RunEvent, RunEventKind};
-use crate::tool::handler::BoxFuture;
-use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial};
+use ptc::{
+    Approval, ApprovalRequest, Approver, BoxFuture, Denial, EventSink, RunEvent, RunEventKind,
+};
 
 /// The state of stderr's last line.
 struct StatusLine {
@@ -55,11 +55,11 @@ impl StatusLine {
 /// a time; the blocking read runs on tokio's blocking pool.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
-pub struct TerminalApprover;
+pub(crate) struct TerminalApprover;
 
 impl TerminalApprover {
     /// A terminal approver.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self
     }
 }
@@ -117,7 +117,7 @@ fn ask(name: &str, arguments: &str) -> Option<bool> {
 /// cleared by [`finish`](Self::finish) (or when dropped). Drawn only when
 /// stderr is a terminal, and never while an approval prompt waits.
 #[derive(Debug)]
-pub struct Progress {
+pub(crate) struct Progress {
     sub_calls: Arc<AtomicU64>,
     done: Arc<AtomicBool>,
     ticker: Option<tokio::task::JoinHandle<()>>,
@@ -126,7 +126,7 @@ pub struct Progress {
 impl Progress {
     /// Starts the clock (and the drawing task, when stderr is a terminal).
     /// Needs a tokio runtime.
-    pub fn start() -> Self {
+    pub(crate) fn start() -> Self {
         let sub_calls = Arc::new(AtomicU64::new(0));
         let done = Arc::new(AtomicBool::new(false));
         let ticker = io::stderr().is_terminal().then(|| {
@@ -148,7 +148,7 @@ impl Progress {
     }
 
     /// An event sink that counts the run's sub-calls for the line.
-    pub fn sink(&self) -> impl EventSink + use<> {
+    pub(crate) fn sink(&self) -> impl EventSink + use<> {
         let sub_calls = Arc::clone(&self.sub_calls);
         move |event: RunEvent| {
             if matches!(event.kind, RunEventKind::Started { .. }) {
@@ -158,7 +158,7 @@ impl Progress {
     }
 
     /// Stops drawing and clears the line.
-    pub fn finish(self) {
+    pub(crate) fn finish(self) {
         drop(self);
     }
 }

@@ -1,0 +1,187 @@
+//! The model-facing text of a run's outcome (contracts §7): failures,
+//! results, the notice of work cut off, and the images.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use super::outcome::{FailureKind, Outcome};
+use super::output::{Capture, cap_text};
+use super::run::Image;
+use crate::limits::{Limits, size};
+use crate::tool::call::ContentBlock;
+
+/// A failure found before the program ran.
+pub(super) struct Failure {
+    pub(super) kind: FailureKind,
+    pub(super) message: String,
+    pub(super) position: Option<(u32, u32)>,
+}
+
+/// Renders outcomes for one run.
+pub(super) struct Report {
+    run_id: Arc<str>,
+    started: Instant,
+    timeout: Duration,
+    memory_limit: usize,
+    output_cap: usize,
+    max_images: usize,
+    max_image_bytes: usize,
+}
+
+impl Report {
+    pub(super) fn new(
+        run_id: &Arc<str>,
+        started: Instant,
+        timeout: Duration,
+        limits: &Limits,
+    ) -> Self {
+        Self {
+            run_id: Arc::clone(run_id),
+            started,
+            timeout,
+            memory_limit: limits.memory_limit_bytes,
+            output_cap: limits.output_cap_bytes,
+            max_images: limits.max_images,
+            max_image_bytes: limits.max_image_bytes,
+        }
+    }
+
+    fn outcome(&self, kind: Option<FailureKind>, text: String, sub_calls: u32) -> Outcome {
+        Outcome {
+            run_id: self.run_id.to_string(),
+            is_error: kind.is_some(),
+            kind,
+            content: vec![ContentBlock::text(cap_text(text, self.output_cap))],
+            sub_calls,
+            elapsed: self.started.elapsed(),
+        }
+    }
+
+    pub(super) fn failure(
+        &self,
+        kind: FailureKind,
+        message: Option<String>,
+        position: Option<(u32, u32)>,
+        sub_calls: u32,
+    ) -> Outcome {
+        self.render_failure(kind, message, position, &Capture::new(0), sub_calls)
+    }
+
+    pub(super) fn render_failure(
+        &self,
+        kind: FailureKind,
+        message: Option<String>,
+        position: Option<(u32, u32)>,
+        capture: &Capture,
+        sub_calls: u32,
+    ) -> Outcome {
+        let message = match kind {
+            FailureKind::Timeout => format!(
+                "the run exceeded its {} ms deadline",
+                self.timeout.as_millis()
+            ),
+            FailureKind::Memory => {
+                let mut m = format!(
+                    "the run exceeded its memory limit of {}",
+                    size(self.memory_limit as u64)
+                );
+                if let Some(why) = message {
+                    m.push_str(&format!(" ({why})"));
+                }
+                m
+            }
+            FailureKind::Cancelled => "the run was cancelled".into(),
+            FailureKind::Syntax | FailureKind::Runtime => {
+                let mut m = message.unwrap_or_else(|| "unknown error".into());
+                if let Some((line, column)) = position {
+                    m.push_str(&format!(" (line {line}, column {column})"));
+                }
+                m
+            }
+        };
+        let mut text = format!("Error: code run failed ({}): {message}", kind.as_str());
+        if !capture.is_empty() {
+            text.push_str("\nCaptured output:\n");
+            capture.render(&mut text);
+            while text.ends_with('\n') {
+                text.pop();
+            }
+        }
+        self.outcome(Some(kind), text, sub_calls)
+    }
+
+    pub(super) fn render_success(
+        &self,
+        value: Option<String>,
+        capture: &Capture,
+        cut_calls: usize,
+        cut_timers: usize,
+        sub_calls: u32,
+    ) -> Outcome {
+        let mut text = String::new();
+        capture.render(&mut text);
+        if let Some(value) = value {
+            text.push_str(&value);
+        }
+        while text.ends_with('\n') {
+            text.pop();
+        }
+        if cut_calls > 0 || cut_timers > 0 {
+            let mut parts = Vec::new();
+            if cut_calls > 0 {
+                parts.push(
+                    plural(cut_calls, "sub-call", "sub-calls") + " still running (cancelled)",
+                );
+            }
+            if cut_timers > 0 {
+                parts.push(plural(cut_timers, "timer", "timers") + " pending (dropped)");
+            }
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            text.push_str(&format!(
+                "[run_code: the program returned with {}; did you forget an `await`?]",
+                parts.join(" and ")
+            ));
+        }
+        if text.is_empty() {
+            text.push_str("(run_code completed with no output)");
+        }
+        self.outcome(None, text, sub_calls)
+    }
+
+    pub(super) fn append_images(&self, outcome: &mut Outcome, images: Vec<Image>) {
+        let mut count = 0usize;
+        let mut bytes = 0usize;
+        let mut left_out = 0usize;
+        for image in images {
+            let size = match &image.block {
+                ContentBlock::Image { data, .. } => data.len() / 4 * 3,
+                _ => 0,
+            };
+            if count >= self.max_images || bytes + size > self.max_image_bytes {
+                left_out += 1;
+                continue;
+            }
+            count += 1;
+            bytes += size;
+            outcome.content.push(ContentBlock::text(format!(
+                "Image from `{}` (sub-call {}):",
+                image.tool, image.id
+            )));
+            outcome.content.push(image.block);
+        }
+        if left_out > 0 {
+            outcome.content.push(ContentBlock::text(format!(
+                "[{} left out: at most {} images and {} per run]",
+                plural(left_out, "image", "images"),
+                self.max_images,
+                size(self.max_image_bytes as u64)
+            )));
+        }
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}

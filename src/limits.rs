@@ -1,0 +1,224 @@
+//! The limits of runs (contracts §6): each one's default, range and wire
+//! name, defined once. The Rust API, `initialize`'s config and the command
+//! line all end in [`Limits::validate`], so an out-of-range value gets the
+//! same message from each of them.
+
+use crate::deadline::MAX_DEADLINE_MS;
+
+/// The run deadline when a request gives no `timeoutMs`.
+pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 120_000;
+/// The largest `timeoutMs` a request may give.
+pub(crate) const MAX_TIMEOUT_MS: u64 = 600_000;
+/// Headroom the sandbox thread keeps above the JavaScript stack limit.
+const STACK_HEADROOM: usize = 2 << 20;
+
+/// The limits of runs. Every field says its default and what happens at the limit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Limits {
+    /// Sub-calls in flight per run; default 10, 1 = strictly serial, at most
+    /// 65,536. More wait, FIFO.
+    pub max_parallel_sub_calls: usize,
+    /// Run deadline when `timeoutMs` is absent; default 120,000 ms.
+    pub default_timeout_ms: u64,
+    /// Largest `timeoutMs` accepted; default 600,000 ms, at most
+    /// 2,147,483,647. More is `INVALID_ARGUMENTS`.
+    pub max_timeout_ms: u64,
+    /// Bytes of rendered text; default 32,768, at least 64. Longer text keeps
+    /// head and tail.
+    pub output_cap_bytes: usize,
+    /// JavaScript heap per run; default 64 MiB, at least 1 MiB. Exhausting
+    /// it ends the run as `memory`.
+    pub memory_limit_bytes: usize,
+    /// JavaScript stack per run; default 1 MiB. Overflow is a catchable `RangeError`.
+    pub stack_limit_bytes: usize,
+    /// Stack of the sandbox threads; default 16 MiB. Must leave 2 MiB above the JS stack.
+    pub thread_stack_bytes: usize,
+    /// Size of a program; default 1 MiB. Larger code is a `syntax` failure.
+    pub max_code_bytes: usize,
+    /// Runs executing at once; default 1,024. More wait in FIFO order within their deadline.
+    pub max_concurrent_runs: usize,
+    /// Images appended to one outcome; default 8. The rest are left out with a notice.
+    pub max_images: usize,
+    /// Total image bytes (decoded) in one outcome; default 8 MiB.
+    pub max_image_bytes: usize,
+    /// How long past its deadline (or cancellation) a run whose JavaScript
+    /// no interrupt reaches may keep its caller waiting; default 1,000 ms.
+    /// Then the caller gets the run's answer and the sandbox thread is
+    /// retired (see [`Engine::retired_threads`](crate::Engine::retired_threads)).
+    pub grace_ms: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_parallel_sub_calls: 10,
+            default_timeout_ms: DEFAULT_TIMEOUT_MS,
+            max_timeout_ms: MAX_TIMEOUT_MS,
+            output_cap_bytes: 32_768,
+            memory_limit_bytes: 64 << 20,
+            stack_limit_bytes: 1 << 20,
+            thread_stack_bytes: 16 << 20,
+            max_code_bytes: 1 << 20,
+            max_concurrent_runs: 1024,
+            max_images: 8,
+            max_image_bytes: 8 << 20,
+            grace_ms: 1000,
+        }
+    }
+}
+
+/// A limit hosts set by its wire name (`initialize`'s config; the command
+/// line's flags map onto the same names), with its range.
+pub(crate) struct Setting {
+    /// The name in `initialize`'s config and in error messages.
+    pub(crate) name: &'static str,
+    min: u64,
+    max: u64,
+    /// Bytes, shown as sizes in messages.
+    bytes: bool,
+    get: fn(&Limits) -> u64,
+    set: fn(&mut Limits, u64),
+}
+
+impl Setting {
+    /// Sets this limit (values past `usize` saturate, and fail validation).
+    pub(crate) fn set(&self, limits: &mut Limits, value: u64) {
+        (self.set)(limits, value);
+    }
+
+    fn check(&self, limits: &Limits) -> Result<(), ConfigError> {
+        let value = (self.get)(limits);
+        if (self.min..=self.max).contains(&value) {
+            return Ok(());
+        }
+        let shown = |n: u64| match self.bytes {
+            true => size(n),
+            false => n.to_string(),
+        };
+        let range = match self.max {
+            u64::MAX => format!("at least {}", shown(self.min)),
+            max => format!("from {} to {}", shown(self.min), shown(max)),
+        };
+        Err(ConfigError::OutOfRange {
+            name: self.name,
+            message: format!("{} must be {range}, got {}", self.name, shown(value)),
+        })
+    }
+}
+
+fn to_usize(value: u64) -> usize {
+    usize::try_from(value).unwrap_or(usize::MAX)
+}
+
+fn to_u64(value: usize) -> u64 {
+    u64::try_from(value).unwrap_or(u64::MAX)
+}
+
+/// The limits a host may set, in the order `initialize` documents them.
+pub(crate) const SETTINGS: [Setting; 5] = [
+    Setting {
+        name: "maxParallelSubCalls",
+        min: 1,
+        max: 65_536,
+        bytes: false,
+        get: |l| to_u64(l.max_parallel_sub_calls),
+        set: |l, v| l.max_parallel_sub_calls = to_usize(v),
+    },
+    Setting {
+        name: "defaultTimeoutMs",
+        min: 1,
+        max: MAX_DEADLINE_MS,
+        bytes: false,
+        get: |l| l.default_timeout_ms,
+        set: |l, v| l.default_timeout_ms = v,
+    },
+    Setting {
+        name: "maxTimeoutMs",
+        min: 1,
+        max: MAX_DEADLINE_MS,
+        bytes: false,
+        get: |l| l.max_timeout_ms,
+        set: |l, v| l.max_timeout_ms = v,
+    },
+    Setting {
+        name: "outputCapBytes",
+        min: 64,
+        max: u64::MAX,
+        bytes: true,
+        get: |l| to_u64(l.output_cap_bytes),
+        set: |l, v| l.output_cap_bytes = to_usize(v),
+    },
+    Setting {
+        name: "memoryLimitBytes",
+        min: 1 << 20,
+        max: u64::MAX,
+        bytes: true,
+        get: |l| to_u64(l.memory_limit_bytes),
+        set: |l, v| l.memory_limit_bytes = to_usize(v),
+    },
+];
+
+/// A configuration that cannot work.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ConfigError {
+    /// The JS stack limit does not fit in the sandbox thread's stack.
+    #[error(
+        "stack limit of {stack_limit} bytes does not fit: sandbox threads have {thread_stack} bytes and need {STACK_HEADROOM} bytes of headroom"
+    )]
+    StackLimit {
+        /// The configured JS stack limit.
+        stack_limit: usize,
+        /// The sandbox thread stack.
+        thread_stack: usize,
+    },
+    /// A limit outside its range (the same message from every front end).
+    #[error("invalid limit: {message}")]
+    OutOfRange {
+        /// The limit's wire name, such as `maxParallelSubCalls`.
+        name: &'static str,
+        /// What is wrong, naming the limit, its range and the value.
+        message: String,
+    },
+    /// Limits that do not fit together, such as a default over the maximum.
+    #[error("invalid limit: {0}")]
+    Invalid(&'static str),
+}
+
+impl Limits {
+    /// Checks each limit's range and that the limits can work together.
+    ///
+    /// # Errors
+    /// A limit out of its range, a default timeout over the maximum, or a
+    /// stack limit without headroom in the thread stack.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for setting in &SETTINGS {
+            setting.check(self)?;
+        }
+        if self.default_timeout_ms > self.max_timeout_ms {
+            return Err(ConfigError::Invalid(
+                "defaultTimeoutMs must be between 1 and maxTimeoutMs",
+            ));
+        }
+        if self.max_concurrent_runs == 0 {
+            return Err(ConfigError::Invalid("maxConcurrentRuns must be at least 1"));
+        }
+        if self.stack_limit_bytes.saturating_add(STACK_HEADROOM) > self.thread_stack_bytes {
+            return Err(ConfigError::StackLimit {
+                stack_limit: self.stack_limit_bytes,
+                thread_stack: self.thread_stack_bytes,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A size as people write it: `64 MiB`, `512 KiB`, or bytes when neither
+/// is exact.
+pub(crate) fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}

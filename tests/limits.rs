@@ -1,0 +1,96 @@
+//! Each limit a host sets is defined, defaulted and range-checked once: the
+//! command line, `initialize` and the Rust API refuse the same out-of-range
+//! value with the same message.
+
+use ptc::{Engine, Limits, Registry};
+use serde_json::{Value, json};
+
+use crate::cli::ptc;
+use crate::serve::Host;
+
+/// One out-of-range value, as each front end spells it.
+struct Case {
+    flags: &'static [&'static str],
+    config: Value,
+    set: fn(&mut Limits),
+    message: &'static str,
+}
+
+fn cases() -> Vec<Case> {
+    vec![
+        Case {
+            flags: &["--max-parallel", "0"],
+            config: json!({ "maxParallelSubCalls": 0 }),
+            set: |l| l.max_parallel_sub_calls = 0,
+            message: "maxParallelSubCalls must be from 1 to 65536, got 0",
+        },
+        Case {
+            flags: &["--max-parallel", "65537"],
+            config: json!({ "maxParallelSubCalls": 65537 }),
+            set: |l| l.max_parallel_sub_calls = 65537,
+            message: "maxParallelSubCalls must be from 1 to 65536, got 65537",
+        },
+        Case {
+            flags: &["--timeout-ms", "0"],
+            config: json!({ "defaultTimeoutMs": 0 }),
+            set: |l| l.default_timeout_ms = 0,
+            message: "defaultTimeoutMs must be from 1 to 2147483647, got 0",
+        },
+        Case {
+            flags: &["--timeout-ms", "2147483648"],
+            config: json!({ "defaultTimeoutMs": 2147483648u64, "maxTimeoutMs": 2147483648u64 }),
+            set: |l| (l.default_timeout_ms, l.max_timeout_ms) = (2147483648, 2147483648),
+            message: "defaultTimeoutMs must be from 1 to 2147483647, got 2147483648",
+        },
+        Case {
+            flags: &["--memory-limit", "1KiB"],
+            config: json!({ "memoryLimitBytes": 1024 }),
+            set: |l| l.memory_limit_bytes = 1024,
+            message: "memoryLimitBytes must be at least 1 MiB, got 1 KiB",
+        },
+        Case {
+            flags: &["--output-cap", "10"],
+            config: json!({ "outputCapBytes": 10 }),
+            set: |l| l.output_cap_bytes = 10,
+            message: "outputCapBytes must be at least 64 bytes, got 10 bytes",
+        },
+    ]
+}
+
+#[tokio::test]
+async fn every_front_end_refuses_a_limit_out_of_range_with_the_same_message() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut host = Host::start();
+    for case in cases() {
+        let mut limits = Limits::default();
+        (case.set)(&mut limits);
+        let error = Engine::new(Registry::new(), limits).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("invalid limit: {}", case.message)
+        );
+
+        let error = host
+            .call_error("initialize", json!({ "config": case.config }))
+            .await;
+        assert_eq!(error["code"], -32602);
+        assert_eq!(
+            error["message"],
+            format!(
+                "invalid params for `initialize`: config: invalid limit: {}",
+                case.message
+            )
+        );
+
+        let mut args = vec!["run"];
+        args.extend(case.flags);
+        args.extend(["-e", "1"]);
+        let out = ptc(dir.path(), &args);
+        assert_eq!(out.status.code(), Some(2));
+        let flag = case.flags[0];
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!("ptc: {flag}: invalid limit: {}\n", case.message)
+        );
+    }
+}
