@@ -72,7 +72,7 @@ impl Outcome {
     }
 }
 
-/// The answer to a model-direct call ([`Engine::invoke`]).
+/// The answer to a model-direct call ([`Engine::invoke`](crate::Engine::invoke)).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum Invocation {

@@ -292,7 +292,7 @@ fn monitor(shared: Arc<Shared>) {
     state.monitor_running = false;
 }
 
-/// Sandbox threads the engine stopped waiting for (see [`Engine::retired_threads`]).
+/// Sandbox threads the engine stopped waiting for (see [`Engine::retired_threads`](crate::Engine::retired_threads)).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub struct RetiredThreads {
