@@ -1,0 +1,141 @@
+//! The bridge between the program and the run: the native functions the
+//! prelude binds `tools`, `console` and the timers to, and the prelude's
+//! entry points, kept in the runtime where the program cannot reach them.
+
+use std::sync::{Arc, OnceLock};
+
+use rquickjs::function::Func;
+use rquickjs::{Array, Ctx, Function, JsLifetime, Object, Value};
+
+use super::super::convert::MAX_ARGUMENT_DEPTH;
+use super::super::sandbox::Bytecode;
+use super::super::text;
+use super::describe::describe_error;
+use super::{Finish, Shared, StartError};
+
+const PRELUDE: &str = include_str!("../js/prelude.js");
+const INSPECT: &str = include_str!("../js/inspect.js");
+
+/// The prelude and the console formatter, compiled once per process.
+fn compiled(which: &'static str) -> Option<&'static Bytecode> {
+    static PRELUDE_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
+    static INSPECT_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
+    let (cell, source, file) = match which {
+        "prelude" => (&PRELUDE_CODE, PRELUDE, c"prelude.js"),
+        _ => (&INSPECT_CODE, INSPECT, c"inspect.js"),
+    };
+    cell.get_or_init(|| Bytecode::compile(source, file).ok())
+        .as_ref()
+}
+
+/// The prelude's entry points, and the rejected promises nothing handled
+/// (kept alive, so the address that names one is never reused in the run).
+/// Held by the runtime, out of the program's reach: a program that could
+/// call `settle` would forge its own tool results.
+pub(super) struct Bridge<'js> {
+    host: Object<'js>,
+    /// `[promise, reason]` pairs, flat, by slot (see `Rejections`).
+    pub(super) unhandled: Array<'js>,
+}
+
+// SAFETY: `Bridge` holds only values of lifetime 'js, renamed as a whole.
+unsafe impl<'js> JsLifetime<'js> for Bridge<'js> {
+    type Changed<'to> = Bridge<'to>;
+}
+
+impl<'js> Bridge<'js> {
+    /// Keeps a rejected promise and its reason alive in `slot` (letting go
+    /// of what the slot held); `false` if that failed (out of memory).
+    pub(super) fn keep(
+        &self,
+        ctx: &Ctx<'js>,
+        slot: u32,
+        promise: Value<'js>,
+        reason: &Value<'js>,
+    ) -> bool {
+        let raw = ctx.as_raw().as_ptr();
+        let flags = rquickjs::qjs::JS_PROP_C_W_E as i32;
+        // A definition (not a `set`): no setter of the program's can run.
+        // SAFETY: the array and both values belong to `ctx`; each define
+        // takes the reference it is given.
+        let kept = [(slot * 2, promise.clone()), (slot * 2 + 1, reason.clone())]
+            .into_iter()
+            .all(|(index, value)| unsafe {
+                let value = rquickjs::qjs::JS_DupValue(raw, value.as_raw());
+                rquickjs::qjs::JS_DefinePropertyValueUint32(
+                    raw,
+                    self.unhandled.as_raw(),
+                    index,
+                    value,
+                    flags,
+                ) >= 0
+            });
+        if !kept {
+            let _ = ctx.catch();
+        }
+        kept
+    }
+}
+
+/// The prelude's entry points of the run in `ctx`.
+pub(super) fn host<'js>(ctx: &Ctx<'js>) -> Option<Object<'js>> {
+    ctx.userdata::<Bridge>().map(|bridge| bridge.host.clone())
+}
+
+/// Binds the native functions of the run `shared` into `ctx`, runs the
+/// prelude with them and keeps its entry points in the bridge. Returns the
+/// entry points (`start`, `settle`, `fire`).
+pub(super) fn install<'js>(
+    ctx: &Ctx<'js>,
+    shared: &Arc<Shared>,
+) -> Result<Object<'js>, StartError> {
+    let internal = |e: rquickjs::Error| StartError::Sandbox(describe_error(ctx, e).0);
+    let native = natives(ctx, shared).map_err(internal)?;
+    let prelude: Function = match compiled("prelude") {
+        Some(code) => code.eval(ctx).and_then(|v| v.get()),
+        None => ctx.eval(PRELUDE),
+    }
+    .map_err(internal)?;
+    let host: Object = prelude.call((native,)).map_err(internal)?;
+    let bridge = Bridge {
+        host: host.clone(),
+        unhandled: Array::new(ctx.clone()).map_err(internal)?,
+    };
+    if ctx.store_userdata(bridge).is_err() {
+        return Err(StartError::Sandbox("the sandbox bridge is in use".into()));
+    }
+    Ok(host)
+}
+
+/// The object of native functions the prelude is called with.
+fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object<'js>> {
+    let native = Object::new(ctx.clone())?;
+    let s = Arc::clone(shared);
+    let submit = move |name: Value<'_>, args: Value<'_>| s.submit(&name, &args);
+    native.set("submit", Func::from(submit))?;
+    let s = Arc::clone(shared);
+    let log = move |level: i32, text: Value<'_>| s.log(level, &text);
+    native.set("log", Func::from(log))?;
+    let s = Arc::clone(shared);
+    native.set("setTimer", Func::from(move |delay: f64| s.set_timer(delay)))?;
+    let s = Arc::clone(shared);
+    native.set("clearTimer", Func::from(move |id: u32| s.clear_timer(id)))?;
+    let s = Arc::clone(shared);
+    let finish = move |ok: bool, text: Value<'_>, stack: Value<'_>| {
+        let text = text::of_string(&text);
+        let stack = text::of_string(&stack).unwrap_or_default();
+        s.finished(Finish { ok, text, stack });
+    };
+    native.set("finish", Func::from(finish))?;
+    native.set("maxDepth", MAX_ARGUMENT_DEPTH)?;
+    native.set("loadInspect", Func::from(load_inspect))?;
+    Ok(native)
+}
+
+/// Compiles the console formatter into the current context.
+fn load_inspect<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+    match compiled("inspect") {
+        Some(code) => code.eval(&ctx),
+        None => ctx.eval(INSPECT),
+    }
+}

@@ -1,0 +1,336 @@
+//! Sub-calls: what `tools.x(args)` submits, how the scheduler's admitted
+//! calls are started through the pipeline, and how their results come back
+//! to the run (inline, from their task, or through the run loop).
+
+use std::future::Future;
+use std::sync::{Arc, TryLockError, Weak};
+use std::task::{Context as TaskContext, Poll, Waker};
+
+use rquickjs::{Ctx, IntoJs, Value};
+use serde_json::Value as Json;
+
+use super::super::convert::{self, NotPlain};
+use super::super::events::RunEventKind;
+use super::super::text;
+use super::{Image, RunState, Shared};
+use crate::tool::call::{Call, ContentBlock, ToolResult};
+use crate::tool::pipeline::CallOptions;
+use crate::tool::registry::RegisteredTool;
+
+/// What a sub-call's tokio task tells the run when it ends.
+pub(super) enum Completion {
+    /// The task recorded the result itself (and started what the scheduler
+    /// admitted next): the program has something to settle.
+    Settled,
+    /// The run's state was busy: the run records this result.
+    Result(u32, ToolResult),
+}
+
+/// A sub-call waiting for the scheduler.
+pub(super) struct SubCall {
+    n: u32,
+    /// Looked up once, at submission: it decides scheduling and runs.
+    tool: Option<Arc<RegisteredTool>>,
+    pub(super) id: Arc<str>,
+    pub(super) name: String,
+    arguments: Json,
+    /// Bytes of the arguments' copy, charged to the run until it settles.
+    charged: usize,
+}
+
+/// A sub-call handed to tokio.
+pub(super) struct Spawned {
+    id: Arc<str>,
+    name: String,
+    charged: usize,
+    /// Aborted if the run is dropped before the call settles.
+    pub(super) task: tokio::task::AbortHandle,
+}
+
+impl Shared {
+    /// `tools.x(args)`: a sub-call, if `args` are plain data (else the
+    /// prelude's exact path names what JSON would lose, or makes them plain).
+    /// Settles at once when the pipeline is ready on its first poll;
+    /// otherwise it continues on tokio.
+    pub(super) fn submit(&self, name: &Value<'_>, args: &Value<'_>) -> Submitted {
+        let name = text::of_string(name).unwrap_or_default();
+        let (arguments, charged) = match convert::plain_from_js(args, self.memory.room()) {
+            Ok(plain) => plain,
+            Err(NotPlain::Lossy) => return Submitted::NotPlain,
+            Err(NotPlain::TooDeep) => return Submitted::TooDeep,
+            Err(NotPlain::TooLarge) => {
+                // Refused: the run ends as `memory`, saying why.
+                self.memory.charge(usize::MAX);
+                return Submitted::NotPlain;
+            }
+        };
+        if !self.memory.charge(charged) {
+            return Submitted::NotPlain;
+        }
+        let mut st = self.lock();
+        st.submitted += 1;
+        let n = st.submitted;
+        let id: Arc<str> = format!("{}:ptc:{n}", self.setup.run_id).into();
+        if self.setup.events.is_some() {
+            self.emit(RunEventKind::Started {
+                id: Arc::clone(&id),
+                name: name.clone(),
+                arguments: arguments.clone(),
+            });
+        }
+        let tool = self.setup.scope.lookup(&name);
+        let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
+        st.scheduler.submit(
+            read_only,
+            SubCall {
+                n,
+                tool,
+                id,
+                name,
+                arguments,
+                charged,
+            },
+        );
+        st.submitting = Some(n);
+        self.pump(&mut st);
+        st.submitting = None;
+        match st.inline.take() {
+            Some(Ok(output)) => Submitted::Value(output.value),
+            Some(Err(error)) => Submitted::Error(error.code.as_str(), error.message),
+            None => Submitted::Pending(n),
+        }
+    }
+
+    /// Starts every sub-call the scheduler admits.
+    pub(super) fn pump(&self, st: &mut RunState) {
+        if st.closing {
+            return;
+        }
+        while let Some(call) = st.scheduler.admit() {
+            self.dispatch(st, call);
+        }
+    }
+
+    /// Starts one sub-call: polled once here, so a call the pipeline answers
+    /// at once (a refusal, a synchronous tool) settles without a task;
+    /// otherwise it continues on tokio.
+    fn dispatch(&self, st: &mut RunState, call: SubCall) {
+        let options = CallOptions {
+            cancel: self.calls_cancel.child_token(),
+            caller: self.setup.caller.clone(),
+            run_id: Some(Arc::clone(&self.setup.run_id)),
+        };
+        let SubCall {
+            n,
+            tool,
+            id,
+            name,
+            arguments,
+            charged,
+        } = call;
+        let mut future = Box::pin(self.setup.scope.call_resolved(
+            tool,
+            Call::new(&*id, name.clone(), arguments),
+            options,
+        ));
+        let polled = {
+            let _runtime = self.setup.handle.enter();
+            future
+                .as_mut()
+                .poll(&mut TaskContext::from_waker(Waker::noop()))
+        };
+        match polled {
+            Poll::Ready(result) => {
+                self.memory.release(charged);
+                self.settle(st, n, &id, &name, result);
+            }
+            Poll::Pending => {
+                let task = self.spawn(n, future);
+                let spawned = Spawned {
+                    id,
+                    name,
+                    charged,
+                    task,
+                };
+                st.spawned.insert(n, spawned);
+            }
+        }
+    }
+
+    /// Runs the rest of sub-call `n` on tokio. Its task records the result
+    /// itself when the run's state is free, so the next admitted call starts
+    /// at once; when the state is busy it hands the result to the run loop.
+    fn spawn(
+        &self,
+        n: u32,
+        future: impl Future<Output = ToolResult> + Send + 'static,
+    ) -> tokio::task::AbortHandle {
+        let completions = self.completions.clone();
+        let this = Weak::clone(&self.this);
+        let task = self.setup.handle.spawn(async move {
+            let result = future.await;
+            let Some(shared) = this.upgrade() else { return };
+            let completion = match shared.state.try_lock() {
+                Ok(mut st) => {
+                    shared.complete_locked(&mut st, n, result);
+                    Completion::Settled
+                }
+                Err(TryLockError::WouldBlock) => Completion::Result(n, result),
+                Err(TryLockError::Poisoned(e)) => {
+                    shared.complete_locked(&mut e.into_inner(), n, result);
+                    Completion::Settled
+                }
+            };
+            let _ = completions.send(completion);
+        });
+        task.abort_handle()
+    }
+
+    /// Records a settled sub-call: scheduler, events, images, delivery.
+    fn settle(&self, st: &mut RunState, n: u32, id: &Arc<str>, name: &str, result: ToolResult) {
+        st.scheduler.settled();
+        if self.setup.events.is_some() {
+            let (value, error) = match &result {
+                Ok(output) => (Some(output.value.clone()), None),
+                Err(error) => (None, Some(error.clone())),
+            };
+            self.emit(RunEventKind::Settled {
+                id: Arc::clone(id),
+                ok: result.is_ok(),
+                value,
+                error,
+            });
+        }
+        if let Ok(output) = &result {
+            for block in &output.content {
+                if matches!(block, ContentBlock::Image { .. }) {
+                    st.images.push(Image {
+                        tool: name.to_owned(),
+                        id: Arc::clone(id),
+                        block: block.clone(),
+                    });
+                }
+            }
+        }
+        if st.submitting == Some(n) {
+            st.inline = Some(result);
+        } else {
+            st.ready.push((n, result));
+        }
+    }
+
+    /// A sub-call that went to tokio has settled.
+    pub(super) fn complete(&self, completion: Completion) {
+        if let Completion::Result(n, result) = completion {
+            #[cfg(test)]
+            tests::BUSY_SETTLEMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            self.complete_locked(&mut self.lock(), n, result);
+        }
+    }
+
+    fn complete_locked(&self, st: &mut RunState, n: u32, result: ToolResult) {
+        let Some(spawned) = st.spawned.remove(&n) else {
+            return;
+        };
+        self.memory.release(spawned.charged);
+        self.settle(st, n, &spawned.id, &spawned.name, result);
+        self.pump(st);
+    }
+}
+
+/// What `submit` hands back to the prelude.
+pub(super) enum Submitted {
+    /// Not plain data: the prelude takes the exact path (`undefined`).
+    NotPlain,
+    /// Nested deeper than the limit (`false`).
+    TooDeep,
+    /// The call's number: `settle` delivers it later.
+    Pending(u32),
+    /// Settled at once: `[value]`.
+    Value(Json),
+    /// Failed at once: `[code, message]`.
+    Error(&'static str, String),
+}
+
+impl<'js> IntoJs<'js> for Submitted {
+    fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+        match self {
+            Submitted::NotPlain => Ok(Value::new_undefined(ctx.clone())),
+            Submitted::TooDeep => Ok(Value::new_bool(ctx.clone(), false)),
+            Submitted::Pending(n) => n.into_js(ctx),
+            Submitted::Value(json) => {
+                let array = rquickjs::Array::new(ctx.clone())?;
+                array.set(0, convert::to_js(ctx, &json)?)?;
+                Ok(array.into_value())
+            }
+            Submitted::Error(code, message) => {
+                let array = rquickjs::Array::new(ctx.clone())?;
+                array.set(0, code)?;
+                array.set(1, message)?;
+                Ok(array.into_value())
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::time::{Duration, Instant};
+
+    use serde_json::{Value, json};
+
+    use crate::{Engine, Limits, Registry, RunOptions, RunRequest, Tool, ToolContext};
+    use crate::{ToolDefinition, ToolError};
+
+    /// Results the run recorded because their task found its state busy.
+    pub(super) static BUSY_SETTLEMENTS: AtomicUsize = AtomicUsize::new(0);
+
+    /// `quick` settles while `hog`'s first poll holds the run's state: its
+    /// task cannot record the result, so the run must (the fallback path).
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_result_whose_task_found_the_run_busy_is_recorded_by_the_run() {
+        let quick_done = Arc::new(AtomicBool::new(false));
+        let registry = Registry::new();
+        let done = Arc::clone(&quick_done);
+        let quick = Tool::new(
+            ToolDefinition::new("quick").read_only(true),
+            move |_: Value, _: ToolContext| {
+                let done = Arc::clone(&done);
+                async move {
+                    tokio::time::sleep(Duration::from_millis(1)).await;
+                    done.store(true, Ordering::SeqCst);
+                    Ok::<_, ToolError>(json!(1))
+                }
+            },
+        );
+        let done = Arc::clone(&quick_done);
+        let hog = Tool::new(
+            ToolDefinition::new("hog").read_only(true),
+            move |_: Value, _: ToolContext| {
+                // Hold the run's state until `quick` has finished, then long
+                // enough for its task to find the state busy.
+                let since = Instant::now();
+                while !done.load(Ordering::SeqCst) && since.elapsed() < Duration::from_secs(10) {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+                std::thread::sleep(Duration::from_millis(100));
+                async move { Ok::<_, ToolError>(json!(2)) }
+            },
+        );
+        registry.add(quick).unwrap();
+        registry.add(hog).unwrap();
+        let engine = Engine::new(registry, Limits::default()).unwrap();
+        let before = BUSY_SETTLEMENTS.load(Ordering::SeqCst);
+        let code =
+            "const q = tools.quick({}); const h = tools.hog({}); return (await q) + (await h)";
+        let outcome = engine
+            .run_code(RunRequest::new(code), RunOptions::default())
+            .await
+            .unwrap();
+        assert_eq!(outcome.text(), "3");
+        assert!(quick_done.load(Ordering::SeqCst));
+        assert!(BUSY_SETTLEMENTS.load(Ordering::SeqCst) > before);
+    }
+}
