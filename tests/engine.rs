@@ -336,7 +336,7 @@ async fn sub_calls_get_ids_and_paired_events() {
         .map(|e| match e {
             RunEventKind::Started { id, .. } => format!("started {id}"),
             RunEventKind::Settled { id, ok, .. } => format!("settled {id} {ok}"),
-            RunEventKind::Log { .. } => "log".into(),
+            RunEventKind::Log { .. } | RunEventKind::Truncated { .. } => "log".into(),
             _ => "other".into(),
         })
         .collect();
@@ -750,9 +750,8 @@ async fn log_events_stream_until_the_capture_is_full() {
         .take()
         .into_iter()
         .filter_map(|e| match e {
-            RunEventKind::Log {
-                text, truncated, ..
-            } => Some((text, truncated)),
+            RunEventKind::Log { text, .. } => Some((Some(text), None)),
+            RunEventKind::Truncated { truncated } => Some((None, Some(truncated))),
             _ => None,
         })
         .collect();
@@ -1073,7 +1072,7 @@ async fn queued_calls_start_when_a_slot_frees_even_while_the_program_is_busy() {
     .unwrap();
     let lines = Arc::clone(&timeline);
     let options = RunOptions::default().events(move |e: RunEvent| {
-        if let RunEventKind::Log { text: Some(t), .. } = e.kind {
+        if let RunEventKind::Log { text: t, .. } = e.kind {
             lines.lock().unwrap().push(t);
         }
     });

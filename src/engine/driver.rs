@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::EngineInner;
 use super::outcome::{FailureKind, Outcome};
-use super::report::{Failure, Report};
+use super::report::{Report, StartFailure};
 use super::request::{RunError, RunOptions, RunRequest};
 use super::run::{self, Run, RunSetup, StartError, Step};
 use super::sandbox::{Interrupts, Tripwires};
@@ -63,7 +63,7 @@ pub(super) async fn run_code(
         Ok(run) => run,
         Err(outcome) => return Ok(outcome),
     };
-    let outcome = finish(&mut run, &report, None).await;
+    let outcome = conclude(&mut run, &report, None).await;
     dispose(inner, run);
     Ok(outcome)
 }
@@ -167,12 +167,12 @@ async fn first_step(
         Err(failed) => failed,
     };
     let failure = match error {
-        StartError::Syntax(message, position) => Failure {
+        StartError::Syntax(message, position) => StartFailure {
             kind: FailureKind::Syntax,
             message,
             position,
         },
-        StartError::Sandbox(message) => Failure {
+        StartError::Sandbox(message) => StartFailure {
             kind: FailureKind::Runtime,
             message,
             position: None,
@@ -180,7 +180,7 @@ async fn first_step(
     };
     Err(match run {
         Some(mut run) => {
-            let outcome = finish(&mut run, report, Some(failure)).await;
+            let outcome = conclude(&mut run, report, Some(failure)).await;
             dispose(inner, *run);
             outcome
         }
@@ -254,7 +254,7 @@ async fn wake(run: &mut Run, stop: &Stop) -> bool {
 }
 
 /// Closes the run and renders its outcome.
-async fn finish(run: &mut Run, report: &Report, start_error: Option<Failure>) -> Outcome {
+async fn conclude(run: &mut Run, report: &Report, start_error: Option<StartFailure>) -> Outcome {
     let ending = run.end().await;
     let (capture, sub_calls) = (&ending.capture, ending.sub_calls);
     let mut outcome = match (start_error, ending.interrupted, ending.finish) {

@@ -47,18 +47,19 @@ pub enum RunEventKind {
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<ToolError>,
     },
-    /// A console line, streamed while the capture keeps lines; past the cap,
-    /// one final event carries `truncated` (the number of lines not streamed).
+    /// A console line, streamed while the capture keeps lines.
     Log {
         /// The console level.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        level: Option<LogLevel>,
+        level: LogLevel,
         /// The line (without the `[warn] ` / `[error] ` prefix).
-        #[serde(skip_serializing_if = "Option::is_none")]
-        text: Option<String>,
+        text: String,
+    },
+    /// The run's last `log` event when the capture was full: how many lines
+    /// were not streamed. On the wire, `{"event": "log", "truncated": n}`.
+    #[serde(rename = "log")]
+    Truncated {
         /// Lines that were not streamed.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        truncated: Option<usize>,
+        truncated: usize,
     },
 }
 

@@ -11,7 +11,7 @@ use crate::limits::{Limits, size};
 use crate::tool::call::ContentBlock;
 
 /// A failure found before the program ran.
-pub(super) struct Failure {
+pub(super) struct StartFailure {
     pub(super) kind: FailureKind,
     pub(super) message: String,
     pub(super) position: Option<(u32, u32)>,

@@ -206,11 +206,7 @@ impl Shared {
         let mut st = self.lock();
         let line = format!("{}{text}", level.prefix());
         if st.capture.push(line) {
-            self.emit(RunEventKind::Log {
-                level: Some(level),
-                text: Some(text),
-                truncated: None,
-            });
+            self.emit(RunEventKind::Log { level, text });
         } else {
             st.not_streamed += 1;
         }
@@ -436,11 +432,8 @@ impl Run {
 
     /// The final `log` event: how many lines were not streamed.
     fn emit_truncated(&self, lines: usize) {
-        self.shared.emit(RunEventKind::Log {
-            level: None,
-            text: None,
-            truncated: Some(lines),
-        });
+        self.shared
+            .emit(RunEventKind::Truncated { truncated: lines });
     }
 }
 

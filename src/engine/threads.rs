@@ -20,15 +20,15 @@ const STALL: Duration = Duration::from_millis(2);
 /// How long an idle thread above the core count lingers.
 const IDLE_EXIT: Duration = Duration::from_secs(10);
 
-struct Shared {
-    state: Mutex<State>,
+struct Pool {
+    state: Mutex<PoolState>,
     work: Condvar,
     monitor: Condvar,
     stack_size: usize,
     core_threads: usize,
 }
 
-struct State {
+struct PoolState {
     queue: VecDeque<(Instant, Job)>,
     threads: usize,
     idle: usize,
@@ -41,7 +41,7 @@ struct State {
 /// engines: a host that makes an engine per session does not multiply
 /// threads.
 pub(crate) struct SandboxThreads {
-    shared: Arc<Shared>,
+    pool: Arc<Pool>,
 }
 
 /// One engine's count of the jobs it gave up on (see
@@ -116,8 +116,8 @@ impl SandboxThreads {
     pub(crate) fn new(stack_size: usize) -> Self {
         let core_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
         Self {
-            shared: Arc::new(Shared {
-                state: Mutex::new(State {
+            pool: Arc::new(Pool {
+                state: Mutex::new(PoolState {
                     queue: VecDeque::new(),
                     threads: 0,
                     idle: 0,
@@ -183,30 +183,30 @@ impl SandboxThreads {
     }
 
     fn spawn(&self, job: Job) {
-        let shared = &self.shared;
-        let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let pool = &self.pool;
+        let mut state = pool.state.lock().unwrap_or_else(PoisonError::into_inner);
         state.queue.push_back((Instant::now(), job));
         if state.idle > 0 {
-            shared.work.notify_one();
-        } else if state.threads < shared.core_threads {
-            Self::add_thread(shared, &mut state);
+            pool.work.notify_one();
+        } else if state.threads < pool.core_threads {
+            Self::add_thread(pool, &mut state);
         } else if !state.monitor_running {
             state.monitor_running = true;
-            let shared = Arc::clone(shared);
+            let pool = Arc::clone(pool);
             let _ = std::thread::Builder::new()
                 .name("ptc-monitor".into())
-                .spawn(move || monitor(shared));
+                .spawn(move || monitor(pool));
         } else {
-            shared.monitor.notify_one();
+            pool.monitor.notify_one();
         }
     }
 
-    fn add_thread(shared: &Arc<Shared>, state: &mut State) {
-        let worker_shared = Arc::clone(shared);
+    fn add_thread(pool: &Arc<Pool>, state: &mut PoolState) {
+        let worker_pool = Arc::clone(pool);
         let spawned = std::thread::Builder::new()
             .name("ptc-sandbox".into())
-            .stack_size(shared.stack_size)
-            .spawn(move || worker(worker_shared));
+            .stack_size(pool.stack_size)
+            .spawn(move || worker(worker_pool));
         if spawned.is_ok() {
             state.threads += 1;
         }
@@ -216,37 +216,37 @@ impl SandboxThreads {
 impl Drop for SandboxThreads {
     fn drop(&mut self) {
         let mut state = self
-            .shared
+            .pool
             .state
             .lock()
             .unwrap_or_else(PoisonError::into_inner);
         state.shutdown = true;
-        self.shared.work.notify_all();
-        self.shared.monitor.notify_all();
+        self.pool.work.notify_all();
+        self.pool.monitor.notify_all();
     }
 }
 
-fn worker(shared: Arc<Shared>) {
-    let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+fn worker(pool: Arc<Pool>) {
+    let mut state = pool.state.lock().unwrap_or_else(PoisonError::into_inner);
     loop {
         if let Some((_, job)) = state.queue.pop_front() {
             drop(state);
             // A panicking job drops its result sender; the caller sees it.
             let _ = std::panic::catch_unwind(std::panic::AssertUnwindSafe(job));
-            state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+            state = pool.state.lock().unwrap_or_else(PoisonError::into_inner);
             continue;
         }
         if state.shutdown {
             break;
         }
         state.idle += 1;
-        let (next, timeout) = shared
+        let (next, timeout) = pool
             .work
             .wait_timeout(state, IDLE_EXIT)
             .unwrap_or_else(PoisonError::into_inner);
         state = next;
         state.idle -= 1;
-        if timeout.timed_out() && state.queue.is_empty() && state.threads > shared.core_threads {
+        if timeout.timed_out() && state.queue.is_empty() && state.threads > pool.core_threads {
             break;
         }
     }
@@ -255,12 +255,12 @@ fn worker(shared: Arc<Shared>) {
 
 /// Adds a thread whenever the oldest queued job has waited longer than
 /// [`STALL`] with no idle thread to take it.
-fn monitor(shared: Arc<Shared>) {
-    let mut state = shared.state.lock().unwrap_or_else(PoisonError::into_inner);
+fn monitor(pool: Arc<Pool>) {
+    let mut state = pool.state.lock().unwrap_or_else(PoisonError::into_inner);
     while !state.shutdown {
         match state.queue.front() {
             None => {
-                state = shared
+                state = pool
                     .monitor
                     .wait_timeout(state, IDLE_EXIT)
                     .unwrap_or_else(PoisonError::into_inner)
@@ -272,15 +272,15 @@ fn monitor(shared: Arc<Shared>) {
             Some((queued_at, _)) => {
                 let waited = queued_at.elapsed();
                 if waited >= STALL && state.idle == 0 {
-                    SandboxThreads::add_thread(&shared, &mut state);
-                    state = shared
+                    SandboxThreads::add_thread(&pool, &mut state);
+                    state = pool
                         .monitor
                         .wait_timeout(state, STALL)
                         .unwrap_or_else(PoisonError::into_inner)
                         .0;
                 } else {
                     let wait = STALL.saturating_sub(waited).max(Duration::from_micros(200));
-                    state = shared
+                    state = pool
                         .monitor
                         .wait_timeout(state, wait)
                         .unwrap_or_else(PoisonError::into_inner)

@@ -1235,9 +1235,8 @@ mod tests {
         let event = RunEvent {
             run_id: "r".into(),
             kind: RunEventKind::Log {
-                level: None,
-                text: Some("x".repeat(1 << 20)),
-                truncated: None,
+                level: crate::LogLevel::Log,
+                text: "x".repeat(1 << 20),
             },
         };
         let sent = (0..100).filter(|_| outbox.event(&event)).count();

@@ -220,7 +220,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     let outcome = engine
         .run_code(request, RunOptions::default().events(progress.sink()))
         .await?;
-    progress.finish();
+    progress.stop();
 
     let text = if args.json {
         serde_json::to_string_pretty(&outcome)?

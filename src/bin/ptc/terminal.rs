@@ -158,7 +158,7 @@ impl Progress {
     }
 
     /// Stops drawing and clears the line.
-    pub(crate) fn finish(self) {
+    pub(crate) fn stop(self) {
         drop(self);
     }
 }
