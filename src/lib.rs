@@ -61,6 +61,7 @@ mod engine;
 #[doc(hidden)]
 pub mod fuzz;
 mod host;
+mod json;
 mod schema;
 mod sdk;
 mod tool;

@@ -17,10 +17,10 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio_util::sync::CancellationToken;
 
+use crate::json::json_type;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
 use crate::tool::handler::Tool;
-use crate::tool::pipeline::json_type;
 
 /// A command's stdout beyond this is a `TOOL_ERROR` (and the command is killed).
 const MAX_STDOUT_BYTES: usize = 16 * 1024 * 1024;

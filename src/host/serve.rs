@@ -24,10 +24,11 @@ use tokio_util::sync::CancellationToken;
 use super::cli::outcome_json;
 use crate::engine::events::RunEvent;
 use crate::engine::{Engine, Invocation, Limits, RunOptions, RunRequest};
+use crate::json::json_type;
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::definition::{Policy, ToolDefinition};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
-use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, json_type};
+use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial};
 use crate::tool::registry::{Mode, RegistrationError, Registry};
 
 /// The protocol version `initialize` reports.

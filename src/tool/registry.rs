@@ -15,6 +15,7 @@ use super::pipeline::{
     self, Approver, CallOptions, Decision, Denial, ExecuteWrapper, Guard, Hooks, Next, PostExecute,
     ResultObserver,
 };
+use crate::json::json_type;
 use crate::schema::{CompiledSchema, json_path};
 
 /// How the model sees the tools (contracts §4).
@@ -102,7 +103,7 @@ impl RegisteredTool {
             return Err(RegistrationError::NonObjectParameters {
                 tool: name.clone(),
                 path: "$.parameters".into(),
-                reason: format!("got {}", pipeline::json_type(params)),
+                reason: format!("got {}", json_type(params)),
             });
         };
         if let Some(ty) = root.get("type") {
