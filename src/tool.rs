@@ -4,4 +4,5 @@ pub(crate) mod call;
 pub(crate) mod definition;
 pub(crate) mod handler;
 pub(crate) mod pipeline;
+pub(crate) mod registered;
 pub(crate) mod registry;

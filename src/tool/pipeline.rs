@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::call::{Call, CallerContext, ErrorCode, ToolContext, ToolError, ToolResult};
 use super::definition::{Policy, ToolDefinition};
 use super::handler::BoxFuture;
-use super::registry::RegisteredTool;
+use super::registered::RegisteredTool;
 use crate::json::json_type;
 
 /// A refusal: a model-facing reason plus optional user-facing detail.
