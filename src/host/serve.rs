@@ -747,10 +747,10 @@ impl Session {
             };
             tools.push(Tool::new(definition, handler));
         }
-        let warnings = match self.registry.add_all(tools.clone()) {
-            Ok(warnings) => warnings,
-            Err(error) => return Err(registration_error(&tools, error)),
-        };
+        let warnings = self
+            .registry
+            .add_located(tools)
+            .map_err(|(index, error)| registration_error(index, &error))?;
         let mut result = json!({ "registered": names, "count": self.registry.count() });
         if !warnings.is_empty() {
             result["warnings"] = json!(warnings);
@@ -1029,16 +1029,10 @@ fn tool_definition(index: usize, entry: Value) -> Result<ToolDefinition, RpcErro
     serde_json::from_value(entry.clone()).map_err(|e| fail("", e.to_string()))
 }
 
-/// A registration failure, located: the first entry that fails on its own.
-fn registration_error(tools: &[Tool], error: RegistrationError) -> RpcError {
-    let failing = tools
-        .iter()
-        .position(|tool| Registry::new().add(tool.clone()).is_err());
-    let Some(index) = failing else {
-        return RpcError::params(format!("invalid params for `tools/register`: {error}"));
-    };
+/// A registration failure of the tool at `$.tools[index]`.
+fn registration_error(index: usize, error: &RegistrationError) -> RpcError {
     let at = format!("$.tools[{index}]");
-    let (tool, path, message) = match &error {
+    let (tool, path, message) = match error {
         RegistrationError::InvalidName { name } | RegistrationError::ReservedName { name, .. } => {
             (name.clone(), format!("{at}.name"), error.to_string())
         }

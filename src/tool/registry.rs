@@ -107,10 +107,24 @@ impl Registry {
         &self,
         tools: impl IntoIterator<Item = Tool>,
     ) -> Result<Vec<String>, RegistrationError> {
+        self.add_located(tools).map_err(|(_, error)| error)
+    }
+
+    /// [`add_all`](Self::add_all), whose error also says which tool failed:
+    /// its position in `tools`, from 0.
+    pub(crate) fn add_located(
+        &self,
+        tools: impl IntoIterator<Item = Tool>,
+    ) -> Result<Vec<String>, (usize, RegistrationError)> {
         let mut warnings = Vec::new();
         let compiled = tools
             .into_iter()
-            .map(|tool| RegisteredTool::compile(tool, &mut warnings).map(Arc::new))
+            .enumerate()
+            .map(|(index, tool)| {
+                RegisteredTool::compile(tool, &mut warnings)
+                    .map(Arc::new)
+                    .map_err(|error| (index, error))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         self.mutate(|map| {
             for tool in compiled {
@@ -424,5 +438,29 @@ impl Scope {
     /// Runs calls concurrently; results come back in input order.
     pub async fn call_batch(&self, calls: Vec<Call>, options: CallOptions) -> Vec<ToolResult> {
         futures::future::join_all(calls.into_iter().map(|c| self.call(c, options.clone()))).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::call::ToolContext;
+    use serde_json::Value;
+
+    fn tool(name: &str) -> Tool {
+        Tool::new(
+            ToolDefinition::new(name),
+            |args: Value, _cx: ToolContext| async move { Ok::<_, crate::tool::call::ToolError>(args) },
+        )
+    }
+
+    #[test]
+    fn a_failed_batch_names_the_first_failing_position() {
+        let registry = Registry::new();
+        let batch = [tool("a"), tool("b"), tool("bad name"), tool("run_code")];
+        let (index, error) = registry.add_located(batch).unwrap_err();
+        assert_eq!(index, 2);
+        assert!(matches!(error, RegistrationError::InvalidName { .. }));
+        assert_eq!(registry.count(), 0, "all or nothing");
     }
 }
