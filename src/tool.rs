@@ -1,4 +1,5 @@
-//! Tools: definitions, handlers, the registry and the call pipeline.
+//! Tools: definitions and their JSON, handlers, the registry and the call
+//! pipeline.
 
 pub(crate) mod call;
 pub(crate) mod definition;
@@ -6,3 +7,4 @@ pub(crate) mod handler;
 pub(crate) mod pipeline;
 pub(crate) mod registered;
 pub(crate) mod registry;
+pub(crate) mod wire;
