@@ -61,6 +61,7 @@ mod engine;
 #[doc(hidden)]
 pub mod fuzz;
 mod host;
+mod json;
 mod limits;
 mod schema;
 mod sdk;

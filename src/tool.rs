@@ -1,7 +1,10 @@
-//! Tools: definitions, handlers, the registry and the call pipeline.
+//! Tools: definitions and their JSON, handlers, the registry and the call
+//! pipeline.
 
 pub(crate) mod call;
 pub(crate) mod definition;
 pub(crate) mod handler;
 pub(crate) mod pipeline;
+pub(crate) mod registered;
 pub(crate) mod registry;
+pub(crate) mod wire;

@@ -17,10 +17,11 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio_util::sync::CancellationToken;
 
+use crate::json::json_type;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
 use crate::tool::handler::Tool;
-use crate::tool::pipeline::json_type;
+use crate::tool::wire::{Problem, Strictness, ToolEntry, read_tool};
 
 /// A command's stdout beyond this is a `TOOL_ERROR` (and the command is killed).
 const MAX_STDOUT_BYTES: usize = 16 * 1024 * 1024;
@@ -178,37 +179,50 @@ fn parse(text: &str, base_dir: &Path, origin: String) -> Result<Vec<Tool>, Manif
     let mut tools = Vec::with_capacity(entries.len());
     for (position, entry) in entries.into_iter().enumerate() {
         let index = position + 1;
-        let name = entry.get("name").and_then(Value::as_str).map(str::to_owned);
-        let fail = |message: String| ManifestError::Entry {
+        let fail = |name: Option<&str>, message: String| ManifestError::Entry {
             origin: origin.clone(),
             index,
-            name: name.clone(),
+            name: name.map(str::to_owned),
             message,
         };
-        let tool = parse_entry(entry, &base).map_err(fail)?;
-        let tool_name = tool.definition().name.clone();
-        if let Some(first) = seen.insert(tool_name, index) {
-            return Err(fail(format!(
-                "duplicate name, already used by entry {first}"
-            )));
+        let ToolEntry { definition, rest } = read_tool(position, entry, Strictness::Decoding)
+            .map_err(|error| fail(error.name.as_deref(), entry_message(&error.problem)))?;
+        let name = definition.name.clone();
+        let tool = entry_tool(definition, rest, &base).map_err(|m| fail(Some(&name), m))?;
+        if let Some(first) = seen.insert(name.clone(), index) {
+            return Err(fail(
+                Some(&name),
+                format!("duplicate name, already used by entry {first}"),
+            ));
         }
         tools.push(tool);
     }
     Ok(tools)
 }
 
-fn parse_entry(entry: Value, base: &Path) -> Result<Tool, String> {
-    let Value::Object(mut object) = entry else {
-        return Err(format!("expected an object, got {}", json_type(&entry)));
-    };
-    let command = object.remove("command");
-    let cwd = object.remove("cwd");
-    let env = object.remove("env");
-    let definition: ToolDefinition =
-        serde_json::from_value(Value::Object(object)).map_err(|e| e.to_string())?;
+/// A refused entry in a manifest's words, which are serde's.
+fn entry_message(problem: &Problem) -> String {
+    match problem {
+        Problem::NotAnObject { got } => format!("expected an object, got {got}"),
+        Problem::NoName => "missing field `name`".to_owned(),
+        Problem::Mistyped { member, got } => member.serde_refusal(got),
+        Problem::Undecodable(message) => message.clone(),
+    }
+}
+
+/// The tool of an entry read: its name checked early, so the message can
+/// name the entry, then its command, if any.
+fn entry_tool(
+    definition: ToolDefinition,
+    mut rest: Map<String, Value>,
+    base: &Path,
+) -> Result<Tool, String> {
     if !is_valid_tool_name(&definition.name) {
         return Err("name must be 1-64 characters of A-Z a-z 0-9 _ . -".to_owned());
     }
+    let command = rest.remove("command");
+    let cwd = rest.remove("cwd");
+    let env = rest.remove("env");
     let Some(command) = command else {
         if cwd.is_some() || env.is_some() {
             return Err("`cwd` and `env` need a `command`".to_owned());

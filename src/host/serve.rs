@@ -23,12 +23,13 @@ use tokio_util::sync::CancellationToken;
 
 use crate::engine::events::RunEvent;
 use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
+use crate::json::json_type;
 use crate::limits::{Limits, SETTINGS};
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput};
-use crate::tool::definition::{Policy, ToolDefinition};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
-use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, json_type};
+use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial};
 use crate::tool::registry::{Mode, RegistrationError, Registry};
+use crate::tool::wire::{EntryError, Strictness, path_in_list, read_tool};
 
 /// The protocol version `initialize` reports.
 const PROTOCOL_VERSION: u32 = 1;
@@ -37,6 +38,9 @@ const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
+
+/// Where `tools/register` params keep their tools, for error paths.
+const TOOL_LIST: &str = "$.tools";
 
 /// Serves the host protocol on `input` (host → ptc) and `output` (ptc →
 /// host) until `input` ends or the host stops reading.
@@ -728,7 +732,9 @@ impl Session {
         let mut tools = Vec::with_capacity(entries.len());
         let mut names = indexmap::IndexSet::new();
         for (index, entry) in entries.into_iter().enumerate() {
-            let definition = tool_definition(index, entry)?;
+            let definition = read_tool(index, entry, Strictness::Contract)
+                .map_err(entry_error)?
+                .definition;
             names.insert(definition.name.clone());
             let handler = HostTool {
                 name: definition.name.clone(),
@@ -736,10 +742,10 @@ impl Session {
             };
             tools.push(Tool::new(definition, handler));
         }
-        let warnings = match self.registry.add_all(tools.clone()) {
-            Ok(warnings) => warnings,
-            Err(error) => return Err(registration_error(&tools, error)),
-        };
+        let warnings = self
+            .registry
+            .add_located(tools)
+            .map_err(|(index, error)| registration_error(index, &error))?;
         let mut result = json!({ "registered": names, "count": self.registry.count() });
         if !warnings.is_empty() {
             result["warnings"] = json!(warnings);
@@ -919,130 +925,39 @@ fn invocation_json(invocation: &Invocation) -> Value {
     }
 }
 
-/// One `tools/register` entry, with the types of its known members checked
-/// so a mistake is reported with its JSON path.
-fn tool_definition(index: usize, entry: Value) -> Result<ToolDefinition, RpcError> {
-    let path = format!("$.tools[{index}]");
-    let Value::Object(object) = &entry else {
-        return Err(RpcError::params(format!(
-            "invalid params for `tools/register`: {path}: expected a tool object, got {}",
-            json_type(&entry)
-        ))
-        .with_data(json!({ "path": path })));
-    };
-    let name = object.get("name").and_then(Value::as_str);
-    let fail = |member: &str, what: String| {
-        let at = if member.is_empty() {
-            path.clone()
-        } else {
-            format!("{path}.{member}")
-        };
-        let tool = name.map(|n| format!("tool `{n}`: ")).unwrap_or_default();
-        let mut data = json!({ "path": at });
-        if let Some(name) = name {
-            data["tool"] = json!(name);
-        }
-        RpcError::params(format!(
-            "invalid params for `tools/register`: {tool}{at}: {what}"
-        ))
-        .with_data(data)
-    };
-    let got = |value: &Value| json_type(value);
-    match object.get("name") {
-        Some(Value::String(_)) => {}
-        Some(other) => {
-            return Err(fail(
-                "name",
-                format!("must be a string, got {}", got(other)),
-            ));
-        }
-        None => return Err(fail("", "the tool has no `name`".to_owned())),
+/// A `tools/register` entry that could not be read, located in the request.
+fn entry_error(error: EntryError) -> RpcError {
+    let path = error.path_in(TOOL_LIST);
+    let tool = error
+        .name
+        .as_deref()
+        .map(|n| format!("tool `{n}`: "))
+        .unwrap_or_default();
+    let mut data = json!({ "path": path });
+    if let Some(name) = error.name {
+        data["tool"] = json!(name);
     }
-    for member in ["description", "summary"] {
-        if let Some(value) = object.get(member)
-            && !value.is_string()
-            && !value.is_null()
-        {
-            return Err(fail(
-                member,
-                format!("must be a string, got {}", got(value)),
-            ));
-        }
-    }
-    for member in ["parameters", "inputSchema"] {
-        if let Some(value) = object.get(member)
-            && !value.is_object()
-        {
-            return Err(fail(
-                member,
-                format!("must be an object schema, got {}", got(value)),
-            ));
-        }
-    }
-    if let Some(value) = object.get("readOnly")
-        && !value.is_boolean()
-        && !value.is_null()
-    {
-        return Err(fail(
-            "readOnly",
-            format!("must be a boolean, got {}", got(value)),
-        ));
-    }
-    if let Some(value) = object.get("annotations")
-        && !value.is_object()
-        && !value.is_null()
-    {
-        return Err(fail(
-            "annotations",
-            format!("must be an object, got {}", got(value)),
-        ));
-    }
-    if let Some(value) = object.get("timeoutMs")
-        && !value.is_null()
-        && !value
-            .as_u64()
-            .is_some_and(|ms| (1..=crate::deadline::MAX_DEADLINE_MS).contains(&ms))
-    {
-        return Err(fail(
-            "timeoutMs",
-            format!(
-                "must be an integer from 1 to {}, got {value}",
-                crate::deadline::MAX_DEADLINE_MS
-            ),
-        ));
-    }
-    if let Some(value) = object.get("policy")
-        && !value.is_null()
-        && serde_json::from_value::<Policy>(value.clone()).is_err()
-    {
-        return Err(fail(
-            "policy",
-            format!("must be \"allow\", \"ask\" or \"deny\", got {value}"),
-        ));
-    }
-    serde_json::from_value(entry.clone()).map_err(|e| fail("", e.to_string()))
+    RpcError::params(format!(
+        "invalid params for `tools/register`: {tool}{path}: {}",
+        error.problem
+    ))
+    .with_data(data)
 }
 
-/// A registration failure, located: the first entry that fails on its own.
-fn registration_error(tools: &[Tool], error: RegistrationError) -> RpcError {
-    let failing = tools
-        .iter()
-        .position(|tool| Registry::new().add(tool.clone()).is_err());
-    let Some(index) = failing else {
-        return RpcError::params(format!("invalid params for `tools/register`: {error}"));
-    };
-    let at = format!("$.tools[{index}]");
-    let (tool, path, message) = match &error {
+/// A registration failure of the tool at `$.tools[index]`.
+fn registration_error(index: usize, error: &RegistrationError) -> RpcError {
+    let at = |path: &str| path_in_list(TOOL_LIST, index, path);
+    let (tool, path, message) = match error {
         RegistrationError::InvalidName { name } | RegistrationError::ReservedName { name, .. } => {
-            (name.clone(), format!("{at}.name"), error.to_string())
+            (name.clone(), at("$.name"), error.to_string())
         }
         RegistrationError::NonObjectParameters { tool, path, reason } => (
             tool.clone(),
-            format!("{at}{}", &path[1..]),
+            at(path),
             format!("parameters must be an object schema ({reason})"),
         ),
         RegistrationError::InvalidSchema { tool, path, reason } => {
-            (tool.clone(), format!("{at}{}", &path[1..]), reason.clone())
+            (tool.clone(), at(path), reason.clone())
         }
     };
     RpcError::params(format!(

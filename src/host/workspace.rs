@@ -79,10 +79,16 @@ pub fn workspace_tools(root: impl Into<PathBuf>) -> io::Result<Vec<Tool>> {
     ])
 }
 
-type Operation = fn(&Workspace, Value, &CancellationToken) -> Result<Value, ToolError>;
+/// What a tool does, given its arguments as `A`.
+type Operation<A> = fn(&Workspace, A, &CancellationToken) -> Result<Value, ToolError>;
 
-/// A tool whose handler runs `operation` on the blocking pool.
-fn tool(workspace: &Arc<Workspace>, definition: ToolDefinition, operation: Operation) -> Tool {
+/// A tool whose handler reads its arguments as `A` and runs `operation` on
+/// the blocking pool.
+fn tool<A: DeserializeOwned + Send + 'static>(
+    workspace: &Arc<Workspace>,
+    definition: ToolDefinition,
+    operation: Operation<A>,
+) -> Tool {
     let workspace = Arc::clone(workspace);
     let name: Arc<str> = definition.name.as_str().into();
     Tool::new(definition, move |arguments: Value, cx: ToolContext| {
@@ -90,7 +96,8 @@ fn tool(workspace: &Arc<Workspace>, definition: ToolDefinition, operation: Opera
         let name = Arc::clone(&name);
         let cancel = cx.cancellation().clone();
         async move {
-            tokio::task::spawn_blocking(move || operation(&workspace, arguments, &cancel))
+            let args = parse(arguments)?;
+            tokio::task::spawn_blocking(move || operation(&workspace, args, &cancel))
                 .await
                 .map_err(|e| ToolError::tool(format!("tool `{name}` failed: {e}")))?
                 .map(ToolOutput::new)
@@ -131,6 +138,15 @@ fn read_file_definition() -> ToolDefinition {
         .read_only(true)
 }
 
+/// `read_file`'s arguments.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+struct ReadArgs {
+    path: String,
+    offset: Option<usize>,
+    limit: Option<usize>,
+}
+
 fn write_file_definition() -> ToolDefinition {
     ToolDefinition::new("write_file")
         .description(
@@ -166,6 +182,14 @@ fn write_file_definition() -> ToolDefinition {
             "additionalProperties": false
         }))
         .read_only(false)
+}
+
+/// `write_file`'s arguments.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+struct WriteArgs {
+    path: String,
+    content: String,
 }
 
 fn list_dir_definition() -> ToolDefinition {
@@ -205,6 +229,13 @@ fn list_dir_definition() -> ToolDefinition {
             }
         }))
         .read_only(true)
+}
+
+/// `list_dir`'s arguments.
+#[derive(Deserialize)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
+struct ListArgs {
+    path: Option<String>,
 }
 
 fn search_files_definition() -> ToolDefinition {
@@ -251,34 +282,18 @@ fn search_files_definition() -> ToolDefinition {
         .read_only(true)
 }
 
+/// `search_files`'s arguments.
 #[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReadArgs {
-    path: String,
-    offset: Option<usize>,
-    limit: Option<usize>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WriteArgs {
-    path: String,
-    content: String,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ListArgs {
-    path: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
+#[cfg_attr(test, derive(schemars::JsonSchema))]
 struct SearchArgs {
     pattern: String,
     path: Option<String>,
 }
 
+/// The arguments as `T`, once the schema has checked them. Each tool's
+/// `Args` struct is a typed view of its `parameters`, which decide what is
+/// valid (a test keeps the two in step); this fails only where a Rust type
+/// is narrower than the schema's (an integer spelled `2.0`, or past `usize`).
 fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> {
     serde_json::from_value(arguments).map_err(|e| {
         ToolError::new(
@@ -418,8 +433,7 @@ impl Workspace {
         }
     }
 
-    fn read_file(&self, arguments: Value, cancel: &CancellationToken) -> Result<Value, ToolError> {
-        let args: ReadArgs = parse(arguments)?;
+    fn read_file(&self, args: ReadArgs, cancel: &CancellationToken) -> Result<Value, ToolError> {
         let real = self.existing(&args.path, "file")?;
         if cancel.is_cancelled() {
             return Err(cancelled());
@@ -439,8 +453,7 @@ impl Workspace {
         .map(Value::String)
     }
 
-    fn write_file(&self, arguments: Value, cancel: &CancellationToken) -> Result<Value, ToolError> {
-        let args: WriteArgs = parse(arguments)?;
+    fn write_file(&self, args: WriteArgs, cancel: &CancellationToken) -> Result<Value, ToolError> {
         let path = args.path.as_str();
         if path.ends_with(['/', '\\']) {
             return Err(ToolError::tool(format!(
@@ -484,8 +497,7 @@ impl Workspace {
         }
     }
 
-    fn list_dir(&self, arguments: Value, cancel: &CancellationToken) -> Result<Value, ToolError> {
-        let args: ListArgs = parse(arguments)?;
+    fn list_dir(&self, args: ListArgs, cancel: &CancellationToken) -> Result<Value, ToolError> {
         let path = args.path.as_deref().unwrap_or(".");
         let real = self.existing(path, "directory")?;
         if !real.is_dir() {
@@ -520,10 +532,9 @@ impl Workspace {
 
     fn search_files(
         &self,
-        arguments: Value,
+        args: SearchArgs,
         cancel: &CancellationToken,
     ) -> Result<Value, ToolError> {
-        let args: SearchArgs = parse(arguments)?;
         let regex = Regex::new(&args.pattern).map_err(|e| {
             ToolError::new(
                 ErrorCode::InvalidArguments,
@@ -840,6 +851,48 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let ws = Workspace::new(dir.path().to_path_buf()).unwrap();
         (dir, ws)
+    }
+
+    /// What a schema says of each of its properties: its name, its JSON
+    /// type (`null` aside: an absent member reads as `None`), and whether
+    /// it is required.
+    fn members(schema: &Value) -> Vec<(String, Value, bool)> {
+        let required = schema["required"].as_array().cloned().unwrap_or_default();
+        let properties = schema["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        properties
+            .into_iter()
+            .map(|(name, property)| {
+                let ty = match &property["type"] {
+                    Value::Array(types) => types.iter().find(|t| *t != "null").cloned(),
+                    ty => Some(ty.clone()),
+                };
+                let needed = required.contains(&json!(name));
+                (name, ty.unwrap_or_default(), needed)
+            })
+            .collect()
+    }
+
+    /// The hand-written schemas are the only rules; each `Args` struct must
+    /// read exactly their members, with their types, needing exactly the
+    /// required ones.
+    #[test]
+    fn every_args_struct_is_a_view_of_its_schema() {
+        fn agree<A: schemars::JsonSchema>(definition: ToolDefinition) {
+            let derived = schemars::schema_for!(A).to_value();
+            assert_eq!(
+                members(&derived),
+                members(&definition.parameters),
+                "{}",
+                definition.name
+            );
+        }
+        agree::<ReadArgs>(read_file_definition());
+        agree::<WriteArgs>(write_file_definition());
+        agree::<ListArgs>(list_dir_definition());
+        agree::<SearchArgs>(search_files_definition());
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Tool definitions: what a tool is, as the host describes it (contracts §2).
 
-use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Map, Value};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 /// The default pre-execute decision for a tool (contracts §2, `policy`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -112,7 +112,8 @@ impl ToolDefinition {
     }
 }
 
-fn default_parameters() -> Value {
+/// `{ "type": "object" }`: parameters when none are given.
+pub(super) fn default_parameters() -> Value {
     serde_json::json!({ "type": "object" })
 }
 
@@ -124,54 +125,9 @@ pub fn is_valid_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
 }
 
-/// The wire shape: ptc's own field names plus the MCP spellings.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WireDefinition {
-    name: String,
-    #[serde(default)]
-    description: Option<String>,
-    #[serde(default)]
-    summary: Option<String>,
-    #[serde(default, alias = "inputSchema")]
-    parameters: Option<Value>,
-    #[serde(default, alias = "outputSchema")]
-    output: Option<Value>,
-    #[serde(default)]
-    read_only: Option<bool>,
-    #[serde(default)]
-    annotations: Option<Map<String, Value>>,
-    #[serde(default)]
-    timeout_ms: Option<u64>,
-    #[serde(default)]
-    policy: Option<Policy>,
-}
-
-impl<'de> Deserialize<'de> for ToolDefinition {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let wire = WireDefinition::deserialize(deserializer)?;
-        let read_only_hint = wire
-            .annotations
-            .as_ref()
-            .and_then(|a| a.get("readOnlyHint"))
-            .and_then(Value::as_bool);
-        Ok(Self {
-            name: wire.name,
-            description: wire.description,
-            summary: wire.summary,
-            parameters: wire.parameters.unwrap_or_else(default_parameters),
-            output: wire.output,
-            read_only: wire.read_only.or(read_only_hint).unwrap_or(false),
-            timeout_ms: wire.timeout_ms,
-            policy: wire.policy.unwrap_or_default(),
-        })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
     fn names_follow_the_contract() {
@@ -183,34 +139,6 @@ mod tests {
         assert!(!is_valid_tool_name("has space"));
         assert!(!is_valid_tool_name("slash/name"));
         assert!(!is_valid_tool_name("ümlaut"));
-    }
-
-    #[test]
-    fn mcp_spellings_are_accepted() {
-        let def: ToolDefinition = serde_json::from_value(json!({
-            "name": "read",
-            "inputSchema": { "type": "object", "properties": { "p": { "type": "string" } } },
-            "outputSchema": { "type": "string" },
-            "annotations": { "readOnlyHint": true }
-        }))
-        .unwrap();
-        assert_eq!(def.parameters["properties"]["p"]["type"], "string");
-        assert_eq!(def.output, Some(json!({ "type": "string" })));
-        assert!(def.read_only);
-        assert_eq!(def.policy, Policy::Allow);
-    }
-
-    #[test]
-    fn own_spelling_wins_over_the_hint_and_defaults_apply() {
-        let def: ToolDefinition = serde_json::from_value(json!({
-            "name": "w", "readOnly": false, "annotations": { "readOnlyHint": true },
-            "policy": "ask", "timeoutMs": 50
-        }))
-        .unwrap();
-        assert!(!def.read_only);
-        assert_eq!(def.policy, Policy::Ask);
-        assert_eq!(def.timeout_ms, Some(50));
-        assert_eq!(def.parameters, json!({ "type": "object" }));
     }
 
     #[test]

@@ -14,7 +14,8 @@ use tokio_util::sync::CancellationToken;
 use super::call::{Call, CallerContext, ErrorCode, ToolContext, ToolError, ToolResult};
 use super::definition::{Policy, ToolDefinition};
 use super::handler::BoxFuture;
-use super::registry::RegisteredTool;
+use super::registered::RegisteredTool;
+use crate::json::json_type;
 
 /// A refusal: a model-facing reason plus optional user-facing detail.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -393,16 +394,5 @@ fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
         s.clone()
     } else {
         "unknown panic".to_owned()
-    }
-}
-
-pub(crate) fn json_type(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }

@@ -9,13 +9,16 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use super::call::{Call, ToolResult};
-use super::definition::{ToolDefinition, is_valid_tool_name};
-use super::handler::{BoxFuture, Tool, ToolHandler};
+use super::definition::ToolDefinition;
+use super::handler::{BoxFuture, Tool};
 use super::pipeline::{
     self, Approver, CallOptions, Decision, Denial, ExecuteWrapper, Guard, Hooks, Next, PostExecute,
     ResultObserver,
 };
-use crate::schema::{CompiledSchema, json_path};
+// What the registry holds, and the error adding to it gives: both are part
+// of its API, so they stay reachable from here.
+pub(crate) use super::registered::RegisteredTool;
+pub use super::registered::RegistrationError;
 
 /// How the model sees the tools (contracts §4).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -28,136 +31,6 @@ pub enum Mode {
     Ptc,
     /// Both the tools and `run_code`.
     Both,
-}
-
-/// Why a tool could not be registered. Nothing is registered when this is returned.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum RegistrationError {
-    /// The name is not 1–64 characters of `A-Z a-z 0-9 _ . -`.
-    #[error("tool name {name:?} is invalid: use 1-64 characters of A-Z a-z 0-9 _ . -")]
-    InvalidName {
-        /// The refused name.
-        name: String,
-    },
-    /// The name is one the engine keeps: `run_code` is its own tool, and a
-    /// tool named `then` would make `tools` look like a promise to `await`.
-    #[error("tool name {name:?} is reserved: {why}")]
-    ReservedName {
-        /// The refused name.
-        name: String,
-        /// Why the engine keeps it.
-        why: &'static str,
-    },
-    /// The parameters schema's root is not an object schema.
-    #[error("tool `{tool}`: {path}: parameters must be an object schema ({reason})")]
-    NonObjectParameters {
-        /// The tool's name.
-        tool: String,
-        /// The JSON path of the offending value.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-    /// A schema is not valid JSON Schema.
-    #[error("tool `{tool}`: {path}: {reason}")]
-    InvalidSchema {
-        /// The tool's name.
-        tool: String,
-        /// The JSON path inside the definition, such as `$.parameters.properties.a.type`.
-        path: String,
-        /// What is wrong.
-        reason: String,
-    },
-}
-
-/// A tool ready to be called: its definition, handler and compiled schemas.
-pub(crate) struct RegisteredTool {
-    pub(crate) definition: ToolDefinition,
-    pub(crate) handler: Arc<dyn ToolHandler>,
-    pub(crate) arguments: CompiledSchema,
-    pub(crate) output: Option<CompiledSchema>,
-}
-
-impl RegisteredTool {
-    /// Checks and compiles a tool; warnings name the tool.
-    pub(crate) fn compile(
-        tool: Tool,
-        warnings: &mut Vec<String>,
-    ) -> Result<Self, RegistrationError> {
-        let Tool {
-            definition,
-            handler,
-        } = tool;
-        let name = &definition.name;
-        if !is_valid_tool_name(name) {
-            return Err(RegistrationError::InvalidName { name: name.clone() });
-        }
-        if let Some(why) = reserved(name) {
-            let name = name.clone();
-            return Err(RegistrationError::ReservedName { name, why });
-        }
-        let params = &definition.parameters;
-        let Some(root) = params.as_object() else {
-            return Err(RegistrationError::NonObjectParameters {
-                tool: name.clone(),
-                path: "$.parameters".into(),
-                reason: format!("got {}", pipeline::json_type(params)),
-            });
-        };
-        if let Some(ty) = root.get("type") {
-            let is_object = match ty {
-                serde_json::Value::String(s) => s == "object",
-                serde_json::Value::Array(types) => types.iter().any(|t| t == "object"),
-                _ => false,
-            };
-            if !is_object {
-                return Err(RegistrationError::NonObjectParameters {
-                    tool: name.clone(),
-                    path: "$.parameters.type".into(),
-                    reason: format!("type is {ty}"),
-                });
-            }
-        }
-        let arguments = compile_part(name, "parameters", params, warnings)?;
-        let output = match &definition.output {
-            Some(schema) => Some(compile_part(name, "output", schema, warnings)?),
-            None => None,
-        };
-        Ok(Self {
-            definition,
-            handler,
-            arguments,
-            output,
-        })
-    }
-}
-
-/// Why a valid name is still not a tool's.
-fn reserved(name: &str) -> Option<&'static str> {
-    match name {
-        crate::sdk::presentation::RUN_CODE => Some("`run_code` is the engine's own tool"),
-        "then" => Some("`await tools` would take a tool named `then` for a promise's"),
-        _ => None,
-    }
-}
-
-fn compile_part(
-    tool: &str,
-    part: &str,
-    schema: &serde_json::Value,
-    warnings: &mut Vec<String>,
-) -> Result<CompiledSchema, RegistrationError> {
-    let (compiled, warning) =
-        CompiledSchema::compile(schema).map_err(|problem| RegistrationError::InvalidSchema {
-            tool: tool.to_owned(),
-            path: format!("$.{part}{}", &json_path(&problem.pointer)[1..]),
-            reason: problem.message,
-        })?;
-    if let Some(warning) = warning {
-        warnings.push(format!("tool `{tool}`: {part} {warning}"));
-    }
-    Ok(compiled)
 }
 
 type ToolMap = IndexMap<String, Arc<RegisteredTool>>;
@@ -234,10 +107,24 @@ impl Registry {
         &self,
         tools: impl IntoIterator<Item = Tool>,
     ) -> Result<Vec<String>, RegistrationError> {
+        self.add_located(tools).map_err(|(_, error)| error)
+    }
+
+    /// [`add_all`](Self::add_all), whose error also says which tool failed:
+    /// its position in `tools`, from 0.
+    pub(crate) fn add_located(
+        &self,
+        tools: impl IntoIterator<Item = Tool>,
+    ) -> Result<Vec<String>, (usize, RegistrationError)> {
         let mut warnings = Vec::new();
         let compiled = tools
             .into_iter()
-            .map(|tool| RegisteredTool::compile(tool, &mut warnings).map(Arc::new))
+            .enumerate()
+            .map(|(index, tool)| {
+                RegisteredTool::compile(tool, &mut warnings)
+                    .map(Arc::new)
+                    .map_err(|error| (index, error))
+            })
             .collect::<Result<Vec<_>, _>>()?;
         self.mutate(|map| {
             for tool in compiled {
@@ -551,5 +438,29 @@ impl Scope {
     /// Runs calls concurrently; results come back in input order.
     pub async fn call_batch(&self, calls: Vec<Call>, options: CallOptions) -> Vec<ToolResult> {
         futures::future::join_all(calls.into_iter().map(|c| self.call(c, options.clone()))).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::call::ToolContext;
+    use serde_json::Value;
+
+    fn tool(name: &str) -> Tool {
+        Tool::new(
+            ToolDefinition::new(name),
+            |args: Value, _cx: ToolContext| async move { Ok::<_, crate::tool::call::ToolError>(args) },
+        )
+    }
+
+    #[test]
+    fn a_failed_batch_names_the_first_failing_position() {
+        let registry = Registry::new();
+        let batch = [tool("a"), tool("b"), tool("bad name"), tool("run_code")];
+        let (index, error) = registry.add_located(batch).unwrap_err();
+        assert_eq!(index, 2);
+        assert!(matches!(error, RegistrationError::InvalidName { .. }));
+        assert_eq!(registry.count(), 0, "all or nothing");
     }
 }
