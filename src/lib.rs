@@ -58,13 +58,14 @@ pub struct ReadmeDoctests;
 
 mod deadline;
 mod engine;
+mod frontends;
 #[doc(hidden)]
 pub mod fuzz;
-mod host;
 mod json;
 mod limits;
 mod schema;
 mod sdk;
+mod sources;
 mod tool;
 
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
@@ -74,9 +75,9 @@ pub use engine::strip::SyntaxError;
 pub use engine::{
     Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
 };
-pub use host::manifest::{ManifestError, load_manifest, parse_manifest};
-pub use host::serve::serve;
-pub use host::workspace::workspace_tools;
+pub use frontends::serve::serve;
+pub use sources::manifest::{ManifestError, load_manifest, parse_manifest};
+pub use sources::workspace::workspace_tools;
 pub use limits::{ConfigError, Limits};
 pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{

@@ -1,0 +1,6 @@
+//! Front ends: how a host that is not Rust code reaches the engine.
+//!
+//! - [`serve`](crate::serve): the host protocol (JSON-RPC 2.0 over lines,
+//!   `docs/host-protocol.md`), for hosts written in any language.
+
+pub(crate) mod serve;
