@@ -76,14 +76,14 @@ pub use engine::{
     Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
 };
 pub use frontends::serve::serve;
-pub use sources::manifest::{ManifestError, load_manifest, parse_manifest};
-pub use sources::workspace::workspace_tools;
 pub use limits::{ConfigError, Limits};
 pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{
     SdkOptions, render_declarations, run_code_description, run_code_parameters,
     schema_to_typescript,
 };
+pub use sources::manifest::{ManifestError, load_manifest, parse_manifest};
+pub use sources::workspace::workspace_tools;
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
 };

@@ -559,33 +559,15 @@ impl Session {
             Ok(message) => message,
             Err(e) => return self.unreadable(text, &e),
         };
-        let Value::Object(mut message) = message else {
-            return self.outbox.fail(
-                &Value::Null,
-                RpcError::new(
-                    INVALID_REQUEST,
-                    format!(
-                        "invalid request: expected one JSON-RPC object per line, got {}",
-                        json_type(&message)
-                    ),
-                ),
-            );
-        };
-        let id = message.remove("id");
-        if let Some(id) = &id
-            && !matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
-        {
-            return self.outbox.fail(
-                &Value::Null,
-                RpcError::new(
-                    INVALID_REQUEST,
-                    format!(
-                        "invalid request: `id` must be a string, a number or null, got {}",
-                        json_type(id)
-                    ),
-                ),
-            );
+        match envelope(message) {
+            Ok((id, message)) => self.route(id, message),
+            Err(error) => self.outbox.fail(&Value::Null, error),
         }
+    }
+
+    /// A JSON-RPC message by its members: a request, a notification, or an
+    /// answer to one of ptc's own requests.
+    fn route(&self, id: Option<Value>, mut message: Map<String, Value>) {
         let invalid = |message: String| {
             if let Some(id) = &id {
                 self.outbox.fail(
@@ -611,26 +593,29 @@ impl Session {
                 "`method` must be a string, got {}",
                 json_type(&other)
             )),
-            None => match (id, message.remove("result"), message.remove("error")) {
-                (Some(id), Some(result), None) => self.peer.answer(&id, Ok(result)),
-                (Some(id), None, Some(error)) => {
-                    self.peer.answer(&id, Err(RpcError::from_host(error)))
-                }
-                (Some(id), Some(_), Some(_)) => self.peer.answer(
-                    &id,
-                    Err(RpcError::new(
-                        0,
-                        "the host answered with both `result` and `error`",
-                    )),
+            None => self.answered(id, message.remove("result"), message.remove("error")),
+        }
+    }
+
+    /// A message without `method`: the host's answer to a request of ptc's.
+    fn answered(&self, id: Option<Value>, result: Option<Value>, error: Option<Value>) {
+        match (id, result, error) {
+            (Some(id), Some(result), None) => self.peer.answer(&id, Ok(result)),
+            (Some(id), None, Some(error)) => self.peer.answer(&id, Err(RpcError::from_host(error))),
+            (Some(id), Some(_), Some(_)) => self.peer.answer(
+                &id,
+                Err(RpcError::new(
+                    0,
+                    "the host answered with both `result` and `error`",
+                )),
+            ),
+            (id, _, _) => self.outbox.fail(
+                &id.unwrap_or(Value::Null),
+                RpcError::new(
+                    INVALID_REQUEST,
+                    "invalid request: neither a request or notification (`method`) nor a response (`id` with `result` or `error`)",
                 ),
-                (id, _, _) => self.outbox.fail(
-                    &id.unwrap_or(Value::Null),
-                    RpcError::new(
-                        INVALID_REQUEST,
-                        "invalid request: neither a request or notification (`method`) nor a response (`id` with `result` or `error`)",
-                    ),
-                ),
-            },
+            ),
         }
     }
 
@@ -704,7 +689,7 @@ impl Session {
     fn initialize(&self, mut params: Params) -> Result<Value, RpcError> {
         let config = params.optional_object("config")?;
         params.optional_u64("protocolVersion")?;
-        params.finish()?;
+        params.reject_unknown()?;
         let mut config = Params::new("initialize", config.unwrap_or_default()).within("config");
         let mut limits = Limits::default();
         let mode = config.optional_mode("mode")?.unwrap_or_default();
@@ -713,7 +698,7 @@ impl Session {
                 setting.set(&mut limits, value);
             }
         }
-        config.finish()?;
+        config.reject_unknown()?;
         let engine = Engine::new(self.registry.clone(), limits).map_err(|e| {
             RpcError::params(format!("invalid params for `initialize`: config: {e}"))
         })?;
@@ -728,7 +713,7 @@ impl Session {
 
     fn register(&self, mut params: Params) -> Result<Value, RpcError> {
         let entries = params.required_array("tools")?;
-        params.finish()?;
+        params.reject_unknown()?;
         let mut tools = Vec::with_capacity(entries.len());
         let mut names = indexmap::IndexSet::new();
         for (index, entry) in entries.into_iter().enumerate() {
@@ -755,19 +740,19 @@ impl Session {
 
     fn remove(&self, mut params: Params) -> Result<Value, RpcError> {
         let names = params.required_strings("names")?;
-        params.finish()?;
+        params.reject_unknown()?;
         let removed = self.registry.remove_all(names.iter().map(String::as_str));
         Ok(json!({ "removed": removed }))
     }
 
     fn list(&self, params: Params) -> Result<Value, RpcError> {
-        params.finish()?;
+        params.reject_unknown()?;
         Ok(json!({ "tools": self.registry.definitions() }))
     }
 
     fn presentation(&self, mut params: Params) -> Result<Value, RpcError> {
         let mode = params.optional_mode("mode")?;
-        params.finish()?;
+        params.reject_unknown()?;
         let engine = self.engine();
         let presentation = engine.presentation(&self.registry.scope(), mode);
         Ok(serde_json::to_value(presentation).expect("a presentation serializes as JSON"))
@@ -819,7 +804,7 @@ impl Session {
             let description = params.required_string("description")?;
             let timeout_ms = params.optional_i64("timeoutMs")?;
             let run_id = params.optional_string("runId")?;
-            params.finish()?;
+            params.reject_unknown()?;
             let mut request = RunRequest::new(code).description(description);
             request.timeout_ms = timeout_ms;
             request.run_id = run_id;
@@ -859,7 +844,7 @@ impl Session {
             let name = params.required_string("name")?;
             let arguments = params.take("arguments").unwrap_or_else(|| json!({}));
             let call_id = params.optional_string("id")?;
-            params.finish()?;
+            params.reject_unknown()?;
             Ok::<_, RpcError>((name, arguments, call_id))
         })();
         let (name, arguments, call_id) = match parsed {
@@ -895,6 +880,33 @@ impl Session {
 }
 
 /// A response, with `droppedEvents` when the run's events did not all fit.
+/// A line's message as a JSON-RPC object and its `id` (taken out), or the
+/// error to answer it with (under a null id: its own id is not usable).
+fn envelope(message: Value) -> Result<(Option<Value>, Map<String, Value>), RpcError> {
+    let Value::Object(mut message) = message else {
+        return Err(RpcError::new(
+            INVALID_REQUEST,
+            format!(
+                "invalid request: expected one JSON-RPC object per line, got {}",
+                json_type(&message)
+            ),
+        ));
+    };
+    let id = message.remove("id");
+    if let Some(id) = &id
+        && !matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
+    {
+        return Err(RpcError::new(
+            INVALID_REQUEST,
+            format!(
+                "invalid request: `id` must be a string, a number or null, got {}",
+                json_type(id)
+            ),
+        ));
+    }
+    Ok((id, message))
+}
+
 /// An outcome as the `run_code` result (the serialized [`Outcome`]).
 fn outcome_json(outcome: &crate::engine::Outcome) -> Value {
     serde_json::to_value(outcome).expect("an outcome serializes as JSON")
@@ -1098,7 +1110,7 @@ impl Params {
     }
 
     /// Refuses members nobody took (a typo must not pass silently).
-    fn finish(self) -> Result<(), RpcError> {
+    fn reject_unknown(self) -> Result<(), RpcError> {
         match self.members.keys().next() {
             None => Ok(()),
             Some(key) => Err(self.error(key, "is not a known member")),

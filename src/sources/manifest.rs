@@ -372,23 +372,7 @@ async fn supervise(
             format!("call to `{name}` was cancelled"),
         )
     };
-    let mut command = Command::new(&spec.program);
-    command
-        .args(&spec.args)
-        .envs(spec.env.iter().map(|(k, v)| (k, v)))
-        .env("PTC_TOOL_NAME", name)
-        .env("PTC_CALL_ID", call_id)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    if let Some(cwd) = &spec.cwd {
-        command.current_dir(cwd);
-    }
-    // Its own process group, so cancellation reaches what it starts too.
-    #[cfg(unix)]
-    command.process_group(0);
-
+    let mut command = command(name, spec, call_id);
     let mut child = tokio::select! {
         biased;
         () = stop.cancelled() => return Err(aborted()),
@@ -437,15 +421,48 @@ async fn supervise(
         Some(Ok(done)) => done,
     };
 
+    parse_output(name, status, &stdout, &stderr)
+}
+
+/// The command a call runs: the spec's program, arguments, environment and
+/// directory, in a process group of its own, with piped standard streams.
+fn command(name: &str, spec: &CommandSpec, call_id: &str) -> Command {
+    let mut command = Command::new(&spec.program);
+    command
+        .args(&spec.args)
+        .envs(spec.env.iter().map(|(k, v)| (k, v)))
+        .env("PTC_TOOL_NAME", name)
+        .env("PTC_CALL_ID", call_id)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    if let Some(cwd) = &spec.cwd {
+        command.current_dir(cwd);
+    }
+    // Its own process group, so cancellation reaches what it starts too.
+    #[cfg(unix)]
+    command.process_group(0);
+    command
+}
+
+/// The call's value: one JSON value on the command's stdout, if it exited
+/// successfully.
+fn parse_output(
+    name: &str,
+    status: std::process::ExitStatus,
+    stdout: &[u8],
+    stderr: &(Vec<u8>, bool),
+) -> Result<Value, ToolError> {
     if !status.success() {
-        return Err(ToolError::tool(failure_message(name, status, &stderr)));
+        return Err(ToolError::tool(failure_message(name, status, stderr)));
     }
     if stdout.iter().all(u8::is_ascii_whitespace) {
         return Err(ToolError::tool(format!(
             "{name}: command printed invalid JSON: no output (expected one JSON value on stdout)"
         )));
     }
-    serde_json::from_slice(&stdout)
+    serde_json::from_slice(stdout)
         .map_err(|e| ToolError::tool(format!("{name}: command printed invalid JSON: {e}")))
 }
 

@@ -220,10 +220,10 @@ pub(crate) async fn execute(
             "tool `{}` failed: the pipeline panicked: {}", call.name, panic_message(&panic)
         )))),
     };
-    finish(&hooks, &call, result)
+    post_execute(&hooks, &call, result)
 }
 
-fn finish(hooks: &Hooks, call: &Call, mut result: ToolResult) -> ToolResult {
+fn post_execute(hooks: &Hooks, call: &Call, mut result: ToolResult) -> ToolResult {
     for post in &hooks.post {
         // Monotonic, like the guards: a hook may reword a denial, never
         // turn it into a result the tool did not give.
@@ -263,61 +263,17 @@ async fn pre_and_dispatch(
     options: CallOptions,
     dispatched: Arc<AtomicBool>,
 ) -> ToolResult {
-    let Some(tool) = tool else {
-        return Err(ToolError::new(
-            ErrorCode::UnknownTool,
-            format!("unknown tool `{}`", call.name),
-        ));
-    };
-    let name = &tool.definition.name;
-    if !call.arguments.is_object() {
-        return Err(ToolError::new(
-            ErrorCode::InvalidArguments,
-            format!(
-                "invalid arguments for `{name}`: expected a JSON object, got {}",
-                json_type(&call.arguments)
-            ),
-        ));
-    }
-    if let Err(message) = tool.arguments.check(&call.arguments) {
-        return Err(ToolError::new(
-            ErrorCode::InvalidArguments,
-            format!("invalid arguments for `{name}`: {message}"),
-        ));
-    }
-
+    let tool = checked(tool, call)?;
     let cx = ToolContext {
         call_id: call.id.as_str().into(),
         cancel: options.cancel,
         caller: options.caller,
         run_id: options.run_id,
     };
-    let decision = match &hooks.policy {
-        Some(policy) => policy(call, &tool.definition),
-        None => match tool.definition.policy {
-            Policy::Allow => Decision::Allow,
-            Policy::Deny => Decision::Deny(Denial::new(format!("tool `{name}` is not allowed"))),
-            Policy::Ask => Decision::Ask,
-        },
-    };
-    match decision {
+    match decide(hooks, call, &tool) {
         Decision::Allow => {}
         Decision::Deny(denial) => return Err(denial.into_error()),
-        Decision::Ask => {
-            let Some(approver) = &hooks.approver else {
-                return Err(ToolError::denied(format!(
-                    "tool `{name}` needs approval and no approver is available"
-                )));
-            };
-            let request = ApprovalRequest {
-                call: call.clone(),
-                definition: tool.definition.clone(),
-                context: cx.clone(),
-            };
-            if let Approval::Refused(denial) = approver.approve(request).await {
-                return Err(denial.into_error());
-            }
-        }
+        Decision::Ask => ask(hooks, call, &tool, &cx).await?,
     }
     for guard in &hooks.guards {
         guard(call, &tool.definition).map_err(Denial::into_error)?;
@@ -344,10 +300,82 @@ async fn pre_and_dispatch(
     if let Some(Err(message)) = tool.output.as_ref().map(|s| s.check(&output.value)) {
         return Err(ToolError::new(
             ErrorCode::InvalidOutput,
-            format!("`{name}` returned an invalid value: {message}"),
+            format!(
+                "`{}` returned an invalid value: {message}",
+                tool.definition.name
+            ),
         ));
     }
     Ok(output)
+}
+
+/// The tool, if it exists and the call's arguments are valid for it.
+fn checked(
+    tool: Option<Arc<RegisteredTool>>,
+    call: &Call,
+) -> Result<Arc<RegisteredTool>, ToolError> {
+    let Some(tool) = tool else {
+        return Err(ToolError::new(
+            ErrorCode::UnknownTool,
+            format!("unknown tool `{}`", call.name),
+        ));
+    };
+    let name = &tool.definition.name;
+    if !call.arguments.is_object() {
+        return Err(ToolError::new(
+            ErrorCode::InvalidArguments,
+            format!(
+                "invalid arguments for `{name}`: expected a JSON object, got {}",
+                json_type(&call.arguments)
+            ),
+        ));
+    }
+    if let Err(message) = tool.arguments.check(&call.arguments) {
+        return Err(ToolError::new(
+            ErrorCode::InvalidArguments,
+            format!("invalid arguments for `{name}`: {message}"),
+        ));
+    }
+    Ok(tool)
+}
+
+/// The policy's decision: the registry's policy hook, else the tool's own.
+fn decide(hooks: &Hooks, call: &Call, tool: &RegisteredTool) -> Decision {
+    match &hooks.policy {
+        Some(policy) => policy(call, &tool.definition),
+        None => match tool.definition.policy {
+            Policy::Allow => Decision::Allow,
+            Policy::Deny => Decision::Deny(Denial::new(format!(
+                "tool `{}` is not allowed",
+                tool.definition.name
+            ))),
+            Policy::Ask => Decision::Ask,
+        },
+    }
+}
+
+/// Asks the approver; a refusal (or no approver) is `DENIED`.
+async fn ask(
+    hooks: &Hooks,
+    call: &Call,
+    tool: &RegisteredTool,
+    cx: &ToolContext,
+) -> Result<(), ToolError> {
+    let Some(approver) = &hooks.approver else {
+        return Err(ToolError::denied(format!(
+            "tool `{}` needs approval and no approver is available",
+            tool.definition.name
+        )));
+    };
+    let request = ApprovalRequest {
+        call: call.clone(),
+        definition: tool.definition.clone(),
+        context: cx.clone(),
+    };
+    match approver.approve(request).await {
+        Approval::Refused(denial) => Err(denial.into_error()),
+        _ => Ok(()),
+    }
 }
 
 /// Calls the handler under the tool's own timeout, containing panics.
