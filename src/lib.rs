@@ -19,6 +19,43 @@
 //!   sees; [`Engine::run_code`] runs one program into an [`Outcome`];
 //!   [`Engine::invoke`] answers a tool call exactly as the model made it.
 //!
+//! # Layout
+//!
+//! Each layer uses only the ones above it: tools → SDK → engine → sources
+//! and front ends. The `ptc` binary (`src/bin/ptc/`) is a user of the
+//! library like any other.
+//!
+//! - `tool/`: a tool's [`ToolDefinition`] (`definition`), its handler
+//!   (`handler`), what a call carries and returns (`call`), the one reader of
+//!   tool entries in JSON (`wire`), a registered tool with its compiled
+//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`), and
+//!   the call pipeline every call goes through (`pipeline`).
+//! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
+//!   be checked becomes a warning). `json.rs`: a JSON value's type in words.
+//! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached
+//!   per registry version), `templates` (the texts of `sdk-templates/`), and
+//!   `typescript/`: reading schema keywords, the `$ref` graph and alias
+//!   names, writing TypeScript text, the renderer, and rendering many tools
+//!   in parallel.
+//! - `limits.rs`: [`Limits`], each one's default and range, defined once.
+//!   `deadline.rs`: the [`Deadline`] primitive.
+//! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
+//!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
+//!   that takes one run from admission to outcome; `run/` (one run's state
+//!   and step loop, with its `bridge` to the program, sub-call `dispatch`,
+//!   `timers`, unhandled `rejections` and error `describe`-ing); the
+//!   `sandbox` (heap, interrupts), `guards` for QuickJS's unpolled loops,
+//!   `strip` (TypeScript to a script), `convert` and `text` (values and text
+//!   out of QuickJS), `position` (error positions), `output` (the console
+//!   capture and cap), `events`, the sub-call `scheduler`, the sandbox
+//!   `threads`, `warm` sandboxes and `run_ids`.
+//! - `sources/`: where tools come from besides the host's code: the
+//!   `workspace` tools and `manifest` files (next, MCP servers).
+//! - `frontends/`: how non-Rust hosts reach the engine: `serve`, the host
+//!   protocol (next, the MCP server).
+//! - `fuzz.rs`: the entry points of the fuzz targets (`fuzz/`), replayed by
+//!   the tests.
+//!
 //! # Limits
 //!
 //! Every run has a deadline, a heap limit, a stack limit, an output cap and a
