@@ -11,9 +11,7 @@ mod references;
 
 use serde_json::Value;
 
-use std::collections::{HashMap, HashSet};
-
-use super::aliases::{Alias, Scope};
+use super::aliases::{Aliases, Scope};
 use super::keywords::Keywords;
 use super::writing::push_json;
 use super::{MAX_DEPTH, NULL};
@@ -44,25 +42,39 @@ enum Part<'a> {
 /// Writes TypeScript for schemas into one buffer.
 pub(super) struct Renderer<'a> {
     pub(super) out: String,
+    layout: Layout,
+    cycles: Cycles,
+    scope: Scope<'a>,
+    expansion: Expansion,
+    aliases: Aliases<'a>,
+}
+
+/// Where the text stands: its indentation, and the one-line attempt at an object.
+struct Layout {
     indent: usize,
     /// Where the object being tried on one line starts.
     inline_from: Option<usize>,
     /// The one-line attempt failed (a comment, or too long): unwind and retry.
     aborted: bool,
+}
+
+/// Where a reference back to the alias being declared is fine (see `closes_cycle`).
+struct Cycles {
     /// Inside an object member, array element or tuple element: TypeScript
     /// defers these, so a reference cycle is fine here...
     guarded: bool,
     /// ...unless inside an optional or rest tuple element (outside any object
     /// member): TypeScript may resolve those eagerly, arrays and all.
     strict: bool,
-    scope: Scope<'a>,
-    /// Expand `$ref`s in place (a standalone expression has no aliases).
-    expand_refs: bool,
-    expanding: Vec<*const Value>,
+}
+
+/// `$ref`s expanded in place, for a standalone expression (it has no aliases).
+struct Expansion {
+    on: bool,
+    /// The targets being expanded: meeting one again is a cycle.
+    open: Vec<*const Value>,
+    /// How many more `$ref`s may be expanded.
     budget: u32,
-    aliases: Vec<Alias<'a>>,
-    by_ref: HashMap<(*const Value, &'a str), Option<usize>>,
-    names: HashSet<String>,
 }
 
 impl<'a> Renderer<'a> {
@@ -74,43 +86,47 @@ impl<'a> Renderer<'a> {
     fn new(root: &'a Value, expand_refs: bool) -> Self {
         Self {
             out: String::new(),
-            indent: 0,
-            inline_from: None,
-            aborted: false,
-            guarded: false,
-            strict: false,
+            layout: Layout {
+                indent: 0,
+                inline_from: None,
+                aborted: false,
+            },
+            cycles: Cycles {
+                guarded: false,
+                strict: false,
+            },
             scope: Scope {
                 root,
                 owner: "",
                 kind: "Schema",
                 alias: None,
             },
-            expand_refs,
-            expanding: Vec::new(),
-            budget: EXPANSION_BUDGET,
-            aliases: Vec::new(),
-            by_ref: HashMap::new(),
-            names: HashSet::new(),
+            expansion: Expansion {
+                on: expand_refs,
+                open: Vec::new(),
+                budget: EXPANSION_BUDGET,
+            },
+            aliases: Aliases::new(),
         }
     }
+
     /// One schema as a self-contained type expression: local `$ref`s are expanded
     /// in place, a reference back into itself becomes `unknown`.
     pub(super) fn expression(schema: &'a Value) -> String {
         let mut r = Self::new(schema, true);
-        r.expanding.push(schema);
+        r.expansion.open.push(schema);
         r.ty(schema, 0, true);
         r.out
     }
 
-    /// Whether any `$ref` was looked up: until then, what was rendered does
-    /// not depend on the tools rendered before it.
+    /// Whether any `$ref` was looked up (see [`Aliases::looked_up`]).
     pub(super) fn looked_up_aliases(&self) -> bool {
-        !self.by_ref.is_empty()
+        self.aliases.looked_up()
     }
 
     /// Any schema value; `docs` writes its description as a leading comment.
     fn ty(&mut self, schema: &'a Value, depth: u32, docs: bool) -> Prec {
-        if self.aborted || depth > MAX_DEPTH {
+        if self.layout.aborted || depth > MAX_DEPTH {
             return self.ty_of(schema, None, depth);
         }
         let kw = Keywords::of(schema);
@@ -122,7 +138,7 @@ impl<'a> Renderer<'a> {
 
     /// The type of a schema whose keywords (and comment) are already known.
     fn ty_of(&mut self, schema: &Value, kw: Option<&Keywords<'a>>, depth: u32) -> Prec {
-        if self.aborted {
+        if self.layout.aborted {
             return Prec::Atom;
         }
         match (schema, kw) {
@@ -176,7 +192,7 @@ impl<'a> Renderer<'a> {
         let mut written = 0;
         let mut last = Prec::Atom;
         for part in parts {
-            if self.aborted {
+            if self.layout.aborted {
                 return Prec::Atom;
             }
             let mark = self.out.len();
@@ -327,11 +343,12 @@ impl<'a> Renderer<'a> {
 
     fn newline(&mut self) {
         const LINE: &str = "\n                                                                ";
-        match LINE.get(..=self.indent) {
+        match LINE.get(..=self.layout.indent) {
             Some(line) => self.out.push_str(line),
             None => {
                 self.out.push('\n');
-                self.out.extend(std::iter::repeat_n(' ', self.indent));
+                self.out
+                    .extend(std::iter::repeat_n(' ', self.layout.indent));
             }
         }
     }

@@ -9,7 +9,7 @@ use crate::sdk::typescript::keywords::Keywords;
 impl<'a> Renderer<'a> {
     /// `T[]`, or a tuple for `prefixItems` / draft-07 array `items`.
     pub(super) fn array(&mut self, kw: &Keywords<'a>, depth: u32) -> Prec {
-        let guarded = std::mem::replace(&mut self.guarded, true);
+        let guarded = std::mem::replace(&mut self.cycles.guarded, true);
         let (prefix, rest) = match (kw.prefix_items, kw.items) {
             (Some(Value::Array(prefix)), rest) => (Some(prefix), rest),
             (_, Some(Value::Array(prefix))) => (Some(prefix), kw.additional_items),
@@ -23,7 +23,7 @@ impl<'a> Renderer<'a> {
                 _ => self.out.push_str("unknown[]"),
             },
         }
-        self.guarded = guarded;
+        self.cycles.guarded = guarded;
         Prec::Atom
     }
 
@@ -39,14 +39,14 @@ impl<'a> Renderer<'a> {
             || kw.max_items.is_some_and(|max| max <= prefix.len() as u64);
         // TypeScript may resolve optional and rest elements eagerly, so a
         // reference cycle through them is not fine (see `closes_cycle`).
-        let strict = self.strict;
+        let strict = self.cycles.strict;
         self.out.push('[');
         for (i, item) in prefix.iter().enumerate() {
             if i > 0 {
                 self.out.push_str(", ");
             }
             let optional = i as u64 >= min;
-            self.strict = strict || optional;
+            self.cycles.strict = strict || optional;
             let at = self.out.len();
             let prec = self.ty(item, depth + 1, true);
             if optional {
@@ -62,13 +62,13 @@ impl<'a> Renderer<'a> {
                 self.out.push_str(", ");
             }
             self.out.push_str("...");
-            self.strict = true;
+            self.cycles.strict = true;
             match rest {
                 Some(items @ Value::Object(_)) => self.element(items, depth),
                 _ => self.out.push_str("unknown[]"),
             }
         }
-        self.strict = strict;
+        self.cycles.strict = strict;
         self.out.push(']');
     }
 

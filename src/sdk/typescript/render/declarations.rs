@@ -23,7 +23,7 @@ impl<'a> Renderer<'a> {
 
     /// ` /** doc */` then ` name(args: T): Promise<O>;`.
     fn method(&mut self, tool: &'a ToolDefinition) {
-        self.indent = 1;
+        self.layout.indent = 1;
         let params = Scope {
             root: &tool.parameters,
             owner: &tool.name,
@@ -89,7 +89,7 @@ impl<'a> Renderer<'a> {
                 "(args: "
             });
         self.scope = params;
-        self.guarded = false;
+        self.cycles.guarded = false;
         self.ty_of(&tool.parameters, params_kw.as_ref(), 0);
         self.out.push_str("): Promise<");
         match output {
@@ -105,18 +105,16 @@ impl<'a> Renderer<'a> {
     /// Writes `type Name = …;` for every alias, including those found on the way.
     pub(in crate::sdk::typescript) fn declare_aliases(&mut self) {
         let mut i = 0;
-        while i < self.aliases.len() {
-            let alias = &self.aliases[i];
-            let (scope, target) = (alias.scope, alias.target);
+        while let Some((scope, target)) = self.aliases.body(i) {
             self.scope = scope;
-            self.indent = 0;
-            self.guarded = false;
+            self.layout.indent = 0;
+            self.cycles.guarded = false;
             let kw = Keywords::of(target);
             if let Some(kw) = &kw {
                 self.doc_comment(kw, "\n");
             }
             self.out.push_str("type ");
-            self.out.push_str(&self.aliases[i].name);
+            self.out.push_str(self.aliases.name(i));
             self.out.push_str(" = ");
             self.ty_of(target, kw.as_ref(), 0);
             self.out.push_str(";\n");

@@ -14,9 +14,9 @@ impl Renderer<'_> {
         if !text && kw.tags.is_none() {
             return;
         }
-        if text && self.inline_from.is_some() {
+        if text && self.layout.inline_from.is_some() {
             // A comment ends a one-line attempt: stop before writing it.
-            self.aborted = true;
+            self.layout.aborted = true;
             return;
         }
         let mark = self.out.len();
@@ -24,8 +24,8 @@ impl Renderer<'_> {
         if self.doc_body(kw) {
             self.out.push_str(" */");
             self.out.push_str(end);
-            if self.inline_from.is_some() {
-                self.aborted = true;
+            if self.layout.inline_from.is_some() {
+                self.layout.aborted = true;
             }
         } else {
             self.out.truncate(mark);
@@ -102,8 +102,8 @@ impl Renderer<'_> {
                         self.out.push(' ');
                     }
                     from = i + 1;
-                    if self.inline_from.is_some() {
-                        self.aborted = true;
+                    if self.layout.inline_from.is_some() {
+                        self.layout.aborted = true;
                     }
                 }
                 _ => {}

@@ -14,16 +14,16 @@ const INLINE_MAX: usize = 100;
 impl<'a> Renderer<'a> {
     /// A type literal, on one line when it has no comments and is short.
     pub(super) fn object(&mut self, kw: &Keywords<'a>, depth: u32) -> Prec {
-        if self.inline_from.is_some() {
+        if self.layout.inline_from.is_some() {
             self.members(kw, depth);
             return Prec::Atom;
         }
         let start = self.out.len();
-        self.inline_from = Some(start);
+        self.layout.inline_from = Some(start);
         self.members(kw, depth);
-        self.inline_from = None;
-        if self.aborted {
-            self.aborted = false;
+        self.layout.inline_from = None;
+        if self.layout.aborted {
+            self.layout.aborted = false;
             self.out.truncate(start);
             self.members(kw, depth);
         }
@@ -48,11 +48,11 @@ impl<'a> Renderer<'a> {
             || kw.patterns.is_some()
             || matches!(kw.additional, Some(Value::Bool(true) | Value::Object(_)));
 
-        let inline = self.inline_from.is_some();
-        let guarded = std::mem::replace(&mut self.guarded, true);
-        let strict = std::mem::replace(&mut self.strict, false);
+        let inline = self.layout.inline_from.is_some();
+        let guarded = std::mem::replace(&mut self.cycles.guarded, true);
+        let strict = std::mem::replace(&mut self.cycles.strict, false);
         self.out.push('{');
-        self.indent += 1;
+        self.layout.indent += 1;
         let mut first = true;
         // Where each member's type was written, to widen the index signature.
         let mut spans: Vec<(usize, usize)> = Vec::new();
@@ -79,14 +79,14 @@ impl<'a> Renderer<'a> {
             if index && named {
                 spans.push((at, self.out.len()));
             }
-            if self.aborted || self.inline_too_long() {
+            if self.layout.aborted || self.inline_too_long() {
                 break;
             }
         }
         if found < required.len() {
             for (i, name) in required.iter().enumerate() {
                 let Some(name) = name.as_str() else { continue };
-                if self.aborted || !missing(i, name) {
+                if self.layout.aborted || !missing(i, name) {
                     continue;
                 }
                 self.member_start(inline, &mut first);
@@ -97,7 +97,7 @@ impl<'a> Renderer<'a> {
                 }
             }
         }
-        if index && !self.aborted {
+        if index && !self.layout.aborted {
             self.member_start(inline, &mut first);
             if let Some(patterns) = kw.patterns {
                 self.pattern_doc(patterns);
@@ -105,16 +105,16 @@ impl<'a> Renderer<'a> {
             self.out.push_str("[key: string]: ");
             self.index_value(kw, named, &spans, optional, depth);
         }
-        self.indent -= 1;
-        self.guarded = guarded;
-        self.strict = strict;
-        if self.aborted {
+        self.layout.indent -= 1;
+        self.cycles.guarded = guarded;
+        self.cycles.strict = strict;
+        if self.layout.aborted {
             return;
         }
         if inline {
             self.out.push_str(" }");
             if self.inline_too_long() {
-                self.aborted = true;
+                self.layout.aborted = true;
             }
         } else {
             self.out.push(';');
@@ -138,9 +138,10 @@ impl<'a> Renderer<'a> {
 
     fn inline_too_long(&mut self) -> bool {
         let long = self
+            .layout
             .inline_from
             .is_some_and(|from| self.out.len() - from > INLINE_MAX);
-        self.aborted |= long;
+        self.layout.aborted |= long;
         long
     }
 
@@ -207,8 +208,8 @@ impl<'a> Renderer<'a> {
             self.doc_text(pattern);
         }
         self.out.push_str(" */ ");
-        if self.inline_from.is_some() {
-            self.aborted = true;
+        if self.layout.inline_from.is_some() {
+            self.layout.aborted = true;
         }
     }
 }
