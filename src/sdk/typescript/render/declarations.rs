@@ -37,44 +37,9 @@ impl<'a> Renderer<'a> {
             alias: None,
         });
         let quoted = !is_ident(&tool.name) || tool.name == "new";
-
-        let mark = self.out.len();
-        self.out.push_str(" /** ");
-        let body = self.out.len();
-        if let Some(text) = tool.advertised_description() {
-            self.doc_text(trim(text));
-        }
-        if quoted {
-            // On a line of its own, so it never runs on from the description.
-            if self.out.len() > body {
-                self.newline();
-                self.out.push_str(" * ");
-            }
-            self.out.push_str("Call: tools[");
-            push_json_str(&mut self.out, &tool.name);
-            self.out.push_str("](args)");
-        }
-        if tool.read_only {
-            self.doc_sep(body);
-            self.out.push_str("@readonly");
-        }
         let params_kw = Keywords::of(&tool.parameters);
         let output_kw = output.and_then(|o| Keywords::of(o.root));
-        for (kw, tag) in [(&params_kw, "@param args "), (&output_kw, "@returns ")] {
-            if let Some(kw) = kw {
-                let at = self.out.len();
-                self.doc_sep(body);
-                self.out.push_str(tag);
-                if !self.doc_body(kw) {
-                    self.out.truncate(at);
-                }
-            }
-        }
-        if self.out.len() == body {
-            self.out.truncate(mark);
-        } else {
-            self.out.push_str(" */\n");
-        }
+        self.method_doc(tool, quoted, params_kw.as_ref(), output_kw.as_ref());
 
         self.out.push(' ');
         if quoted {
@@ -100,6 +65,53 @@ impl<'a> Renderer<'a> {
             None => self.out.push_str("unknown"),
         }
         self.out.push_str(">;\n");
+    }
+
+    /// ` /** … */` and a line break, if the tool has anything to say: its
+    /// description, how to call a name that is not an identifier, `@readonly`,
+    /// and what its argument and result schemas say of themselves.
+    fn method_doc(
+        &mut self,
+        tool: &ToolDefinition,
+        quoted: bool,
+        params_kw: Option<&Keywords<'_>>,
+        output_kw: Option<&Keywords<'_>>,
+    ) {
+        let mark = self.out.len();
+        self.out.push_str(" /** ");
+        let body = self.out.len();
+        if let Some(text) = tool.advertised_description() {
+            self.doc_text(trim(text));
+        }
+        if quoted {
+            // On a line of its own, so it never runs on from the description.
+            if self.out.len() > body {
+                self.newline();
+                self.out.push_str(" * ");
+            }
+            self.out.push_str("Call: tools[");
+            push_json_str(&mut self.out, &tool.name);
+            self.out.push_str("](args)");
+        }
+        if tool.read_only {
+            self.doc_sep(body);
+            self.out.push_str("@readonly");
+        }
+        for (kw, tag) in [(params_kw, "@param args "), (output_kw, "@returns ")] {
+            if let Some(kw) = kw {
+                let at = self.out.len();
+                self.doc_sep(body);
+                self.out.push_str(tag);
+                if !self.doc_body(kw) {
+                    self.out.truncate(at);
+                }
+            }
+        }
+        if self.out.len() == body {
+            self.out.truncate(mark);
+        } else {
+            self.out.push_str(" */\n");
+        }
     }
 
     /// Writes `type Name = …;` for every alias, including those found on the way.

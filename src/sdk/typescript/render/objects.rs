@@ -4,12 +4,38 @@
 
 use serde_json::{Map, Value};
 
-use super::{Prec, Renderer};
+use super::{Cycles, Prec, Renderer};
 use crate::sdk::typescript::keywords::Keywords;
 use crate::sdk::typescript::writing::push_key;
 
 /// An object without any comment in it is written on one line if it fits in this many bytes.
 const INLINE_MAX: usize = 100;
+
+/// The members of one object type, as they are written.
+struct Members<'a> {
+    /// `properties`, unless empty.
+    props: Option<&'a Map<String, Value>>,
+    required: &'a [Value],
+    /// On one line: `{ a: A; b?: B }`.
+    inline: bool,
+    /// No member written yet.
+    first: bool,
+    /// There is an index signature beside named members: record where each
+    /// member's type was written, in `spans`, to widen it.
+    widen: bool,
+    spans: Vec<(usize, usize)>,
+    /// Some named member is optional.
+    optional: bool,
+}
+
+impl Members<'_> {
+    /// Whether the required name `name` (at `i` in `required`) has no schema in
+    /// `properties` and is listed here first: it is a member of its own, once.
+    fn missing(&self, i: usize, name: &str) -> bool {
+        !self.props.is_some_and(|p| p.contains_key(name))
+            && !self.required[..i].iter().any(|r| r.as_str() == Some(name))
+    }
+}
 
 impl<'a> Renderer<'a> {
     /// A type literal, on one line when it has no comments and is short.
@@ -30,87 +56,108 @@ impl<'a> Renderer<'a> {
         Prec::Atom
     }
 
+    /// `{ … }`: the members `properties` names, the required names it lacks,
+    /// and the index signature.
     fn members(&mut self, kw: &Keywords<'a>, depth: u32) {
-        let props = kw.properties.filter(|p| !p.is_empty());
-        let required = kw.required;
-        // A required name without a schema in `properties` is a member too
-        // (once, however often it is listed).
-        let missing = |i: usize, name: &str| {
-            !props.is_some_and(|p| p.contains_key(name))
-                && !required[..i].iter().any(|r| r.as_str() == Some(name))
+        let mut list = Members {
+            props: kw.properties.filter(|p| !p.is_empty()),
+            required: kw.required,
+            inline: self.layout.inline_from.is_some(),
+            first: true,
+            widen: false,
+            spans: Vec::new(),
+            optional: false,
         };
-        let named = props.is_some()
-            || required
+        let named = list.props.is_some()
+            || list
+                .required
                 .iter()
                 .enumerate()
-                .any(|(i, r)| r.as_str().is_some_and(|n| missing(i, n)));
+                .any(|(i, r)| r.as_str().is_some_and(|n| list.missing(i, n)));
         let index = !named
             || kw.patterns.is_some()
             || matches!(kw.additional, Some(Value::Bool(true) | Value::Object(_)));
+        list.widen = index && named;
 
-        let inline = self.layout.inline_from.is_some();
-        let guarded = std::mem::replace(&mut self.cycles.guarded, true);
-        let strict = std::mem::replace(&mut self.cycles.strict, false);
+        let cycles = std::mem::replace(
+            &mut self.cycles,
+            Cycles {
+                guarded: true,
+                strict: false,
+            },
+        );
         self.out.push('{');
         self.layout.indent += 1;
-        let mut first = true;
-        // Where each member's type was written, to widen the index signature.
-        let mut spans: Vec<(usize, usize)> = Vec::new();
-        let mut optional = false;
-        // How many members were found in `required`: all of them means no
-        // required name is missing from `properties`.
+        let found = self.named_members(&mut list, depth);
+        if found < list.required.len() {
+            self.missing_members(&mut list);
+        }
+        if index && !self.layout.aborted {
+            self.member_start(list.inline, &mut list.first);
+            if let Some(patterns) = kw.patterns {
+                self.pattern_doc(patterns);
+            }
+            self.out.push_str("[key: string]: ");
+            self.index_value(kw, named, &list.spans, list.optional, depth);
+        }
+        self.layout.indent -= 1;
+        self.cycles = cycles;
+        if !self.layout.aborted {
+            self.close_object(list.inline);
+        }
+    }
+
+    /// The members `properties` names, in order. Returns how many of them are
+    /// required: all of `required` means no required name is missing.
+    fn named_members(&mut self, list: &mut Members<'a>, depth: u32) -> usize {
         let mut found = 0;
-        for (name, schema) in props.into_iter().flatten() {
-            self.member_start(inline, &mut first);
+        for (name, schema) in list.props.into_iter().flatten() {
+            self.member_start(list.inline, &mut list.first);
             let member = Keywords::of(schema);
             if let Some(member) = &member {
                 self.doc_comment(member, " ");
             }
             push_key(&mut self.out, name);
-            if required.iter().any(|r| r.as_str() == Some(name)) {
+            if list.required.iter().any(|r| r.as_str() == Some(name)) {
                 found += 1;
             } else {
                 self.out.push('?');
-                optional = true;
+                list.optional = true;
             }
             self.out.push_str(": ");
             let at = self.out.len();
             self.ty_of(schema, member.as_ref(), depth + 1);
-            if index && named {
-                spans.push((at, self.out.len()));
+            if list.widen {
+                list.spans.push((at, self.out.len()));
             }
             if self.layout.aborted || self.inline_too_long() {
                 break;
             }
         }
-        if found < required.len() {
-            for (i, name) in required.iter().enumerate() {
-                let Some(name) = name.as_str() else { continue };
-                if self.layout.aborted || !missing(i, name) {
-                    continue;
-                }
-                self.member_start(inline, &mut first);
-                push_key(&mut self.out, name);
-                self.out.push_str(": unknown");
-                if index && named {
-                    spans.push((self.out.len() - "unknown".len(), self.out.len()));
-                }
+        found
+    }
+
+    /// `name: unknown` for each required name without a schema in `properties`.
+    fn missing_members(&mut self, list: &mut Members<'a>) {
+        let required = list.required;
+        for (i, name) in required.iter().enumerate() {
+            let Some(name) = name.as_str() else { continue };
+            if self.layout.aborted || !list.missing(i, name) {
+                continue;
+            }
+            self.member_start(list.inline, &mut list.first);
+            push_key(&mut self.out, name);
+            self.out.push_str(": unknown");
+            if list.widen {
+                list.spans
+                    .push((self.out.len() - "unknown".len(), self.out.len()));
             }
         }
-        if index && !self.layout.aborted {
-            self.member_start(inline, &mut first);
-            if let Some(patterns) = kw.patterns {
-                self.pattern_doc(patterns);
-            }
-            self.out.push_str("[key: string]: ");
-            self.index_value(kw, named, &spans, optional, depth);
-        }
-        self.layout.indent -= 1;
-        self.cycles.guarded = guarded;
-        self.cycles.strict = strict;
-        if self.layout.aborted {
-            return;
-        }
+    }
+
+    /// ` }` on the line (too long ends the one-line attempt), or else `;` and
+    /// `}` on a line of its own.
+    fn close_object(&mut self, inline: bool) {
         if inline {
             self.out.push_str(" }");
             if self.inline_too_long() {
