@@ -250,10 +250,10 @@ fn tsc() -> Option<PathBuf> {
     }
     assert!(
         std::env::var_os("CI").is_none(),
-        "tsc not found: set PTC_TSC or run `npm install --no-save typescript@5`"
+        "tsc not found: set PTC_TSC or run `npm ci`"
     );
     eprintln!(
-        "skipping the tsc check: tsc not found (set PTC_TSC, or `npm install --no-save typescript@5`)"
+        "skipping the tsc check: tsc not found (set PTC_TSC, or `npm ci`)"
     );
     None
 }
