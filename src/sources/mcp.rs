@@ -167,3 +167,16 @@ pub async fn connect(
     }
     (McpServers { servers, stop }, problems)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn restarts_wait_longer_after_each_failure_up_to_the_cap() {
+        let options = McpOptions::default();
+        let waits: Vec<u64> = (0..10).map(|n| options.delay_after(n).as_secs()).collect();
+        assert_eq!(waits, [0, 0, 1, 2, 4, 8, 16, 32, 60, 60]);
+        assert_eq!(options.delay_after(u32::MAX), Duration::from_secs(60));
+    }
+}
