@@ -423,6 +423,65 @@ async fn destructive_tools_ask_when_the_config_says_so() {
     servers.shutdown().await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_restart_fails_calls_and_backs_off() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let options =
+        McpOptions::default().restart_delays(Duration::from_secs(600), Duration::from_secs(600));
+    let (registry, servers, _) = connect(json!({ "h": hermetic("once", &log) }), options).await;
+    let outcome = run(
+        &registry,
+        r#"
+        const messages = []
+        for (const tool of ["h.crash", "h.echo", "h.echo"]) {
+            try { await tools[tool]({}) } catch (err) { messages.push(err.code + " " + err.message) }
+        }
+        return messages.join("\n---\n")
+        "#,
+    )
+    .await;
+    let text = outcome.text();
+    let messages: Vec<&str> = text.split("\n---\n").collect();
+    assert_eq!(messages.len(), 3, "{text}");
+    assert!(
+        messages[0].starts_with("TOOL_ERROR mcp server `h` failed during the call"),
+        "{text}"
+    );
+    assert!(
+        messages[1].starts_with("TOOL_ERROR mcp server `h` cannot be restarted: cannot initialize"),
+        "{text}"
+    );
+    assert!(
+        messages[1].contains("no second life"),
+        "the stderr tail: {text}"
+    );
+    assert!(
+        messages[2].starts_with("TOOL_ERROR mcp server `h` is down (cannot initialize"),
+        "{text}"
+    );
+    assert!(messages[2].ends_with("next restart in 600 s"), "{text}");
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamable_http_server_serves_with_its_headers() {
+    let url = server::serve_http().await;
+    let (registry, servers, problems) = connect(
+        json!({ "web": { "url": url, "headers": { "X-Test": "sent" } } }),
+        McpOptions::default(),
+    )
+    .await;
+    assert!(problems.is_empty(), "{problems:?}");
+    let outcome = run(
+        &registry,
+        r#"return [await tools["web.weather"]({ city: "Lima" }), await tools["web.header"]({})]"#,
+    )
+    .await;
+    assert_eq!(outcome.text(), "[{\"temp\":21,\"city\":\"Lima\"},\"sent\"]");
+    servers.shutdown().await;
+}
+
 // ---------------------------------------------------------- the binary
 
 fn ptc(args: &[&str]) -> std::process::Output {
@@ -610,6 +669,10 @@ mod server {
                 json!({ "name": "bad_schema", "inputSchema": { "type": "object", "properties": { "a": { "type": 5 } } } }),
                 json!({ "name": "comment", "description": "ends */ declare const x: 1; /*", "inputSchema": any }),
             ],
+            "http" => vec![
+                json!({ "name": "weather", "inputSchema": any }),
+                tool("header"),
+            ],
             _ => vec![
                 json!({ "name": "echo", "description": "Echoes its arguments.", "inputSchema": any,
                         "annotations": { "readOnlyHint": true } }),
@@ -730,6 +793,11 @@ mod server {
                     self.log(&format!("hang {}", cx.id));
                     std::future::pending().await
                 }
+                "header" => {
+                    let parts = cx.extensions.get::<http::request::Parts>();
+                    let value = parts.and_then(|p| p.headers.get("x-test")?.to_str().ok());
+                    result(json!({ "content": [text(&json!(value).to_string())] }))
+                }
                 "add_tool" => self.change_tools(&args, true, &cx).await,
                 "remove_tool" => self.change_tools(&args, false, &cx).await,
                 "wipe" => {
@@ -750,14 +818,45 @@ mod server {
         }
     }
 
-    pub(super) async fn serve(mode: &str, log: Option<PathBuf>) {
-        let server = Hermetic {
+    fn hermetic(mode: &str, log: Option<PathBuf>) -> Hermetic {
+        Hermetic {
             tools: Arc::new(Mutex::new(tools_for(mode))),
             meeting: Arc::new(AtomicUsize::new(0)),
             met: Arc::new(tokio::sync::Notify::new()),
             log,
-        };
+        }
+    }
+
+    /// The server on streamable HTTP, in this process; its URL.
+    pub(super) async fn serve_http() -> String {
+        use rmcp::transport::StreamableHttpService;
+        use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+        use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+        let server = hermetic("http", None);
+        let service = StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default(),
+        );
+        let router = axum::Router::new().nest_service("/mcp", service);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        url
+    }
+
+    pub(super) async fn serve(mode: &str, log: Option<PathBuf>) {
+        let server = hermetic(mode, log);
+        let earlier = server
+            .log
+            .as_ref()
+            .and_then(|l| std::fs::read_to_string(l).ok())
+            .is_some_and(|l| l.contains("started"));
         match mode {
+            "once" if earlier => {
+                eprintln!("hermetic: no second life");
+                std::process::exit(1);
+            }
             "exit-at-start" => {
                 eprintln!("hermetic: no tools for you");
                 std::process::exit(1);
