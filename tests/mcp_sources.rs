@@ -379,7 +379,17 @@ async fn broken_servers_do_not_keep_the_others_from_working() {
     );
     assert!(problems[1].starts_with("mcp server `noexec`: not started: cannot start"));
     assert!(problems[1].contains("ermission denied"), "{}", problems[1]);
-    assert!(problems[2].starts_with("mcp server `web`: not started: "));
+    assert!(problems[2].starts_with("mcp server `web`: not started: cannot initialize"));
+    assert!(
+        problems[2].contains("error sending request for url"),
+        "{}",
+        problems[2]
+    );
+    assert!(
+        !problems[2].contains("rmcp::"),
+        "no Rust type names: {}",
+        problems[2]
+    );
     assert_eq!(
         problems[3],
         "mcp server `slow`: not started: did not start within 1500 ms"

@@ -152,7 +152,18 @@ pub(super) async fn start(
             client.serve_with_ct(transport, stop).await
         }
     };
-    session.map_err(|e| format!("cannot initialize: {e}"))
+    session.map_err(|e| format!("cannot initialize: {}", without_type_names(&e.to_string())))
+}
+
+/// rmcp's transport errors name the transport's Rust type
+/// (`Transport [rmcp::transport::worker::WorkerTransport<…>] error: `):
+/// noise in a message for people.
+fn without_type_names(message: &str) -> String {
+    static TYPE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pattern = TYPE.get_or_init(|| {
+        regex::Regex::new(r"Transport \[[^\]]*\] error: ").expect("a valid pattern")
+    });
+    pattern.replace_all(message, "").into_owned()
 }
 
 fn header_map(

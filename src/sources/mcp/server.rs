@@ -327,13 +327,14 @@ impl Server {
             Err(ServiceError::McpError(error)) => {
                 Err(self.error(&format!("refused the call: {}", error.message)))
             }
-            Err(error) => {
-                // The session is gone or confused: the next call starts afresh.
+            Err(error) if is_lost(&error, &live.peer) => {
+                // The session is gone: the next call starts afresh.
                 live.stderr.settle().await;
                 let why = format!("failed during the call ({error}){}", live.stderr.describe());
                 self.lost(live.epoch, why.clone()).await;
                 Err(self.error(&why))
             }
+            Err(error) => Err(self.error(&format!("answered the call oddly: {error}"))),
         }
     }
 
@@ -351,6 +352,15 @@ impl Server {
     pub(super) fn detach(&self) {
         lock(&self.registry).take();
     }
+}
+
+/// Whether a failed request means the session is gone (the process
+/// exited, the connection broke), rather than one odd answer.
+fn is_lost(error: &ServiceError, peer: &Peer<RoleClient>) -> bool {
+    matches!(
+        error,
+        ServiceError::TransportClosed | ServiceError::TransportSend(_)
+    ) || peer.is_transport_closed()
 }
 
 /// Down after a session was lost: the first restart is on the next call.
