@@ -16,8 +16,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use ptc::{
-    Engine, ErrorCode, Limits, McpConfig, McpOptions, McpServers, Outcome, Policy, Registry,
-    RunOptions, RunRequest,
+    Engine, ErrorCode, Limits, McpConfig, McpOptions, McpServerConfig, McpServers, McpTransport,
+    Outcome, Policy, Registry, RunOptions, RunRequest,
 };
 use serde_json::{Value, json};
 
@@ -477,11 +477,13 @@ async fn a_server_that_cannot_restart_fails_calls_and_backs_off() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streamable_http_server_serves_with_its_headers() {
     let url = server::serve_http().await;
-    let (registry, servers, problems) = connect(
-        json!({ "web": { "url": url, "headers": { "X-Test": "sent" } } }),
-        McpOptions::default(),
-    )
-    .await;
+    // Built in code, as a host would.
+    let mut config = McpConfig::default();
+    let headers = [("X-Test".to_owned(), "sent".to_owned())].into();
+    let web = McpServerConfig::new(McpTransport::Http { url, headers });
+    config.servers.insert("web".to_owned(), web);
+    let registry = Registry::new();
+    let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
     assert!(problems.is_empty(), "{problems:?}");
     let outcome = run(
         &registry,

@@ -55,6 +55,21 @@ pub struct McpServerConfig {
     pub ask_destructive: bool,
 }
 
+impl McpServerConfig {
+    /// A server reached through `transport`, with the default timeouts and
+    /// `askDestructive` off; for hosts that build a config in code
+    /// (`McpConfig::default()`, then insert into
+    /// [`servers`](McpConfig::servers)).
+    pub fn new(transport: McpTransport) -> Self {
+        Self {
+            transport,
+            startup_timeout_ms: DEFAULT_STARTUP_TIMEOUT_MS,
+            call_timeout_ms: None,
+            ask_destructive: false,
+        }
+    }
+}
+
 /// How ptc reaches one server.
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
@@ -205,12 +220,11 @@ fn read_server(entry: &Value, say: &mut impl FnMut(String)) -> Option<McpServerC
     let startup_timeout_ms = fields.millis("startupTimeoutMs");
     let call_timeout_ms = fields.millis("callTimeoutMs");
     let ask_destructive = fields.boolean("askDestructive");
-    Some(McpServerConfig {
-        transport: transport?,
-        startup_timeout_ms: startup_timeout_ms.unwrap_or(DEFAULT_STARTUP_TIMEOUT_MS),
-        call_timeout_ms,
-        ask_destructive: ask_destructive.unwrap_or(false),
-    })
+    let mut server = McpServerConfig::new(transport?);
+    server.startup_timeout_ms = startup_timeout_ms.unwrap_or(DEFAULT_STARTUP_TIMEOUT_MS);
+    server.call_timeout_ms = call_timeout_ms;
+    server.ask_destructive = ask_destructive.unwrap_or(false);
+    Some(server)
 }
 
 /// One server entry's members, read with every mistake reported.
