@@ -50,7 +50,10 @@
 //!   capture and cap), `events`, the sub-call `scheduler`, the sandbox
 //!   `threads`, `warm` sandboxes and `run_ids`.
 //! - `sources/`: where tools come from besides the host's code: the
-//!   `workspace` tools and `manifest` files (next, MCP servers).
+//!   `workspace` tools, `manifest` files, and `mcp/`, MCP servers as tool
+//!   sources ([`connect`]): their `config`, one `connection`, a `server`'s
+//!   supervision (restarts, the registry kept in step, calls), and the
+//!   mapping of their `tools` and call `results`.
 //! - `frontends/`: how non-Rust hosts reach the engine: `serve`, the host
 //!   protocol (next, the MCP server).
 //! - `fuzz.rs`: the entry points of the fuzz targets (`fuzz/`), replayed by
@@ -120,6 +123,11 @@ pub use sdk::{
     schema_to_typescript,
 };
 pub use sources::manifest::{ManifestError, load_manifest, parse_manifest};
+pub use sources::mcp::config::{
+    DEFAULT_STARTUP_TIMEOUT_MS, McpConfig, McpConfigError, McpServerConfig, McpTransport,
+    is_valid_server_name,
+};
+pub use sources::mcp::{McpOptions, McpProblem, McpServers, connect};
 pub use sources::workspace::workspace_tools;
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,

@@ -6,6 +6,9 @@
 //! - [`load_manifest`](crate::load_manifest) / [`parse_manifest`](crate::parse_manifest):
 //!   tools described in a JSON file (ptc's own spelling or an MCP `tools/list`
 //!   result), each optionally backed by a command run once per call.
+//! - [`connect`](crate::connect): the tools of MCP servers (an
+//!   [`McpConfig`](crate::McpConfig)), registered as `<server>.<tool>`.
 
 pub(crate) mod manifest;
+pub(crate) mod mcp;
 pub(crate) mod workspace;

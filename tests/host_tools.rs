@@ -823,7 +823,7 @@ cat"#,
         assert_eq!(
             load_manifest(&path).unwrap_err().to_string(),
             format!(
-                "{shown}: entry 2 (\"b c\"): name must be 1-64 characters of A-Z a-z 0-9 _ . -"
+                "{shown}: entry 2 (\"b c\"): name must be 1-128 characters of A-Z a-z 0-9 _ . -"
             )
         );
         fs::write(&path, "not json").unwrap();

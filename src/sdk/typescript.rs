@@ -21,10 +21,12 @@
 //!
 //! Its rooms: [`keywords`] reads a schema object, [`refs`] walks the `$ref`
 //! graph, [`aliases`] names the types `$ref`s stand for, [`writing`] quotes
-//! names and literals, [`render`] writes types and declarations, and
-//! [`parallel`] renders methods ahead on other threads.
+//! names and literals, [`render`] writes types and declarations,
+//! [`groups`] heads each server's tools (`<server>.<tool>`) with a comment,
+//! and [`parallel`] renders methods ahead on other threads.
 
 mod aliases;
+mod groups;
 mod keywords;
 mod parallel;
 mod refs;
@@ -62,7 +64,7 @@ fn render_sdk_with(tools: &[&ToolDefinition], frame: [&str; 3], workers: usize) 
     r.out.push_str(head);
     let types_at = r.out.len();
     r.out.push_str(middle);
-    r.methods(tools, workers);
+    r.methods(tools, &groups::group_headers(tools), workers);
     r.out.push_str(tail);
     let mut out = std::mem::take(&mut r.out);
     r.declare_aliases();

@@ -218,7 +218,7 @@ fn entry_tool(
     base: &Path,
 ) -> Result<Tool, String> {
     if !is_valid_tool_name(&definition.name) {
-        return Err("name must be 1-64 characters of A-Z a-z 0-9 _ . -".to_owned());
+        return Err("name must be 1-128 characters of A-Z a-z 0-9 _ . -".to_owned());
     }
     let command = rest.remove("command");
     let cwd = rest.remove("cwd");
@@ -615,7 +615,7 @@ mod tests {
         );
         assert_eq!(
             error(r#"[{ "name": "has space" }]"#),
-            "manifest: entry 1 (\"has space\"): name must be 1-64 characters of A-Z a-z 0-9 _ . -"
+            "manifest: entry 1 (\"has space\"): name must be 1-128 characters of A-Z a-z 0-9 _ . -"
         );
         assert_eq!(
             error(r#"[{ "description": "no name" }]"#),

@@ -26,7 +26,7 @@ pub enum Policy {
 #[serde(rename_all = "camelCase")]
 #[non_exhaustive]
 pub struct ToolDefinition {
-    /// 1–64 characters of `A-Z a-z 0-9 _ . -`, unique in a registry.
+    /// 1–128 characters of `A-Z a-z 0-9 _ . -`, unique in a registry.
     pub name: String,
     /// Shown to the model unless [`summary`](Self::summary) is set.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -117,9 +117,9 @@ pub(super) fn default_parameters() -> Value {
     serde_json::json!({ "type": "object" })
 }
 
-/// Whether `name` is a valid tool name: 1–64 characters of `A-Z a-z 0-9 _ . -`.
+/// Whether `name` is a valid tool name: 1–128 characters of `A-Z a-z 0-9 _ . -`.
 pub fn is_valid_tool_name(name: &str) -> bool {
-    (1..=64).contains(&name.len())
+    (1..=128).contains(&name.len())
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
@@ -133,9 +133,9 @@ mod tests {
     fn names_follow_the_contract() {
         assert!(is_valid_tool_name("a"));
         assert!(is_valid_tool_name("github.create-issue_2"));
-        assert!(is_valid_tool_name(&"x".repeat(64)));
+        assert!(is_valid_tool_name(&"x".repeat(128)));
         assert!(!is_valid_tool_name(""));
-        assert!(!is_valid_tool_name(&"x".repeat(65)));
+        assert!(!is_valid_tool_name(&"x".repeat(129)));
         assert!(!is_valid_tool_name("has space"));
         assert!(!is_valid_tool_name("slash/name"));
         assert!(!is_valid_tool_name("ümlaut"));

@@ -13,8 +13,8 @@ use crate::schema::{CompiledSchema, json_path};
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum RegistrationError {
-    /// The name is not 1–64 characters of `A-Z a-z 0-9 _ . -`.
-    #[error("tool name {name:?} is invalid: use 1-64 characters of A-Z a-z 0-9 _ . -")]
+    /// The name is not 1–128 characters of `A-Z a-z 0-9 _ . -`.
+    #[error("tool name {name:?} is invalid: use 1-128 characters of A-Z a-z 0-9 _ . -")]
     InvalidName {
         /// The refused name.
         name: String,

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
-use ptc::{Engine, Limits, Mode, Registry, RunOptions, RunRequest};
+use ptc::{Engine, Limits, McpConfigError, McpServers, Mode, Registry, RunOptions, RunRequest};
 
 mod limits;
 mod present;
@@ -21,7 +21,7 @@ mod tools;
 use limits::LimitArgs;
 use present::{SdkFormat, content_text, format_presentation};
 use terminal::{Progress, TerminalApprover};
-use tools::tools_registry;
+use tools::{mcp_servers, tools_registry};
 
 #[derive(Parser)]
 #[command(
@@ -57,10 +57,15 @@ struct ToolArgs {
     #[arg(long, value_name = "MANIFEST")]
     tools: Option<PathBuf>,
     /// Root of the built-in workspace tools (read_file, write_file, list_dir,
-    /// search_files) [default: the current directory, unless --tools is given;
-    /// with --tools, both sets]
+    /// search_files) [default: the current directory, unless --tools or
+    /// --mcp-config is given; with them, both sets]
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
+    /// MCP servers whose tools are added as `<server>.<tool>`: a JSON file
+    /// in the desktop clients' format, { "mcpServers": { … } } (see
+    /// docs/mcp.md). The workspace tools are then added only with --workspace.
+    #[arg(long = "mcp-config", value_name = "FILE")]
+    mcp_config: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -114,12 +119,18 @@ enum FormatArg {
     Json,
 }
 
-/// A usage or configuration error: exit status 2.
-struct Usage(String);
+/// A usage or configuration error: exit status 2, each problem one line.
+struct Usage(Vec<String>);
+
+impl Usage {
+    fn new(message: impl Into<String>) -> Self {
+        Self(vec![message.into()])
+    }
+}
 
 impl<E: std::fmt::Display> From<E> for Usage {
     fn from(error: E) -> Self {
-        Self(error.to_string())
+        Self::new(error.to_string())
     }
 }
 
@@ -130,13 +141,20 @@ fn main() -> ExitCode {
     };
     // Warnings from the engine (a sandbox thread retired past its deadline)
     // go to stderr, which is for people, in every subcommand.
-    tracing_subscriber::fmt()
-        .with_writer(io::stderr)
-        .with_max_level(tracing::Level::WARN)
-        .with_target(false)
-        .without_time()
-        .with_ansi(false)
-        .init();
+    // rmcp's own log lines (a refused connection, logged as it happens) are
+    // left out: the MCP servers' problems are reported once, as warnings.
+    {
+        use tracing_subscriber::prelude::*;
+        let layer = tracing_subscriber::fmt::layer()
+            .with_writer(io::stderr)
+            .with_target(false)
+            .without_time()
+            .with_ansi(false)
+            .with_filter(tracing_subscriber::filter::filter_fn(|meta| {
+                *meta.level() <= tracing::Level::WARN && !meta.target().starts_with("rmcp")
+            }));
+        tracing_subscriber::registry().with(layer).init();
+    }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -147,19 +165,28 @@ fn main() -> ExitCode {
     let result = runtime.block_on(async move {
         match cli.command {
             Command::Run(args) => run(args).await,
-            Command::Sdk(args) => sdk(args),
+            Command::Sdk(args) => sdk(args).await,
             Command::Serve => Ok(serve().await),
         }
     });
     // Don't wait for blocking reads (stdin, an abandoned approval prompt).
     runtime.shutdown_background();
-    result.unwrap_or_else(|Usage(message)| usage(&message))
+    result.unwrap_or_else(|Usage(problems)| {
+        let (last, before) = problems.split_last().expect("a usage error says something");
+        for problem in before {
+            eprintln!("ptc: {}", one_line(problem));
+        }
+        usage(last)
+    })
 }
 
 fn usage(message: &str) -> ExitCode {
-    let one_line = message.split_whitespace().collect::<Vec<_>>().join(" ");
-    eprintln!("ptc: {one_line}");
+    eprintln!("ptc: {}", one_line(message));
     ExitCode::from(2)
+}
+
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 fn clap_error(error: &clap::Error) -> ExitCode {
@@ -181,18 +208,37 @@ fn clap_error(error: &clap::Error) -> ExitCode {
     }
 }
 
-/// The registry the tool flags name; warnings go to stderr.
-fn registry(args: &ToolArgs) -> Result<Registry, Usage> {
-    let workspace = match (&args.workspace, &args.tools) {
-        (Some(dir), _) => Some(dir.clone()),
-        (None, None) => Some(PathBuf::from(".")),
-        (None, Some(_)) => None,
+/// The registry the tool flags name, and the MCP servers behind some of
+/// its tools (keep them for as long as the registry is used); warnings go
+/// to stderr.
+async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpServers>), Usage> {
+    let workspace = match (&args.workspace, &args.tools, &args.mcp_config) {
+        (Some(dir), _, _) => Some(dir.clone()),
+        (None, None, None) => Some(PathBuf::from(".")),
+        (None, _, _) => None,
     };
     let (registry, warnings) = tools_registry(workspace.as_deref(), args.tools.as_deref())?;
     for warning in warnings {
         eprintln!("ptc: warning: {warning}");
     }
-    Ok(registry)
+    let Some(path) = &args.mcp_config else {
+        return Ok((registry, None));
+    };
+    let (servers, problems) = mcp_servers(path, &registry).await.map_err(|e| match e {
+        McpConfigError::Invalid { problems } => Usage(problems),
+        other => Usage::new(other.to_string()),
+    })?;
+    for problem in problems {
+        eprintln!("ptc: warning: {problem}");
+    }
+    Ok((registry, Some(servers)))
+}
+
+/// Stops the MCP servers cleanly, if there are any.
+async fn stop(servers: Option<McpServers>) {
+    if let Some(servers) = servers {
+        servers.shutdown().await;
+    }
 }
 
 async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
@@ -204,23 +250,25 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         }
         (None, Some(file)) => {
             let name = file.display().to_string();
-            let opened =
-                std::fs::File::open(file).map_err(|e| Usage(format!("cannot read {name}: {e}")))?;
+            let opened = std::fs::File::open(file)
+                .map_err(|e| Usage::new(format!("cannot read {name}: {e}")))?;
             (read_program(opened, &name)?, format!("ptc run {name}"))
         }
-        (None, None) => return Err(Usage("no program: give FILE, - or -e CODE".into())),
+        (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
-    let registry = registry(&args.tools)?;
+    let limits = args.limits.limits();
+    let (registry, servers) = registry(&args.tools).await?;
     registry.set_approver(TerminalApprover::new());
-    let engine =
-        Engine::new(registry, args.limits.limits()).map_err(|e| Usage(limits::explain(&e)))?;
+    let engine = Engine::new(registry, limits).map_err(|e| Usage::new(limits::explain(&e)))?;
 
     let progress = Progress::start();
     let request = RunRequest::new(code).description(description);
     let outcome = engine
         .run_code(request, RunOptions::default().events(progress.sink()))
-        .await?;
+        .await;
     progress.stop();
+    stop(servers).await;
+    let outcome = outcome?;
 
     let text = if args.json {
         serde_json::to_string_pretty(&outcome)?
@@ -231,7 +279,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         Ok(()) if outcome.is_error => Ok(ExitCode::from(1)),
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(Usage(format!("cannot write the output: {e}"))),
+        Err(e) => Err(Usage::new(format!("cannot write the output: {e}"))),
     }
 }
 
@@ -243,17 +291,20 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
     source
         .take(limit as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| Usage(format!("cannot read the program from {name}: {e}")))?;
+        .map_err(|e| Usage::new(format!("cannot read the program from {name}: {e}")))?;
     if bytes.len() > limit {
-        return Err(Usage(format!(
+        return Err(Usage::new(format!(
             "the program in {name} is larger than the {limit} bytes a run accepts"
         )));
     }
-    String::from_utf8(bytes).map_err(|_| Usage(format!("the program in {name} is not UTF-8 text")))
+    String::from_utf8(bytes)
+        .map_err(|_| Usage::new(format!("the program in {name} is not UTF-8 text")))
 }
 
-fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
-    let engine = Engine::new(registry(&args.tools)?, Limits::default())?;
+async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
+    let (registry, servers) = registry(&args.tools).await?;
+    stop(servers).await;
+    let engine = Engine::new(registry, Limits::default())?;
     let mode = match args.mode {
         ModeArg::Ptc => Mode::Ptc,
         ModeArg::Native => Mode::Native,
@@ -270,7 +321,7 @@ fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
         None => (text, ExitCode::SUCCESS),
         Some(path) => {
             let expected = std::fs::read_to_string(path)
-                .map_err(|e| Usage(format!("cannot read {}: {e}", path.display())))?;
+                .map_err(|e| Usage::new(format!("cannot read {}: {e}", path.display())))?;
             if expected == text {
                 return Ok(ExitCode::SUCCESS);
             }
@@ -284,7 +335,7 @@ fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
     match print(&output) {
         Ok(()) => Ok(status),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(Usage(format!("cannot write the output: {e}"))),
+        Err(e) => Err(Usage::new(format!("cannot write the output: {e}"))),
     }
 }
 

@@ -1,10 +1,13 @@
-//! The tools the command line's flags name: the built-in workspace tools
-//! and a manifest's tools.
+//! The tools the command line's flags name: the built-in workspace tools,
+//! a manifest's tools and MCP servers' tools.
 
 use std::io;
 use std::path::{Path, PathBuf};
 
-use ptc::{ManifestError, RegistrationError, Registry, load_manifest, workspace_tools};
+use ptc::{
+    ManifestError, McpConfig, McpConfigError, McpOptions, McpProblem, McpServers,
+    RegistrationError, Registry, load_manifest, workspace_tools,
+};
 
 /// Why the tools named on the command line could not be set up.
 #[derive(Debug, thiserror::Error)]
@@ -72,4 +75,17 @@ pub(crate) fn tools_registry(
         warnings.extend(added);
     }
     Ok((registry, warnings))
+}
+
+/// Starts the MCP servers of the config file at `path` and adds their tools
+/// to `registry`; a server that cannot start is a problem, not an error.
+///
+/// # Errors
+/// The config cannot be read or is not valid.
+pub(crate) async fn mcp_servers(
+    path: &Path,
+    registry: &Registry,
+) -> Result<(McpServers, Vec<McpProblem>), McpConfigError> {
+    let config = McpConfig::from_file(path)?;
+    Ok(ptc::connect(&config, registry, McpOptions::default()).await)
 }

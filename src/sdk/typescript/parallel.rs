@@ -24,12 +24,12 @@ struct Speculation {
 }
 
 impl Speculation {
-    fn render(tools: &[&ToolDefinition]) -> Self {
+    fn render(tools: &[&ToolDefinition], headers: &[Option<String>]) -> Self {
         let mut r = Renderer::for_sdk();
         r.out.reserve(tools.len() * BYTES_PER_TOOL);
-        for (i, tool) in tools.iter().enumerate() {
+        for (i, (tool, header)) in tools.iter().zip(headers).enumerate() {
             let mark = r.out.len();
-            r.warm_method(tool);
+            r.warm_method(tool, header.as_deref());
             if r.looked_up_aliases() {
                 r.out.truncate(mark);
                 return Self {
@@ -50,32 +50,40 @@ impl<'a> Renderer<'a> {
     /// chunks are rendered ahead on scoped threads; a method's text depends on
     /// the renderer only through the aliases, so a chunk rendered alone is
     /// byte-identical up to its first `$ref`, and this renderer carries on from there.
-    pub(super) fn methods(&mut self, tools: &'a [&'a ToolDefinition], workers: usize) {
+    /// `headers` (one per tool) go before their tools' methods.
+    pub(super) fn methods(
+        &mut self,
+        tools: &'a [&'a ToolDefinition],
+        headers: &[Option<String>],
+        workers: usize,
+    ) {
         if workers <= 1 {
-            for tool in tools {
-                self.warm_method(tool);
+            for (tool, header) in tools.iter().zip(headers) {
+                self.warm_method(tool, header.as_deref());
             }
             return;
         }
         let size = tools.len().div_ceil(workers);
         let (first, rest) = tools.split_at(size);
+        let (first_headers, rest_headers) = headers.split_at(size);
         std::thread::scope(|s| {
             let ahead: Vec<_> = rest
                 .chunks(size)
-                .map(|chunk| (chunk, s.spawn(|| Speculation::render(chunk))))
+                .zip(rest_headers.chunks(size))
+                .map(|(chunk, heads)| (chunk, heads, s.spawn(|| Speculation::render(chunk, heads))))
                 .collect();
-            for tool in first {
-                self.warm_method(tool);
+            for (tool, header) in first.iter().zip(first_headers) {
+                self.warm_method(tool, header.as_deref());
             }
-            for (chunk, worker) in ahead {
+            for (chunk, heads, worker) in ahead {
                 // A worker that panicked left nothing usable: redo its chunk here.
                 let done = worker.join().unwrap_or(Speculation {
                     out: String::new(),
                     clean: 0,
                 });
                 self.out.push_str(&done.out);
-                for tool in &chunk[done.clean..] {
-                    self.warm_method(tool);
+                for (tool, header) in chunk[done.clean..].iter().zip(&heads[done.clean..]) {
+                    self.warm_method(tool, header.as_deref());
                 }
             }
         });

@@ -12,11 +12,19 @@ use crate::tool::definition::ToolDefinition;
 
 impl<'a> Renderer<'a> {
     /// [`method`](Self::method), after loading the tool's schemas into the
-    /// cache: this walk's loads do not wait on each other, the renderer's would.
-    pub(in crate::sdk::typescript) fn warm_method(&mut self, tool: &'a ToolDefinition) {
+    /// cache: this walk's loads do not wait on each other, the renderer's
+    /// would. A group's `header` line comes first.
+    pub(in crate::sdk::typescript) fn warm_method(
+        &mut self,
+        tool: &'a ToolDefinition,
+        header: Option<&str>,
+    ) {
         std::hint::black_box(warm(&tool.parameters, 0));
         if let Some(output) = &tool.output {
             std::hint::black_box(warm(output, 0));
+        }
+        if let Some(header) = header {
+            self.out.push_str(header);
         }
         self.method(tool);
     }

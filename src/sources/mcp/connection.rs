@@ -1,0 +1,182 @@
+//! One connection to one server: a child process speaking MCP on stdio
+//! (its stderr kept as a tail for messages) or a streamable HTTP endpoint,
+//! `initialize`d by rmcp, with a client handler that hears
+//! `notifications/tools/list_changed`.
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::Duration;
+
+use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
+use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::sync::Notify;
+use tokio_util::sync::CancellationToken;
+
+use super::config::McpTransport;
+use super::server::Server;
+
+/// How much of a server's stderr is kept for messages.
+const STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// How many of its last lines a message shows.
+const STDERR_TAIL_LINES: usize = 10;
+/// How long a message about a dead server waits for the rest of its stderr.
+const STDERR_SETTLE: Duration = Duration::from_millis(500);
+
+/// A running client session with one server.
+pub(super) type Session = RunningService<RoleClient, ClientSide>;
+
+/// The end of one process's stderr, read as it comes so the process never
+/// blocks on it.
+#[derive(Default)]
+pub(super) struct StderrTail {
+    bytes: Mutex<(Vec<u8>, bool)>,
+    closed: std::sync::atomic::AtomicBool,
+    done: Notify,
+}
+
+impl StderrTail {
+    fn follow(self: &Arc<Self>, mut stderr: impl AsyncRead + Unpin + Send + 'static) {
+        let tail = Arc::clone(self);
+        tokio::spawn(async move {
+            let mut chunk = [0u8; 4096];
+            while let Ok(n @ 1..) = stderr.read(&mut chunk).await {
+                let mut kept = tail.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+                kept.0.extend_from_slice(&chunk[..n]);
+                if kept.0.len() > STDERR_TAIL_BYTES {
+                    let excess = kept.0.len() - STDERR_TAIL_BYTES;
+                    kept.0.drain(..excess);
+                    kept.1 = true;
+                }
+            }
+            tail.closed
+                .store(true, std::sync::atomic::Ordering::Release);
+            tail.done.notify_waiters();
+        });
+    }
+
+    /// Waits (briefly) until the process closed its stderr: a dead server's
+    /// last words arrive after its pipe broke.
+    pub(super) async fn settle(&self) {
+        let done = self.done.notified();
+        tokio::pin!(done);
+        done.as_mut().enable();
+        if !self.closed.load(std::sync::atomic::Ordering::Acquire) {
+            let _ = tokio::time::timeout(STDERR_SETTLE, done).await;
+        }
+    }
+
+    /// `; its stderr:\n<last lines>`, or nothing when it wrote nothing.
+    pub(super) fn describe(&self) -> String {
+        let (bytes, dropped) = &*self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
+        let text = String::from_utf8_lossy(bytes);
+        let lines: Vec<&str> = text.trim_end().lines().collect();
+        let keep = lines.len().min(STDERR_TAIL_LINES);
+        let shown = lines[lines.len() - keep..].join("\n");
+        if shown.trim().is_empty() {
+            String::new()
+        } else if *dropped || keep < lines.len() {
+            format!("; end of its stderr:\n…\n{shown}")
+        } else {
+            format!("; its stderr:\n{shown}")
+        }
+    }
+}
+
+/// ptc's side of a session: it says who it is and re-lists the server's
+/// tools when they change.
+pub(super) struct ClientSide {
+    server: Weak<Server>,
+}
+
+impl ClientHandler for ClientSide {
+    fn get_info(&self) -> ClientConfig {
+        // The `initialize` handshake, whose servers send list_changed
+        // notifications as they are (later versions need a subscription).
+        ClientConfig::new(
+            ClientCapabilities::default(),
+            Implementation::new("ptc", env!("CARGO_PKG_VERSION")),
+        )
+        .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
+        if let Some(server) = self.server.upgrade() {
+            // Not inline: re-listing is a request, answered by the loop
+            // that delivers this notification.
+            tokio::spawn(async move { server.refresh().await });
+        }
+    }
+}
+
+/// Spawns or connects, then `initialize`s; a child's stderr goes to
+/// `stderr`. Cancelling `stop` ends the session (and shuts a child down).
+pub(super) async fn start(
+    server: &Arc<Server>,
+    transport: &McpTransport,
+    stop: CancellationToken,
+    stderr: &Arc<StderrTail>,
+) -> Result<Session, String> {
+    let client = ClientSide {
+        server: Arc::downgrade(server),
+    };
+    let session = match transport {
+        McpTransport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            let mut cmd = tokio::process::Command::new(command);
+            cmd.args(args).envs(env).kill_on_drop(true);
+            if let Some(cwd) = cwd {
+                cmd.current_dir(cwd);
+            }
+            let (process, pipe) = TokioChildProcess::builder(cmd)
+                .stderr(Stdio::piped())
+                .spawn()
+                .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+            if let Some(pipe) = pipe {
+                stderr.follow(pipe);
+            }
+            client.serve_with_ct(process, stop).await
+        }
+        McpTransport::Http { url, headers } => {
+            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                .custom_headers(header_map(headers)?);
+            let transport = StreamableHttpClientTransport::from_config(config);
+            client.serve_with_ct(transport, stop).await
+        }
+    };
+    session.map_err(|e| format!("cannot initialize: {}", without_type_names(&e.to_string())))
+}
+
+/// rmcp's transport errors name the transport's Rust type
+/// (`Transport [rmcp::transport::worker::WorkerTransport<…>] error: `):
+/// noise in a message for people.
+fn without_type_names(message: &str) -> String {
+    static TYPE: std::sync::OnceLock<regex::Regex> = std::sync::OnceLock::new();
+    let pattern = TYPE.get_or_init(|| {
+        regex::Regex::new(r"Transport \[[^\]]*\] error: ").expect("a valid pattern")
+    });
+    pattern.replace_all(message, "").into_owned()
+}
+
+fn header_map(
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<HashMap<http::HeaderName, http::HeaderValue>, String> {
+    headers
+        .iter()
+        .map(|(name, value)| {
+            let bad = |e: &dyn std::fmt::Display| format!("header `{name}`: {e}");
+            Ok((
+                http::HeaderName::try_from(name.as_str()).map_err(|e| bad(&e))?,
+                http::HeaderValue::try_from(value.as_str()).map_err(|e| bad(&e))?,
+            ))
+        })
+        .collect()
+}

@@ -1,0 +1,128 @@
+//! An MCP `CallToolResult` as a ptc result: `structuredContent` is the
+//! value; otherwise the text content (one text block holding JSON is
+//! parsed); image blocks become [`ContentBlock::Image`]; `isError` is a
+//! `TOOL_ERROR` carrying the server's text.
+
+use serde_json::Value;
+
+use crate::tool::call::{ContentBlock, ToolError, ToolOutput, ToolResult};
+
+/// The result a program gets for `result`, a `CallToolResult` as JSON.
+pub(super) fn tool_result(result: &Value) -> ToolResult {
+    let blocks = result
+        .get("content")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let texts: Vec<&str> = blocks.iter().filter_map(block_text).collect();
+    if result.get("isError").and_then(Value::as_bool) == Some(true) {
+        let text = texts.join("\n");
+        return Err(ToolError::tool(if text.is_empty() {
+            "the tool failed and said nothing".to_owned()
+        } else {
+            text
+        }));
+    }
+    let value = match result.get("structuredContent") {
+        Some(structured) => structured.clone(),
+        None => text_value(&texts),
+    };
+    let mut output = ToolOutput::new(value);
+    for block in blocks {
+        if let Some(image) = image_block(block) {
+            output = output.with_content(image);
+        }
+    }
+    Ok(output)
+}
+
+/// A block's text: a text block, or an embedded resource's text.
+fn block_text(block: &Value) -> Option<&str> {
+    match block.get("type")?.as_str()? {
+        "text" => block.get("text")?.as_str(),
+        "resource" => block.get("resource")?.get("text")?.as_str(),
+        _ => None,
+    }
+}
+
+/// No text is `null`; one text holding JSON is that JSON; else the texts.
+fn text_value(texts: &[&str]) -> Value {
+    match texts {
+        [] => Value::Null,
+        [one] => serde_json::from_str(one).unwrap_or_else(|_| Value::String((*one).to_owned())),
+        many => Value::String(many.join("\n")),
+    }
+}
+
+fn image_block(block: &Value) -> Option<ContentBlock> {
+    if block.get("type")?.as_str()? != "image" {
+        return None;
+    }
+    Some(ContentBlock::Image {
+        data: block.get("data")?.as_str()?.to_owned(),
+        mime_type: block.get("mimeType")?.as_str()?.to_owned(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::call::ErrorCode;
+    use serde_json::json;
+
+    fn text(t: &str) -> Value {
+        json!({ "type": "text", "text": t })
+    }
+
+    #[test]
+    fn structured_content_wins_over_text() {
+        let out = tool_result(&json!({
+            "content": [text("{\"a\":1}")], "structuredContent": { "a": 2 }
+        }))
+        .unwrap();
+        assert_eq!(out.value, json!({ "a": 2 }));
+    }
+
+    #[test]
+    fn one_json_text_is_parsed_and_other_texts_are_joined() {
+        let value = |content: Value| tool_result(&json!({ "content": content })).unwrap().value;
+        assert_eq!(value(json!([text("[1, 2]")])), json!([1, 2]));
+        assert_eq!(value(json!([text("plain")])), json!("plain"));
+        assert_eq!(value(json!([text("1"), text("2")])), json!("1\n2"));
+        assert_eq!(value(json!([])), Value::Null);
+        assert_eq!(
+            value(json!([{ "type": "resource", "resource": { "uri": "x:", "text": "\"r\"" } }])),
+            json!("r")
+        );
+    }
+
+    #[test]
+    fn images_become_content_blocks() {
+        let out = tool_result(&json!({ "content": [
+            text("look"),
+            { "type": "image", "data": "AA==", "mimeType": "image/png" },
+            { "type": "audio", "data": "AA==", "mimeType": "audio/wav" }
+        ] }))
+        .unwrap();
+        assert_eq!(out.value, json!("look"));
+        assert_eq!(
+            out.content,
+            [ContentBlock::Image {
+                data: "AA==".into(),
+                mime_type: "image/png".into()
+            }]
+        );
+    }
+
+    #[test]
+    fn is_error_is_a_tool_error_with_the_servers_text() {
+        let error = tool_result(&json!({ "content": [text("no such file")], "isError": true }))
+            .unwrap_err();
+        assert_eq!(
+            (error.code, error.message.as_str()),
+            (ErrorCode::ToolError, "no such file")
+        );
+        let error = tool_result(&json!({ "content": [], "isError": true })).unwrap_err();
+        assert_eq!(error.message, "the tool failed and said nothing");
+    }
+}

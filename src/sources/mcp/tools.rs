@@ -1,0 +1,147 @@
+//! A server's `tools/list` as ptc definitions: each entry read by the one
+//! reader of tool entries, named `<server>.<tool>`, its hints mapped.
+
+use serde_json::Value;
+
+use super::config::McpServerConfig;
+use crate::tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
+use crate::tool::wire::{Strictness, read_tool};
+
+/// One usable tool of a server.
+#[derive(Debug, Clone)]
+pub(super) struct ListedTool {
+    /// The tool's name on the server, sent in `tools/call`.
+    pub(super) remote: String,
+    /// The definition registered, named `<server>.<remote>`.
+    pub(super) definition: ToolDefinition,
+}
+
+/// The name a server's tool is registered under.
+pub(super) fn qualified(server: &str, tool: &str) -> String {
+    format!("{server}.{tool}")
+}
+
+/// The usable tools of a `tools/list` result's entries (each an MCP `Tool`
+/// as JSON), and why the others are skipped, one line each.
+pub(super) fn map_tools(
+    server: &str,
+    config: &McpServerConfig,
+    entries: Vec<Value>,
+) -> (Vec<ListedTool>, Vec<String>) {
+    let mut tools = Vec::new();
+    let mut skipped = Vec::new();
+    for (index, entry) in entries.into_iter().enumerate() {
+        let destructive = is_destructive(&entry);
+        let mut definition = match read_tool(index, entry, Strictness::Contract) {
+            Ok(read) => read.definition,
+            Err(error) => {
+                skipped.push(format!("skipped {error}"));
+                continue;
+            }
+        };
+        let remote = std::mem::take(&mut definition.name);
+        definition.name = qualified(server, &remote);
+        if !is_valid_tool_name(&definition.name) {
+            skipped.push(format!(
+                "skipped tool {remote:?}: `{server}.` and the name must make 1-128 characters of A-Z a-z 0-9 _ . -"
+            ));
+            continue;
+        }
+        if destructive && config.ask_destructive {
+            definition.policy = Policy::Ask;
+        }
+        definition.timeout_ms = config.call_timeout_ms;
+        tools.push(ListedTool { remote, definition });
+    }
+    (tools, skipped)
+}
+
+/// MCP's `destructiveHint`, with MCP's default: a tool that is not
+/// read-only and says nothing may be destructive.
+fn is_destructive(entry: &Value) -> bool {
+    let hint = |key: &str| entry.get("annotations")?.get(key)?.as_bool();
+    match hint("destructiveHint") {
+        Some(destructive) => destructive,
+        None => hint("readOnlyHint") != Some(true),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sources::mcp::config::McpConfig;
+    use serde_json::json;
+
+    fn config(extra: &str) -> McpServerConfig {
+        let text = format!(r#"{{ "mcpServers": {{ "s": {{ "command": "x"{extra} }} }} }}"#);
+        McpConfig::parse(&text).unwrap().servers["s"].clone()
+    }
+
+    #[test]
+    fn entries_map_to_prefixed_definitions() {
+        let (tools, skipped) = map_tools(
+            "gh",
+            &config(r#", "callTimeoutMs": 900"#),
+            vec![json!({
+                "name": "search", "description": "Finds",
+                "inputSchema": { "type": "object", "properties": { "q": { "type": "string" } } },
+                "outputSchema": { "type": "object" },
+                "annotations": { "readOnlyHint": true }
+            })],
+        );
+        assert!(skipped.is_empty());
+        let def = &tools[0].definition;
+        assert_eq!(
+            (tools[0].remote.as_str(), def.name.as_str()),
+            ("search", "gh.search")
+        );
+        assert_eq!(def.description.as_deref(), Some("Finds"));
+        assert_eq!(def.parameters["properties"]["q"]["type"], "string");
+        assert_eq!(def.output, Some(json!({ "type": "object" })));
+        assert!(def.read_only);
+        assert_eq!((def.policy, def.timeout_ms), (Policy::Allow, Some(900)));
+    }
+
+    #[test]
+    fn destructive_tools_ask_only_when_the_config_says_so() {
+        let entries = || {
+            vec![
+                json!({ "name": "rm", "inputSchema": {}, "annotations": { "destructiveHint": true } }),
+                json!({ "name": "add", "inputSchema": {}, "annotations": { "destructiveHint": false } }),
+                json!({ "name": "silent", "inputSchema": {} }),
+                json!({ "name": "look", "inputSchema": {}, "annotations": { "readOnlyHint": true } }),
+            ]
+        };
+        let policies = |config: &McpServerConfig| -> Vec<Policy> {
+            let (tools, _) = map_tools("s", config, entries());
+            tools.iter().map(|t| t.definition.policy).collect()
+        };
+        assert_eq!(policies(&config("")), [Policy::Allow; 4]);
+        assert_eq!(
+            policies(&config(r#", "askDestructive": true"#)),
+            [Policy::Ask, Policy::Allow, Policy::Ask, Policy::Allow]
+        );
+    }
+
+    #[test]
+    fn unusable_entries_are_skipped_with_a_reason() {
+        let (tools, skipped) = map_tools(
+            "s",
+            &config(""),
+            vec![
+                json!({ "name": "has space", "inputSchema": {} }),
+                json!({ "name": "x".repeat(127), "inputSchema": {} }),
+                json!({ "name": "bad", "inputSchema": [] }),
+                json!({ "name": "ok", "inputSchema": {} }),
+            ],
+        );
+        let names: Vec<&str> = tools.iter().map(|t| t.definition.name.as_str()).collect();
+        assert_eq!(names, ["s.ok"]);
+        assert!(skipped[0].starts_with("skipped tool \"has space\": `s.` and the name"));
+        assert!(skipped[1].contains("1-128 characters"));
+        assert_eq!(
+            skipped[2],
+            "skipped tool entry 2 (`bad`): $.inputSchema: must be an object schema, got an array"
+        );
+    }
+}

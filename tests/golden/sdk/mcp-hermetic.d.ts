@@ -1,0 +1,42 @@
+/** A failed `tools.*` call rejects with this error; `message` says what went wrong. */
+declare class ToolCallError extends Error {
+ /** The tool that was called. */
+ readonly toolName: string;
+ /** UNKNOWN_TOOL: no such tool. INVALID_ARGUMENTS: the arguments do not match its schema. DENIED: a policy refused the call. TOOL_ERROR: the tool failed. INVALID_OUTPUT: its result broke its output schema. TOOL_TIMEOUT: the tool ran out of time. ABORTED_BEFORE_DISPATCH / ABORTED: the call was cancelled before / after it started. */
+ readonly code: "UNKNOWN_TOOL" | "INVALID_ARGUMENTS" | "DENIED" | "TOOL_ERROR" | "INVALID_OUTPUT" | "TOOL_TIMEOUT" | "ABORTED_BEFORE_DISPATCH" | "ABORTED";
+}
+declare const tools: {
+ // h: 12 tools
+ /** Echoes its arguments.
+  * Call: tools["h.echo"](args) @readonly */
+ "h.echo"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Weather, structured.
+  * Call: tools["h.weather"](args) @readonly */
+ "h.weather"(args: { city: string }): Promise<{ temp: number; city?: string }>;
+ /** Call: tools["h.text"](args) */
+ "h.text"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.image"](args) */
+ "h.image"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.fails"](args) */
+ "h.fails"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.meet"](args) @readonly */
+ "h.meet"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.crash"](args) */
+ "h.crash"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.hang"](args) */
+ "h.hang"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.add_tool"](args) */
+ "h.add_tool"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.remove_tool"](args) */
+ "h.remove_tool"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.wipe"](args) */
+ "h.wipe"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** Call: tools["h.look"](args) @readonly */
+ "h.look"(args?: { [key: string]: unknown }): Promise<unknown>;
+ // odd: 2 tools
+ /** Call: tools["odd.fine"](args) */
+ "odd.fine"(args?: { [key: string]: unknown }): Promise<unknown>;
+ /** ends *\/ declare const x: 1; /*
+  * Call: tools["odd.comment"](args) */
+ "odd.comment"(args?: { [key: string]: unknown }): Promise<unknown>;
+};

@@ -1,0 +1,887 @@
+//! MCP servers as tool sources, against real servers: the public ones
+//! installed by `npm ci` (`memory`, `filesystem`, `everything`) and a
+//! hermetic server written with rmcp for what those do not reach.
+//!
+//! The hermetic server is this test binary again: `hermetic_server` is an
+//! ignored test that serves MCP when `PTC_MCP_TEST_SERVER` names a mode.
+//! libtest writes its own lines to stdout, so the server speaks on fd 3,
+//! which `sh` points at the pipe while stdout goes to /dev/null. It needs
+//! no extra build target, so filtered runs (`cargo test --test tests mcp`)
+//! build everything they use.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use ptc::{
+    Engine, ErrorCode, Limits, McpConfig, McpOptions, McpServerConfig, McpServers, McpTransport,
+    Outcome, Policy, Registry, RunOptions, RunRequest,
+};
+use serde_json::{Value, json};
+
+use crate::common::eventually;
+
+// ---------------------------------------------------------------- helpers
+
+/// A server installed by `npm ci` in `node_modules/.bin`.
+fn npm_server(name: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("node_modules/.bin")
+        .join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run `npm ci` in the repository first",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+/// A config entry that runs the hermetic server in `mode`, logging to `log`.
+fn hermetic(mode: &str, log: &Path) -> Value {
+    let exe = std::env::current_exe().expect("the test binary");
+    json!({
+        "command": "sh",
+        "args": [
+            "-c",
+            "exec \"$0\" --exact mcp_sources::hermetic_server --ignored --nocapture --test-threads 1 3>&1 1>/dev/null",
+            exe,
+        ],
+        "env": { "PTC_MCP_TEST_SERVER": mode, "PTC_MCP_TEST_LOG": log },
+    })
+}
+
+/// What the hermetic server logged so far, one event a line.
+fn log_lines(log: &Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+async fn connect(servers: Value, options: McpOptions) -> (Registry, McpServers, Vec<String>) {
+    let config = McpConfig::parse(&json!({ "mcpServers": servers }).to_string()).unwrap();
+    let registry = Registry::new();
+    let (handle, problems) = ptc::connect(&config, &registry, options).await;
+    let problems = problems.iter().map(ToString::to_string).collect();
+    (registry, handle, problems)
+}
+
+async fn run(registry: &Registry, code: &str) -> Outcome {
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    engine
+        .run_code(RunRequest::new(code), RunOptions::default())
+        .await
+        .unwrap()
+}
+
+fn temp_dir() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
+}
+
+// ---------------------------------------------------------- the public servers
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn real_servers_serve_one_program() {
+    let dir = temp_dir();
+    std::fs::write(dir.path().join("a.txt"), "alpha").unwrap();
+    std::fs::write(dir.path().join("b.txt"), "beta").unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    let (registry, servers, problems) = connect(
+        json!({
+            "memory": { "command": npm_server("mcp-server-memory"),
+                        "env": { "MEMORY_FILE_PATH": root.join("memory.jsonl") } },
+            "fs": { "command": npm_server("mcp-server-filesystem"), "args": [root] },
+            "everything": { "command": npm_server("mcp-server-everything") },
+        }),
+        McpOptions::default(),
+    )
+    .await;
+    assert!(problems.is_empty(), "{problems:?}");
+    let structured = registry
+        .definition("everything.get-structured-content")
+        .expect("everything's structured tool");
+    assert!(structured.read_only && structured.output.is_some());
+    let a = root.join("a.txt").display().to_string();
+    let b = root.join("b.txt").display().to_string();
+    let code = format!(
+        r#"
+        await tools["memory.create_entities"]({{ entities: [
+            {{ name: "ptc", entityType: "project", observations: ["runs programs"] }} ] }})
+        const graph = await tools["memory.read_graph"]({{}})
+        const [a, b] = await Promise.all([
+            tools["fs.read_text_file"]({{ path: {a:?} }}),
+            tools["fs.read_text_file"]({{ path: {b:?} }}),
+        ])
+        const weather = await tools["everything.get-structured-content"]({{ location: "Chicago" }})
+        await tools["everything.get-tiny-image"]({{}})
+        return {{ names: graph.entities.map(e => e.name), a: a.content, b: b.content, weather }}
+        "#
+    );
+    let outcome = run(&registry, &code).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    let value: Value = serde_json::from_str(outcome.text().lines().last().unwrap()).unwrap();
+    assert_eq!(value["names"], json!(["ptc"]));
+    assert_eq!(
+        (&value["a"], &value["b"]),
+        (&json!("alpha"), &json!("beta"))
+    );
+    assert_eq!(value["weather"]["conditions"], "Light rain / drizzle");
+    let json = serde_json::to_value(&outcome).unwrap();
+    let images: Vec<&Value> = json["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["type"] == "image")
+        .collect();
+    assert_eq!(images.len(), 1, "{json}");
+    assert_eq!(images[0]["mimeType"], "image/png");
+    servers.shutdown().await;
+}
+
+// ---------------------------------------------------------- the hermetic server
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn structured_results_images_and_errors_map() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let (registry, servers, problems) = connect(
+        json!({ "h": hermetic("tools", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    assert!(problems.is_empty(), "{problems:?}");
+    let weather = registry.definition("h.weather").unwrap();
+    assert_eq!(
+        weather.output.as_ref().unwrap()["required"],
+        json!(["temp"])
+    );
+    assert_eq!(weather.description.as_deref(), Some("Weather, structured."));
+    let outcome = run(
+        &registry,
+        r#"
+        const w = await tools["h.weather"]({ city: "Oslo" })
+        const e = await tools["h.echo"]({ text: "hi" })
+        const t = await tools["h.text"]({})
+        const img = await tools["h.image"]({})
+        let failure
+        try { await tools["h.fails"]({}) } catch (err) { failure = [err.code, err.message] }
+        return { w, e, t, img, failure }
+        "#,
+    )
+    .await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    let value: Value = serde_json::from_str(outcome.text().lines().last().unwrap()).unwrap();
+    assert_eq!(value["w"], json!({ "temp": 21, "city": "Oslo" }));
+    assert_eq!(
+        value["e"],
+        json!({ "text": "hi" }),
+        "one JSON text block is parsed"
+    );
+    assert_eq!(value["t"], json!("line one\nline two"), "texts are joined");
+    assert_eq!(value["img"], json!("a red dot"));
+    assert_eq!(value["failure"], json!(["TOOL_ERROR", "it went wrong"]));
+    let json = serde_json::to_value(&outcome).unwrap();
+    assert!(
+        json["content"]
+            .to_string()
+            .contains("\"mimeType\":\"image/png\"")
+    );
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn read_only_calls_overlap_on_the_server() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let (registry, servers, _) = connect(
+        json!({ "h": hermetic("tools", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    assert!(registry.definition("h.meet").unwrap().read_only);
+    // Each `meet` call waits on the server until the other one arrives.
+    let outcome = run(
+        &registry,
+        r#"return await Promise.all([tools["h.meet"]({}), tools["h.meet"]({})])"#,
+    )
+    .await;
+    assert_eq!(outcome.text(), "[\"met\",\"met\"]");
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_exits_mid_call_fails_the_call_and_restarts_on_the_next() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let (registry, servers, _) = connect(
+        json!({ "h": hermetic("tools", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    let outcome = run(
+        &registry,
+        r#"
+        let failure
+        try { await tools["h.crash"]({}) } catch (err) { failure = [err.code, err.message] }
+        const again = await tools["h.echo"]({ text: "back" })
+        return { failure, again }
+        "#,
+    )
+    .await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    let value: Value = serde_json::from_str(outcome.text().lines().last().unwrap()).unwrap();
+    assert_eq!(value["failure"][0], "TOOL_ERROR");
+    let message = value["failure"][1].as_str().unwrap();
+    assert!(
+        message.starts_with("mcp server `h` failed during the call"),
+        "{message}"
+    );
+    assert!(
+        message.contains("crashing on purpose"),
+        "the stderr tail: {message}"
+    );
+    assert_eq!(value["again"], json!({ "text": "back" }));
+    let starts = log_lines(&log).iter().filter(|l| *l == "started").count();
+    assert_eq!(starts, 2, "restarted once");
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_never_answers_is_cancelled_when_the_run_ends() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let (registry, servers, _) = connect(
+        json!({ "h": hermetic("tools", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    let request = RunRequest::new(r#"await tools["h.hang"]({})"#).timeout_ms(1000);
+    let outcome = engine
+        .run_code(request, RunOptions::default())
+        .await
+        .unwrap();
+    assert!(outcome.is_error, "the deadline ends the run");
+    eventually("notifications/cancelled at the server", || {
+        log_lines(&log).iter().any(|l| l.starts_with("cancelled "))
+    })
+    .await;
+    let hung = log_lines(&log)
+        .into_iter()
+        .find_map(|l| l.strip_prefix("hang ").map(str::to_owned))
+        .expect("the server saw the call");
+    assert!(
+        log_lines(&log).contains(&format!("cancelled {hung}")),
+        "the cancelled request is the hanging one: {:?}",
+        log_lines(&log)
+    );
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_changed_updates_the_registry_and_the_sdk() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let (registry, servers, _) = connect(
+        json!({ "h": hermetic("tools", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    let sdk = || engine.presentation(&registry.scope(), None).sdk.to_string();
+    assert!(!sdk().contains("h.late"));
+    let outcome = engine
+        .run_code(
+            RunRequest::new(r#"await tools["h.add_tool"]({ name: "late" }); await tools["h.remove_tool"]({ name: "text" })"#),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(!outcome.is_error, "{}", outcome.text());
+    eventually("h.late registered", || {
+        registry.definition("h.late").is_some()
+    })
+    .await;
+    eventually("h.text removed", || registry.definition("h.text").is_none()).await;
+    let text = sdk();
+    assert!(text.contains("\"h.late\"(args"), "{text}");
+    assert!(!text.contains("\"h.text\""));
+    let outcome = run(
+        &registry,
+        r#"return await tools["h.late"]({ text: "new" })"#,
+    )
+    .await;
+    assert_eq!(outcome.text(), "{\"text\":\"new\"}");
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hostile_names_and_schemas_are_skipped_with_a_warning_each() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let (registry, servers, problems) = connect(
+        json!({ "h": hermetic("hostile", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    let names: Vec<String> = registry.definitions().into_iter().map(|d| d.name).collect();
+    assert_eq!(names, ["h.fine", "h.comment"]);
+    assert_eq!(problems.len(), 4, "{problems:?}");
+    assert!(problems[0].starts_with("mcp server `h`: skipped tool \"has space\""));
+    assert!(problems[1].contains("1-128 characters"));
+    assert!(problems[2].starts_with("mcp server `h`: skipped tool \"slash/name\""));
+    assert!(
+        problems[3].starts_with("mcp server `h`: skipped tool `h.bad_schema`"),
+        "{}",
+        problems[3]
+    );
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    let text = engine.presentation(&registry.scope(), None).sdk.to_string();
+    assert!(
+        !text.contains("*/ declare"),
+        "a description cannot end its comment"
+    );
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn broken_servers_do_not_keep_the_others_from_working() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let not_executable = dir.path().join("server.sh");
+    std::fs::write(&not_executable, "#!/bin/sh\n").unwrap();
+    let refused = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut slow = hermetic("never-starts", &log);
+    slow["startupTimeoutMs"] = json!(1500);
+    let (registry, servers, problems) = connect(
+        json!({
+            "dies": hermetic("exit-at-start", &log),
+            "noexec": { "command": not_executable },
+            "web": { "url": format!("http://127.0.0.1:{refused}/mcp") },
+            "slow": slow,
+            "h": hermetic("tools", &log),
+        }),
+        McpOptions::default(),
+    )
+    .await;
+    assert_eq!(problems.len(), 4, "{problems:#?}");
+    assert!(problems[0].starts_with("mcp server `dies`: not started: "));
+    assert!(
+        problems[0].contains("no tools for you"),
+        "the stderr tail: {}",
+        problems[0]
+    );
+    assert!(problems[1].starts_with("mcp server `noexec`: not started: cannot start"));
+    assert!(problems[1].contains("ermission denied"), "{}", problems[1]);
+    assert!(problems[2].starts_with("mcp server `web`: not started: cannot initialize"));
+    assert!(
+        problems[2].contains("error sending request for url"),
+        "{}",
+        problems[2]
+    );
+    assert!(
+        !problems[2].contains("rmcp::"),
+        "no Rust type names: {}",
+        problems[2]
+    );
+    assert_eq!(
+        problems[3],
+        "mcp server `slow`: not started: did not start within 1500 ms"
+    );
+    assert!(
+        registry
+            .definitions()
+            .iter()
+            .all(|d| d.name.starts_with("h."))
+    );
+    let outcome = run(&registry, r#"return await tools["h.echo"]({ text: "ok" })"#).await;
+    assert_eq!(outcome.text(), "{\"text\":\"ok\"}");
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn destructive_tools_ask_when_the_config_says_so() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let mut entry = hermetic("tools", &log);
+    entry["askDestructive"] = json!(true);
+    entry["callTimeoutMs"] = json!(60000);
+    let (registry, servers, _) = connect(json!({ "h": entry }), McpOptions::default()).await;
+    let wipe = registry.definition("h.wipe").unwrap();
+    assert_eq!((wipe.policy, wipe.timeout_ms), (Policy::Ask, Some(60000)));
+    assert_eq!(
+        registry.definition("h.weather").unwrap().policy,
+        Policy::Allow
+    );
+    let outcome = run(
+        &registry,
+        r#"try { await tools["h.wipe"]({}) } catch (err) { return err.code }"#,
+    )
+    .await;
+    assert_eq!(
+        outcome.text(),
+        ErrorCode::Denied.as_str(),
+        "no approver: asking is refused"
+    );
+    assert!(!log_lines(&log).iter().any(|l| l == "wiped"));
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_cannot_restart_fails_calls_and_backs_off() {
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let options =
+        McpOptions::default().restart_delays(Duration::from_secs(600), Duration::from_secs(600));
+    let (registry, servers, _) = connect(json!({ "h": hermetic("once", &log) }), options).await;
+    let outcome = run(
+        &registry,
+        r#"
+        const messages = []
+        for (const tool of ["h.crash", "h.echo", "h.echo"]) {
+            try { await tools[tool]({}) } catch (err) { messages.push(err.code + " " + err.message) }
+        }
+        return messages.join("\n---\n")
+        "#,
+    )
+    .await;
+    let text = outcome.text();
+    let messages: Vec<&str> = text.split("\n---\n").collect();
+    assert_eq!(messages.len(), 3, "{text}");
+    assert!(
+        messages[0].starts_with("TOOL_ERROR mcp server `h` failed during the call"),
+        "{text}"
+    );
+    assert!(
+        messages[1].starts_with("TOOL_ERROR mcp server `h` cannot be restarted: cannot initialize"),
+        "{text}"
+    );
+    assert!(
+        messages[1].contains("no second life"),
+        "the stderr tail: {text}"
+    );
+    assert!(
+        messages[2].starts_with("TOOL_ERROR mcp server `h` is down (cannot initialize"),
+        "{text}"
+    );
+    assert!(messages[2].ends_with("next restart in 600 s"), "{text}");
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_streamable_http_server_serves_with_its_headers() {
+    let url = server::serve_http().await;
+    // Built in code, as a host would.
+    let mut config = McpConfig::default();
+    let headers = [("X-Test".to_owned(), "sent".to_owned())].into();
+    let web = McpServerConfig::new(McpTransport::Http { url, headers });
+    config.servers.insert("web".to_owned(), web);
+    let registry = Registry::new();
+    let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
+    assert!(problems.is_empty(), "{problems:?}");
+    let outcome = run(
+        &registry,
+        r#"return [await tools["web.weather"]({ city: "Lima" }), await tools["web.header"]({})]"#,
+    )
+    .await;
+    assert_eq!(outcome.text(), "[{\"temp\":21,\"city\":\"Lima\"},\"sent\"]");
+    servers.shutdown().await;
+}
+
+// ---------------------------------------------------------- the binary
+
+fn ptc(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run ptc")
+}
+
+fn write_config(dir: &Path, servers: Value) -> PathBuf {
+    let path = dir.join("mcp.json");
+    let mut file = std::fs::File::create(&path).unwrap();
+    write!(file, "{}", json!({ "mcpServers": servers })).unwrap();
+    path
+}
+
+#[test]
+fn ptc_run_with_mcp_config_end_to_end() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let config = write_config(
+        dir.path(),
+        json!({ "h": hermetic("tools", &log), "gone": { "command": "/nonexistent/server" } }),
+    );
+    let out = ptc(&[
+        "run",
+        "--mcp-config",
+        config.to_str().unwrap(),
+        "-e",
+        r#"let code
+           try { await tools.read_file({ path: "README.md" }) } catch (err) { code = err.code }
+           return [await tools["h.echo"]({ text: "via ptc" }), code]"#,
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "[{\"text\":\"via ptc\"},\"UNKNOWN_TOOL\"]",
+        "no workspace tools without --workspace"
+    );
+    assert_eq!(
+        stderr.trim(),
+        "ptc: warning: mcp server `gone`: not started: cannot start `/nonexistent/server`: No such file or directory (os error 2)"
+    );
+    eventually_sync("the server's clean exit", || {
+        log_lines(&log).iter().any(|l| l == "stdin closed")
+    });
+}
+
+fn eventually_sync(what: &str, mut check: impl FnMut() -> bool) {
+    let start = std::time::Instant::now();
+    while !check() {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "timed out waiting for {what}"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn bad_configs_say_what_is_wrong_one_line_each() {
+    let dir = temp_dir();
+    let config = write_config(
+        dir.path(),
+        json!({
+            "a": { "command": "x", "cwdd": "/" },
+            "b": { "url": "http://x", "command": "y" },
+            "c d": { "command": "z" },
+        }),
+    );
+    let out = ptc(&["sdk", "--mcp-config", config.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "ptc: mcp config: server `a`: unknown key `cwdd`\n\
+         ptc: mcp config: server `b`: give either `command` or `url`, not both\n\
+         ptc: mcp config: server `c d`: the name must be 1-32 characters of A-Z a-z 0-9 _ -\n"
+    );
+}
+
+#[test]
+fn ptc_sdk_shows_the_servers_tools_grouped() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let config = write_config(
+        dir.path(),
+        json!({ "h": hermetic("tools", &log), "odd": hermetic("hostile", &log) }),
+    );
+    let out = ptc(&[
+        "sdk",
+        "--format",
+        "ts",
+        "--mcp-config",
+        config.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden/sdk/mcp-hermetic.d.ts");
+    let text = String::from_utf8(out.stdout).unwrap();
+    if std::env::var("UPDATE_EXPECT").as_deref() == Ok("1") {
+        std::fs::write(&golden, &text).unwrap();
+    }
+    let expected =
+        std::fs::read_to_string(&golden).expect("the golden (UPDATE_EXPECT=1 writes it)");
+    assert!(
+        expected == text,
+        "ptc sdk differs from {}:\n{text}",
+        golden.display()
+    );
+    assert!(text.contains(" // h: 12 tools\n"));
+    assert!(text.contains(" // odd: 2 tools\n"));
+}
+
+// ---------------------------------------------------------- the server itself
+
+/// The hermetic MCP server (see the module docs); a no-op unless started
+/// by a test with `PTC_MCP_TEST_SERVER` set.
+#[test]
+#[ignore = "an MCP server the other tests start"]
+fn hermetic_server() {
+    let Ok(mode) = std::env::var("PTC_MCP_TEST_SERVER") else {
+        return;
+    };
+    let log = std::env::var_os("PTC_MCP_TEST_LOG").map(PathBuf::from);
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(server::serve(&mode, log));
+}
+
+mod server {
+    //! The hermetic server: a tool list per mode, each tool one behaviour.
+
+    use super::*;
+    use rmcp::model::{
+        CallToolRequestParams, CallToolResponse, CallToolResult, CancelledNotificationParam,
+        InitializeResult, ListToolsResult, PaginatedRequestParams,
+    };
+    use rmcp::service::{NotificationContext, RequestContext};
+    use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+    use std::os::fd::FromRawFd;
+    use std::sync::Mutex;
+
+    /// How many tools a `tools/list` page holds: the client must follow
+    /// `nextCursor`.
+    const PAGE: usize = 5;
+
+    #[derive(Clone)]
+    struct Hermetic {
+        tools: Arc<Mutex<Vec<Value>>>,
+        meeting: Arc<AtomicUsize>,
+        met: Arc<tokio::sync::Notify>,
+        log: Option<PathBuf>,
+    }
+
+    impl Hermetic {
+        fn log(&self, line: &str) {
+            if let Some(path) = &self.log {
+                let mut file = std::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .unwrap();
+                writeln!(file, "{line}").unwrap();
+            }
+        }
+    }
+
+    fn tools_for(mode: &str) -> Vec<Value> {
+        let any = json!({ "type": "object" });
+        let tool = |name: &str| json!({ "name": name, "inputSchema": any });
+        match mode {
+            "hostile" => vec![
+                tool("has space"),
+                tool(&"x".repeat(130)),
+                tool("fine"),
+                tool("slash/name"),
+                json!({ "name": "bad_schema", "inputSchema": { "type": "object", "properties": { "a": { "type": 5 } } } }),
+                json!({ "name": "comment", "description": "ends */ declare const x: 1; /*", "inputSchema": any }),
+            ],
+            "http" => vec![
+                json!({ "name": "weather", "inputSchema": any }),
+                tool("header"),
+            ],
+            _ => vec![
+                json!({ "name": "echo", "description": "Echoes its arguments.", "inputSchema": any,
+                        "annotations": { "readOnlyHint": true } }),
+                json!({ "name": "weather", "description": "Weather, structured.",
+                        "inputSchema": { "type": "object", "properties": { "city": { "type": "string" } }, "required": ["city"] },
+                        "outputSchema": { "type": "object", "properties": { "temp": { "type": "number" }, "city": { "type": "string" } }, "required": ["temp"] },
+                        "annotations": { "readOnlyHint": true } }),
+                tool("text"),
+                tool("image"),
+                tool("fails"),
+                json!({ "name": "meet", "inputSchema": any, "annotations": { "readOnlyHint": true } }),
+                tool("crash"),
+                tool("hang"),
+                tool("add_tool"),
+                tool("remove_tool"),
+                json!({ "name": "wipe", "inputSchema": any, "annotations": { "destructiveHint": true } }),
+                json!({ "name": "look", "inputSchema": any, "annotations": { "readOnlyHint": true, "destructiveHint": false } }),
+            ],
+        }
+    }
+
+    fn result(value: Value) -> Result<CallToolResponse, ErrorData> {
+        Ok(CallToolResponse::Complete(
+            serde_json::from_value::<CallToolResult>(value).unwrap(),
+        ))
+    }
+
+    fn text(t: &str) -> Value {
+        json!({ "type": "text", "text": t })
+    }
+
+    impl Hermetic {
+        async fn meet(&self) -> Result<CallToolResponse, ErrorData> {
+            let met = self.met.notified();
+            tokio::pin!(met);
+            met.as_mut().enable();
+            let arrived = self.meeting.fetch_add(1, Ordering::SeqCst) + 1;
+            if arrived == 2 {
+                self.met.notify_waiters();
+            } else {
+                // A liveness bound: serialized calls would never meet.
+                if tokio::time::timeout(Duration::from_secs(30), met)
+                    .await
+                    .is_err()
+                {
+                    return result(json!({ "content": [text("\"alone\"")] }));
+                }
+            }
+            result(json!({ "content": [text("\"met\"")] }))
+        }
+
+        async fn change_tools(
+            &self,
+            args: &Value,
+            add: bool,
+            cx: &RequestContext<RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            let name = args["name"].as_str().unwrap_or_default().to_owned();
+            {
+                let mut tools = self.tools.lock().unwrap();
+                tools.retain(|t| t["name"] != name.as_str());
+                if add {
+                    tools.push(json!({ "name": name, "inputSchema": { "type": "object" } }));
+                }
+            }
+            cx.peer.notify_tool_list_changed().await.unwrap();
+            result(json!({ "content": [] }))
+        }
+    }
+
+    impl ServerHandler for Hermetic {
+        fn get_info(&self) -> InitializeResult {
+            serde_json::from_value(json!({
+                "protocolVersion": "2025-11-25",
+                "capabilities": { "tools": { "listChanged": true } },
+                "serverInfo": { "name": "hermetic", "version": "1" }
+            }))
+            .unwrap()
+        }
+
+        async fn list_tools(
+            &self,
+            request: Option<PaginatedRequestParams>,
+            _cx: RequestContext<RoleServer>,
+        ) -> Result<ListToolsResult, ErrorData> {
+            let tools = self.tools.lock().unwrap().clone();
+            let from: usize = request
+                .and_then(|r| r.cursor)
+                .map_or(0, |c| c.parse().unwrap());
+            let to = (from + PAGE).min(tools.len());
+            let mut page = json!({ "tools": tools[from..to] });
+            if to < tools.len() {
+                page["nextCursor"] = json!(to.to_string());
+            }
+            Ok(serde_json::from_value(page).unwrap())
+        }
+
+        async fn call_tool(
+            &self,
+            request: CallToolRequestParams,
+            cx: RequestContext<RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            let args = Value::Object(request.arguments.clone().unwrap_or_default());
+            match &*request.name {
+                "echo" | "late" => result(json!({ "content": [text(&args.to_string())] })),
+                "weather" => result(json!({ "content": [text("21 degrees")],
+                    "structuredContent": { "temp": 21, "city": args["city"] } })),
+                "text" => result(json!({ "content": [text("line one"), text("line two")] })),
+                "image" => result(json!({ "content": [text("a red dot"),
+                    { "type": "image", "data": "iVBORw0KGgo=", "mimeType": "image/png" }] })),
+                "fails" => result(json!({ "content": [text("it went wrong")], "isError": true })),
+                "meet" => self.meet().await,
+                "crash" => {
+                    eprintln!("hermetic: crashing on purpose");
+                    std::process::exit(3);
+                }
+                "hang" => {
+                    self.log(&format!("hang {}", cx.id));
+                    std::future::pending().await
+                }
+                "header" => {
+                    let parts = cx.extensions.get::<http::request::Parts>();
+                    let value = parts.and_then(|p| p.headers.get("x-test")?.to_str().ok());
+                    result(json!({ "content": [text(&json!(value).to_string())] }))
+                }
+                "add_tool" => self.change_tools(&args, true, &cx).await,
+                "remove_tool" => self.change_tools(&args, false, &cx).await,
+                "wipe" => {
+                    self.log("wiped");
+                    result(json!({ "content": [] }))
+                }
+                _ => result(json!({ "content": [text("null")] })),
+            }
+        }
+
+        async fn on_cancelled(
+            &self,
+            notification: CancelledNotificationParam,
+            _cx: NotificationContext<RoleServer>,
+        ) {
+            let id = notification.request_id.map(|id| id.to_string());
+            self.log(&format!("cancelled {}", id.unwrap_or_default()));
+        }
+    }
+
+    fn hermetic(mode: &str, log: Option<PathBuf>) -> Hermetic {
+        Hermetic {
+            tools: Arc::new(Mutex::new(tools_for(mode))),
+            meeting: Arc::new(AtomicUsize::new(0)),
+            met: Arc::new(tokio::sync::Notify::new()),
+            log,
+        }
+    }
+
+    /// The server on streamable HTTP, in this process; its URL.
+    pub(super) async fn serve_http() -> String {
+        use rmcp::transport::StreamableHttpService;
+        use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+        use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+        let server = hermetic("http", None);
+        let service = StreamableHttpService::new(
+            move || Ok(server.clone()),
+            Arc::new(LocalSessionManager::default()),
+            StreamableHttpServerConfig::default(),
+        );
+        let router = axum::Router::new().nest_service("/mcp", service);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, router).await });
+        url
+    }
+
+    pub(super) async fn serve(mode: &str, log: Option<PathBuf>) {
+        let server = hermetic(mode, log);
+        let earlier = server
+            .log
+            .as_ref()
+            .and_then(|l| std::fs::read_to_string(l).ok())
+            .is_some_and(|l| l.contains("started"));
+        match mode {
+            "once" if earlier => {
+                eprintln!("hermetic: no second life");
+                std::process::exit(1);
+            }
+            "exit-at-start" => {
+                eprintln!("hermetic: no tools for you");
+                std::process::exit(1);
+            }
+            "never-starts" => std::future::pending::<()>().await,
+            _ => {}
+        }
+        server.log("started");
+        // SAFETY: the test that started this process opened fd 3 for it.
+        let out = unsafe { std::fs::File::from_raw_fd(3) };
+        let transport = (tokio::io::stdin(), tokio::fs::File::from(out));
+        let running = server.clone().serve(transport).await.unwrap();
+        let _ = running.waiting().await;
+        server.log("stdin closed");
+    }
+}
