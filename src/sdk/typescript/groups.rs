@@ -1,7 +1,8 @@
 //! Server groups: tools named `<server>.<tool>` (MCP servers' tools) are
 //! introduced by a header comment, `// <server>: <n> tools`, before each
-//! run of consecutive tools with the same prefix. Tools without a dot get
-//! none, so an SDK without dotted names is unchanged.
+//! run of two or more consecutive tools with the same prefix. A lone dotted
+//! name is no group (its name shows its prefix), and tools without a dot
+//! get none, so an SDK without groups is unchanged.
 
 use crate::tool::definition::ToolDefinition;
 
@@ -21,10 +22,9 @@ pub(super) fn group_headers(tools: &[&ToolDefinition]) -> Vec<Option<String>> {
             .iter()
             .take_while(|t| group_of(&t.name) == group)
             .count();
-        if let Some(group) = group {
-            let plural = if run == 1 { "tool" } else { "tools" };
+        if let Some(group) = group.filter(|_| run > 1) {
             // Tool names are A-Z a-z 0-9 _ . - only: nothing ends the comment.
-            headers[start] = Some(format!(" // {group}: {run} {plural}\n"));
+            headers[start] = Some(format!(" // {group}: {run} tools\n"));
         }
         start += run;
     }
@@ -36,7 +36,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_header_starts_each_run_of_one_prefix() {
+    fn a_header_starts_each_run_of_two_or_more_tools_of_one_prefix() {
         let defs: Vec<ToolDefinition> = ["plain", "gh.a", "gh.b", "fs.read", "gh.c", "x"]
             .into_iter()
             .map(ToolDefinition::new)
@@ -48,8 +48,8 @@ mod tests {
                 None,
                 Some(" // gh: 2 tools\n".to_owned()),
                 None,
-                Some(" // fs: 1 tool\n".to_owned()),
-                Some(" // gh: 1 tool\n".to_owned()),
+                None,
+                None,
                 None,
             ]
         );

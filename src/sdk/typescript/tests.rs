@@ -435,7 +435,6 @@ fn method_signatures() {
     assert_eq!(
         out.methods,
         " /** Echo it. @returns The same text. */\n echo(args: { v: string }): Promise<string>;\n \
-         // github: 1 tool\n \
          /** Open an issue.\n  * Call: tools[\"github.create-issue\"](args) */\n \
          \"github.create-issue\"(args?: { t?: string }): Promise<unknown>;\n \
          /** Call: tools[\"new\"](args) @readonly @param args Nothing needed. */\n \

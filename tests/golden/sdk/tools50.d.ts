@@ -26,7 +26,6 @@ declare const tools: {
   score: number;
   /** @minItems 3 @maxItems 3 */ tags: string[];
  }[]>;
- // github: 1 tool
  /** Create an issue in a GitHub repository.
   * Call: tools["github.create-issue"](args) */
  "github.create-issue"(args: {
@@ -41,7 +40,6 @@ declare const tools: {
   number: number;
   /** @format uri */ url: string;
  }>;
- // slack: 1 tool
  /** Post a message to a Slack channel.
   * Call: tools["slack.chat.post-message"](args) */
  "slack.chat.post-message"(args: {
@@ -53,7 +51,6 @@ declare const tools: {
   };
   unfurl?: "none" | "links" | "media" | "all";
  }): Promise<unknown>;
- // gmail: 1 tool
  /** Get product in gmail. Read-only.
   * Call: tools["gmail.get-product"](args) */
  "gmail.get-product"(args: {
@@ -105,7 +102,6 @@ declare const tools: {
   /** The email to use. */ email: string | null;
   /** The color to use. */ color?: string;
  }>;
- // pagerduty: 1 tool
  /** Delete in pagerduty. Returns the affected records. Requires write scope.
   * Call: tools["pagerduty.ticket.delete"](args) @returns Matching records. */
  "pagerduty.ticket.delete"(args: {
@@ -184,7 +180,6 @@ declare const tools: {
    /** The workspace to use (see the service docs for allowed values). @default true */ workspace: boolean;
   };
  }>;
- // gitlab: 1 tool
  /** Search metric in gitlab. Read-only.
   * Call: tools["gitlab.search-metric"](args) */
  "gitlab.search-metric"(args: {
@@ -232,7 +227,6 @@ declare const tools: {
    };
   };
  }[]>;
- // gitlab: 1 tool
  /** Resolve in gitlab. Read-only.
   * Call: tools["gitlab.order.resolve"](args) */
  "gitlab.order.resolve"(args: {
@@ -303,7 +297,6 @@ declare const tools: {
    };
   };
  }): Promise<unknown>;
- // openai: 1 tool
  /** Assign webhook. Read-only.
   * Call: tools["openai.assign-webhook"](args) */
  "openai.assign-webhook"(args: {
@@ -357,7 +350,6 @@ declare const tools: {
   };
   /** The cursor to use. */ cursor?: string[];
  }[]>;
- // asana: 1 tool
  /** Resolve. Returns the affected records. Requires write scope.
   * Call: tools["asana.deal.resolve"](args) */
  "asana.deal.resolve"(args: {
@@ -395,7 +387,6 @@ declare const tools: {
   /** The color to use (see the service docs for allowed values). @default false */ color?: boolean;
   /** The visibility to use (see the service docs for allowed values). @minimum -100 @maximum 13065 */ visibility?: number;
  }): Promise<unknown>;
- // postgres: 1 tool
  /** Search invoice in postgres. Returns the affected records. Requires write scope.
   * Call: tools["postgres.search-invoice"](args) @returns The result. */
  "postgres.search-invoice"(args: { cursor: string }): Promise<{
@@ -458,7 +449,6 @@ declare const tools: {
   /** @format uuid */ color?: string;
   /** @minimum 0 */ label?: number;
  }>;
- // notion: 1 tool
  /** Export. Read-only.
   * Call: tools["notion.message.export"](args) @returns The result. */
  "notion.message.export"(args: {
@@ -571,7 +561,6 @@ declare const tools: {
    /** The format to use. */ format?: string[];
   };
  }>;
- // pagerduty: 1 tool
  /** Schedule pod. Read-only.
   * Call: tools["pagerduty.schedule-pod"](args) */
  "pagerduty.schedule-pod"(args: {
@@ -623,7 +612,6 @@ declare const tools: {
    };
   };
  }>;
- // s3: 1 tool
  /** Export in s3. Read-only.
   * Call: tools["s3.page.export"](args) @returns The result. */
  "s3.page.export"(args: {
@@ -712,7 +700,6 @@ declare const tools: {
    /** The branch to use (see the service docs for allowed values). @minimum 1 @maximum 94918 */ branch?: number;
   }[];
  }): Promise<unknown>;
- // asana: 1 tool
  /** Resolve metric in asana. Returns the affected records. Requires write scope.
   * Call: tools["asana.resolve-metric"](args) @returns The result. */
  "asana.resolve-metric"(args: {
@@ -765,7 +752,6 @@ declare const tools: {
   /** The query to use (see the service docs for allowed values). */ query?: string[];
   /** The amount to use (see the service docs for allowed values). @minimum 0 */ amount?: number;
  }>;
- // figma: 1 tool
  /** Get. Read-only.
   * Call: tools["figma.issue.get"](args) */
  "figma.issue.get"(args: {
@@ -790,7 +776,6 @@ declare const tools: {
  "postgres-search-event"(args: {
   /** The status to use. */ status: string[];
  }): Promise<unknown>;
- // twilio: 1 tool
  /** Approve event. Returns the affected records. Requires write scope.
   * Call: tools["twilio.approve-event"](args) @returns The result. */
  "twilio.approve-event"(args: {
@@ -832,7 +817,6 @@ declare const tools: {
    /** The title to use. @default false */ title?: boolean;
   }[];
  }): Promise<unknown>;
- // jira: 1 tool
  /** Search. Read-only.
   * Call: tools["jira.event.search"](args) */
  "jira.event.search"(args: {
@@ -909,7 +893,6 @@ declare const tools: {
   }[];
   /** The currency to use. @default "created" */ currency?: "created" | "updated" | "popularity" | "long-running";
  }>;
- // github: 1 tool
  /** Search pod in github. Returns the affected records. Requires write scope.
   * Call: tools["github.search-pod"](args) @returns The result. */
  "github.search-pod"(args: {
@@ -985,7 +968,6 @@ declare const tools: {
   /** The reason to use (see the service docs for allowed values). */ reason: "json" | "csv" | "xml" | "yaml";
   /** The body to use. */ body?: string[];
  }[]>;
- // openai: 1 tool
  /** Refund. Read-only.
   * Call: tools["openai.channel.refund"](args) @returns The result. */
  "openai.channel.refund"(args: {
@@ -1111,7 +1093,6 @@ declare const tools: {
   /** The cursor to use (see the service docs for allowed values). */ cursor?: string[];
   /** The visibility to use. */ visibility?: string;
  }): Promise<unknown>;
- // cloudflare: 1 tool
  /** Merge user. Returns the affected records. Requires write scope.
   * Call: tools["cloudflare.merge-user"](args) @returns The result. */
  "cloudflare.merge-user"(args: {
@@ -1173,7 +1154,6 @@ declare const tools: {
    /** The reason to use (see the service docs for allowed values). */ reason?: string | null;
   }[];
  }[]>;
- // salesforce: 1 tool
  /** Approve. Read-only.
   * Call: tools["salesforce.release.approve"](args) @returns The result. */
  "salesforce.release.approve"(args: {
