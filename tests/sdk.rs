@@ -252,9 +252,7 @@ fn tsc() -> Option<PathBuf> {
         std::env::var_os("CI").is_none(),
         "tsc not found: set PTC_TSC or run `npm ci`"
     );
-    eprintln!(
-        "skipping the tsc check: tsc not found (set PTC_TSC, or `npm ci`)"
-    );
+    eprintln!("skipping the tsc check: tsc not found (set PTC_TSC, or `npm ci`)");
     None
 }
 
