@@ -11,6 +11,7 @@ mod engine;
 mod host_tools;
 mod inspect;
 mod limits;
+mod mcp_server;
 mod pipeline;
 mod presentation;
 mod registry;

@@ -138,25 +138,28 @@ async def main(plan):
     try:
         async with client:
             output = await SCENARIOS[plan["scenario"]](client, plan)
-    except MCPError as error:
-        output = {"mcpError": {"code": error.code, "message": error.message}}
-    except Exception as error:  # an HTTP refusal surfaces as a transport error
-        output = {"failed": f"{type(error).__name__}: {error}", "chain": chain(error)}
+    except Exception as error:  # a refusal may come wrapped in task groups' exception groups
+        mcp_error = next((e for e in causes(error) if isinstance(e, MCPError)), None)
+        if mcp_error is not None:
+            output = {"mcpError": {"code": mcp_error.code, "message": mcp_error.message}}
+        else:
+            output = {"failed": [f"{type(e).__name__}: {e}" for e in causes(error)]}
     if seen:
         output["elicitations"] = seen
     print(json.dumps(output))
 
 
-def chain(error):
-    texts = []
+def causes(error):
+    """The error, the members of exception groups and the causes, depth first."""
+    found = []
     stack = [error]
     while stack:
         current = stack.pop()
-        texts.append(f"{type(current).__name__}: {current}")
+        found.append(current)
         stack.extend(getattr(current, "exceptions", []))
         if current.__cause__ is not None:
             stack.append(current.__cause__)
-    return texts
+    return found
 
 
 SCENARIOS = {
