@@ -805,3 +805,29 @@ fn jsonschema_validator(schema: &Value) -> impl Fn(&Value) -> bool {
         futures::executor::block_on(call).is_ok()
     }
 }
+
+#[test]
+fn stateless_http_answers_calls_with_progress_and_refuses_ask_tools() {
+    let fixture = Fixture::new();
+    let manifest = format!("{}/manifest.json", fixture.path());
+    let server = HttpServer::start(&fixture, &["--tools", &manifest, "--stateless"], &[]);
+    let call = |code: &str| {
+        drive(json!({
+            "scenario": "elicit", "answer": "accept", "http": server.url,
+            "name": "run_code", "arguments": run_code(code),
+        }))
+    };
+    let listed = call("return (await tools.read_file({ path: 'notes.txt' })).length");
+    assert_eq!(texts(&listed["result"]), ["16"]);
+    assert_eq!(listed["progress"][0]["message"], "`read_file` ok");
+    let asked = call("return await tools.risky({ target: 'prod' })");
+    assert!(
+        texts(&asked["result"])[0].contains("not available from this MCP client"),
+        "{asked}"
+    );
+    assert_eq!(
+        asked.get("elicitations"),
+        None,
+        "no session, no elicitation"
+    );
+}

@@ -41,6 +41,7 @@ pub enum McpServeError {
 /// The handshake failed, or the service task ended abnormally.
 pub async fn serve_mcp_stdio(server: McpServer) -> Result<(), McpServeError> {
     let running = server
+        .for_session()
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| McpServeError::Handshake(e.to_string()))?;

@@ -13,6 +13,9 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use ptc::{Engine, Limits, Mode, Registry, RunOptions, RunRequest};
+use tracing_subscriber::filter::Targets;
+use tracing_subscriber::layer::SubscriberExt;
+use tracing_subscriber::util::SubscriberInitExt;
 
 mod limits;
 mod mcp;
@@ -145,12 +148,19 @@ fn main() -> ExitCode {
     };
     // Warnings from the engine (a sandbox thread retired past its deadline)
     // go to stderr, which is for people, in every subcommand.
+    // rmcp warns about every client's protocol probe (`ptc mcp` answers
+    // 2026-07-28 with the versions it speaks): only its errors are news.
+    let levels = Targets::new()
+        .with_default(tracing::Level::WARN)
+        .with_target("rmcp", tracing::Level::ERROR);
     tracing_subscriber::fmt()
         .with_writer(io::stderr)
         .with_max_level(tracing::Level::WARN)
         .with_target(false)
         .without_time()
         .with_ansi(false)
+        .finish()
+        .with(levels)
         .init();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()

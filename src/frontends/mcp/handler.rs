@@ -13,6 +13,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 
 use super::approval::{ElicitingApprover, McpCaller};
 use super::{mapping, progress};
@@ -36,6 +37,20 @@ use crate::tool::registry::{Mode, Scope};
 #[derive(Clone)]
 pub struct McpServer {
     inner: Arc<Inner>,
+    session: Arc<Session>,
+}
+
+/// Lives as long as the handler serving one connection (or HTTP session):
+/// what that connection started stops when it is dropped.
+#[derive(Default)]
+struct Session {
+    ended: CancellationToken,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.ended.cancel();
+    }
 }
 
 struct Inner {
@@ -64,6 +79,15 @@ impl McpServer {
                 scope,
                 calls: AtomicU64::new(0),
             }),
+            session: Arc::default(),
+        }
+    }
+
+    /// The same server for a new connection: its own [`Session`].
+    pub(super) fn for_session(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Arc::default(),
         }
     }
 
@@ -163,11 +187,17 @@ impl ServerHandler for McpServer {
         let mut changes = self.engine().registry().changes();
         changes.mark_unchanged();
         let peer = context.peer;
-        // Ends with the registry, or at the first change after the client left.
+        let ended = self.session.ended.clone();
+        // Ends with the connection, with the registry, or when a send fails.
         tokio::spawn(async move {
-            while changes.changed().await.is_ok() {
-                if peer.notify_tool_list_changed().await.is_err() {
-                    break;
+            loop {
+                tokio::select! {
+                    _ = ended.cancelled() => break,
+                    changed = changes.changed() => {
+                        if changed.is_err() || peer.notify_tool_list_changed().await.is_err() {
+                            break;
+                        }
+                    }
                 }
             }
         });

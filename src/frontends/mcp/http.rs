@@ -109,7 +109,7 @@ impl McpHttpServer {
             config = config.disable_allowed_hosts();
         }
         let service = StreamableHttpService::new(
-            move || Ok(server.clone()),
+            move || Ok(server.for_session()),
             Arc::new(LocalSessionManager::default()),
             config,
         );
