@@ -12,17 +12,39 @@ use rmcp::{Peer, RoleServer};
 use tokio::sync::mpsc;
 
 use crate::engine::events::{RunEvent, RunEventKind};
+use crate::tool::call::ErrorCode;
+
+/// What progress needs of a run event: no arguments, values or console
+/// lines, so a slow client costs little memory per sub-call.
+pub(super) enum Step {
+    Started {
+        id: Arc<str>,
+        name: String,
+    },
+    Settled {
+        id: Arc<str>,
+        failure: Option<Option<ErrorCode>>,
+    },
+}
 
 /// Where a run's events go: the sink for [`RunOptions`](crate::RunOptions)
 /// and the receiving end [`forwarding`] reads.
 pub(super) fn channel() -> (
     impl Fn(RunEvent) + Send + Sync + 'static,
-    mpsc::UnboundedReceiver<RunEvent>,
+    mpsc::UnboundedReceiver<Step>,
 ) {
     let (sender, receiver) = mpsc::unbounded_channel();
     // Never blocks the sandbox thread; a closed receiver drops events.
     let sink = move |event: RunEvent| {
-        let _ = sender.send(event);
+        let step = match event.kind {
+            RunEventKind::Started { id, name, .. } => Step::Started { id, name },
+            RunEventKind::Settled { id, ok, error, .. } => Step::Settled {
+                id,
+                failure: (!ok).then(|| error.map(|e| e.code)),
+            },
+            _ => return,
+        };
+        let _ = sender.send(step);
     };
     (sink, receiver)
 }
@@ -32,11 +54,13 @@ pub(super) fn channel() -> (
 /// this returns, so the notifications precede the call's response.
 pub(super) async fn forwarding<F: Future>(
     work: F,
-    mut events: mpsc::UnboundedReceiver<RunEvent>,
+    mut events: mpsc::UnboundedReceiver<Step>,
     token: Option<ProgressToken>,
     peer: Peer<RoleServer>,
 ) -> F::Output {
     let Some(token) = token else {
+        // Nobody asked for progress: the sink's sends fail and cost nothing.
+        drop(events);
         return work.await;
     };
     let mut reporter = Reporter {
@@ -69,21 +93,20 @@ struct Reporter {
 }
 
 impl Reporter {
-    async fn report(&mut self, event: RunEvent) {
-        let message = match event.kind {
-            RunEventKind::Started { id, name, .. } => {
+    async fn report(&mut self, step: Step) {
+        let message = match step {
+            Step::Started { id, name } => {
                 self.names.insert(id, name);
                 return;
             }
-            RunEventKind::Settled { id, ok, error, .. } => {
+            Step::Settled { id, failure } => {
                 let name = self.names.remove(&id).unwrap_or_default();
-                match error {
-                    _ if ok => format!("`{name}` ok"),
-                    Some(error) => format!("`{name}` failed ({})", error.code),
-                    None => format!("`{name}` failed"),
+                match failure {
+                    None => format!("`{name}` ok"),
+                    Some(Some(code)) => format!("`{name}` failed ({code})"),
+                    Some(None) => format!("`{name}` failed"),
                 }
             }
-            _ => return,
         };
         self.settled += 1;
         let mut params = ProgressNotificationParam::new(self.token.clone(), self.settled as f64);
