@@ -58,6 +58,8 @@ impl Fixture {
             { "name": "risky", "policy": "ask",
               "parameters": { "type": "object", "properties": { "target": { "type": "string" } } },
               "command": ["sh", "-c", "cat"] },
+            { "name": "hang", "readOnly": true,
+              "command": ["sh", "-c", format!("echo $$ > '{}/hang.pid'; exec sleep 600", dir.path().display())] },
             { "name": "stat", "readOnly": true,
               "output": { "type": "object", "properties": { "size": { "type": "integer" } }, "required": ["size"] },
               "command": ["sh", "-c", "echo '{\"size\": 5}'"] }
@@ -149,6 +151,7 @@ fn python_client_sees_the_tools_in_native_and_both_modes() {
             "list_dir",
             "search_files",
             "risky",
+            "hang",
             "stat"
         ]
     );
@@ -182,6 +185,7 @@ fn python_client_sees_the_tools_in_native_and_both_modes() {
             "list_dir",
             "search_files",
             "risky",
+            "hang",
             "stat",
             "run_code"
         ]
@@ -279,6 +283,26 @@ fn python_client_cancels_a_looping_run_and_the_server_goes_on() {
     assert_eq!(answer["abandoned"], true, "{answer}");
     assert_eq!(texts(&answer["after"]), ["still serving"]);
     assert!(answer["afterSeconds"].as_f64().unwrap() < LIVENESS.as_secs_f64());
+}
+
+#[test]
+fn python_client_cancelling_a_run_kills_the_tool_command_it_waits_on() {
+    let fixture = Fixture::new();
+    let answer = drive(with(
+        json!({
+            "scenario": "cancel",
+            "code": "return await tools.hang({})",
+            "pidFile": format!("{}/hang.pid", fixture.path()),
+            "after": "return 'next'"
+        }),
+        ("stdio", fixture.stdio(&["--timeout-ms", "600000"])),
+    ));
+    assert_eq!(answer["abandoned"], true, "{answer}");
+    assert_eq!(
+        answer["childGone"], true,
+        "the cancelled run's sub-call was cancelled: {answer}"
+    );
+    assert_eq!(texts(&answer["after"]), ["next"]);
 }
 
 fn elicit(fixture: &Fixture, answer: Option<&str>) -> Value {

@@ -9,8 +9,11 @@ The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
 - `call`: one `tools/call` of `name` with `arguments`, with a progress
   callback; prints the result and the progress notifications.
 - `cancel`: calls `run_code` with `code`, abandons the call at its first
-  progress notification (the SDK then sends `notifications/cancelled`), and
-  calls `run_code` again with `after` to show the server still answers.
+  progress notification, or once the file `pidFile` names a process (a tool
+  command that hangs), so the SDK sends `notifications/cancelled`; with
+  `pidFile`, waits until that process is gone (ptc kills a cancelled
+  command); then calls `run_code` again with `after` to show the server
+  still answers.
 - `elicit`: like `call`, answering each elicitation with `answer`
   (`accept`, `refuse`, `decline`), or declaring no elicitation at all when
   `answer` is absent.
@@ -19,6 +22,7 @@ Prints one JSON object on stdout. Rust tests (tests/mcp_server.rs) run it.
 """
 
 import json
+import os
 import sys
 import time
 
@@ -102,16 +106,45 @@ async def scenario_cancel(client, plan):
             outcome["abandoned"] = True
             raise
 
+    pid_file = plan.get("pidFile")
     async with anyio.create_task_group() as group:
         group.start_soon(call)
         with anyio.fail_after(60):
-            await started.wait()
+            if pid_file is None:
+                await started.wait()
+            else:
+                pid = await read_pid(pid_file)
         began = time.monotonic()
         group.cancel_scope.cancel()
+    if pid_file is not None:
+        with anyio.fail_after(60):
+            while alive(pid):
+                await anyio.sleep(0.02)
+        outcome["childGone"] = True
     after = await client.call_tool("run_code", {"code": plan["after"], "description": "after"})
     outcome["after"] = result_json(after)
     outcome["afterSeconds"] = time.monotonic() - began
     return outcome
+
+
+async def read_pid(path):
+    while True:
+        try:
+            with open(path) as file:
+                text = file.read().strip()
+            if text:
+                return int(text)
+        except FileNotFoundError:
+            pass
+        await anyio.sleep(0.02)
+
+
+def alive(pid):
+    try:
+        os.kill(pid, 0)
+        return True
+    except ProcessLookupError:
+        return False
 
 
 async def scenario_elicit(client, plan):
