@@ -855,3 +855,22 @@ fn stateless_http_answers_calls_with_progress_and_refuses_ask_tools() {
         "no session, no elicitation"
     );
 }
+
+#[test]
+fn python_client_cancels_over_http_sessions_too() {
+    let fixture = Fixture::new();
+    let manifest = format!("{}/manifest.json", fixture.path());
+    let server = HttpServer::start(
+        &fixture,
+        &["--tools", &manifest, "--timeout-ms", "600000"],
+        &[],
+    );
+    let answer = drive(json!({
+        "scenario": "cancel", "http": server.url,
+        "code": "return await tools.hang({})",
+        "pidFile": format!("{}/hang.pid", fixture.path()),
+        "after": "return 'next'"
+    }));
+    assert_eq!(answer["childGone"], true, "{answer}");
+    assert_eq!(texts(&answer["after"]), ["next"]);
+}
