@@ -874,3 +874,46 @@ fn python_client_cancels_over_http_sessions_too() {
     assert_eq!(answer["childGone"], true, "{answer}");
     assert_eq!(texts(&answer["after"]), ["next"]);
 }
+
+#[tokio::test]
+async fn a_run_returns_its_text_then_the_images_of_its_sub_calls() {
+    let registry = Registry::new();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("snapshot").read_only(true),
+            |_args: Value, _cx: ToolContext| async move {
+                Ok::<_, ToolError>(ptc::ToolOutput::new(json!("taken")).with_content(
+                    ptc::ContentBlock::Image {
+                        data: "iVBORw0KGgo=".into(),
+                        mime_type: "image/png".into(),
+                    },
+                ))
+            },
+        ))
+        .unwrap();
+    let client = connect(
+        McpServer::new(engine(registry), Mode::Ptc),
+        ListWatcher(mpsc::unbounded_channel().0),
+    )
+    .await;
+    let params = CallToolRequestParams::new("run_code").with_arguments(
+        serde_json::from_value(run_code("return await tools.snapshot({})")).unwrap(),
+    );
+    let result = client.call_tool(params).await.unwrap();
+    let content = serde_json::to_value(&result.content).unwrap();
+    let kinds: Vec<&str> = content
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.first(), Some(&"text"));
+    assert_eq!(kinds.last(), Some(&"image"));
+    assert_eq!(content[0]["text"], "taken");
+    let image = content.as_array().unwrap().last().unwrap();
+    assert_eq!(
+        (image["data"].as_str(), image["mimeType"].as_str()),
+        (Some("iVBORw0KGgo="), Some("image/png"))
+    );
+    let _ = client.cancel().await;
+}
