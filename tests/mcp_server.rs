@@ -439,6 +439,8 @@ impl HttpServer {
                 break url.to_owned();
             }
         };
+        // Keep reading, so a later line on stderr never meets a closed pipe.
+        std::thread::spawn(move || lines.for_each(drop));
         Self { child, url }
     }
 
