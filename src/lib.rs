@@ -55,7 +55,9 @@
 //!   supervision (restarts, the registry kept in step, calls), and the
 //!   mapping of their `tools` and call `results`.
 //! - `frontends/`: how non-Rust hosts reach the engine: `serve`, the host
-//!   protocol (next, the MCP server).
+//!   protocol; `mcp/`, ptc as an MCP server (its rmcp `handler`, the
+//!   `mapping` of tools and results, sub-call `progress`, `approval`
+//!   through elicitation, and the streamable `http` transport).
 //! - `fuzz.rs`: the entry points of the fuzz targets (`fuzz/`), replayed by
 //!   the tests.
 //!
@@ -114,6 +116,9 @@ pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
 pub use engine::{
     Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
+};
+pub use frontends::mcp::{
+    McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
 };
 pub use frontends::serve::serve;
 pub use limits::{ConfigError, Limits};

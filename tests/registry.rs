@@ -306,3 +306,37 @@ fn the_schema_uri_picks_the_draft() {
         "{strict:?}"
     );
 }
+
+#[tokio::test]
+async fn changes_follow_adds_replacements_and_removals() {
+    let registry = Registry::new();
+    let mut changes = registry.changes();
+    assert!(!changes.has_changed().unwrap());
+    registry.add(echo("a")).unwrap();
+    changes.changed().await.unwrap();
+    let added = *changes.borrow_and_update();
+
+    registry.set_mode(Mode::Native);
+    assert!(
+        !changes.has_changed().unwrap(),
+        "the mode is not a change of the tools"
+    );
+    assert!(registry.add(Tool::new(ToolDefinition::new("bad name"), |v: serde_json::Value, _cx: ptc::ToolContext| async move {
+        Ok::<_, ptc::ToolError>(v)
+    }))
+    .is_err());
+    assert!(
+        !changes.has_changed().unwrap(),
+        "a refused registration changes nothing"
+    );
+
+    registry.add(echo("a")).unwrap();
+    changes.changed().await.unwrap();
+    let replaced = *changes.borrow_and_update();
+    assert!(replaced > added, "a replacement in place is a change");
+
+    registry.remove("a");
+    changes.changed().await.unwrap();
+    assert!(*changes.borrow_and_update() > replaced);
+    assert_eq!(registry.count(), 0);
+}

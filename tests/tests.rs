@@ -11,6 +11,7 @@ mod engine;
 mod host_tools;
 mod inspect;
 mod limits;
+mod mcp_server;
 mod mcp_sources;
 mod pipeline;
 mod presentation;

@@ -42,6 +42,9 @@ struct RegistryInner {
     mode: RwLock<Mode>,
     /// Bumped on every change of the tools, so presentations can be cached.
     generation: AtomicU64,
+    /// The generation after each change, for those who follow changes
+    /// (an MCP front end telling its clients `tools/list_changed`).
+    changes: tokio::sync::watch::Sender<u64>,
 }
 
 /// The tools of one host, in registration order. Cheap to clone (shared).
@@ -85,6 +88,7 @@ impl Registry {
                 hooks: RwLock::new(Arc::new(Hooks::default())),
                 mode: RwLock::new(Mode::default()),
                 generation: AtomicU64::new(0),
+                changes: tokio::sync::watch::Sender::new(0),
             }),
         }
     }
@@ -156,7 +160,19 @@ impl Registry {
         let mut map = ToolMap::clone(&guard);
         change(&mut map);
         *guard = Arc::new(map);
-        self.inner.generation.fetch_add(1, Ordering::AcqRel);
+        let generation = self.inner.generation.fetch_add(1, Ordering::AcqRel) + 1;
+        // Under the lock, so followers see generations in order.
+        self.inner.changes.send_replace(generation);
+    }
+
+    /// Follows changes of the tools: the receiver's value is the registry's
+    /// generation, and it is marked changed after every [`add`](Self::add),
+    /// [`add_all`](Self::add_all), [`remove`](Self::remove) or
+    /// [`remove_all`](Self::remove_all) (a replacement in place included).
+    /// Changes that come quickly in a row may be seen as one. Mode and hook
+    /// changes do not count.
+    pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.inner.changes.subscribe()
     }
 
     /// How many tools are registered.

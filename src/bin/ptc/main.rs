@@ -1,5 +1,6 @@
 //! The `ptc` command line: `run` a program against tools, print what the
-//! model sees (`sdk`), or `serve` the host protocol on stdin/stdout.
+//! model sees (`sdk`), `serve` the host protocol on stdin/stdout, or serve
+//! the tools to MCP clients (`mcp`).
 //!
 //! Exit codes: 0 success, 1 the program (or the `--check`) failed, 2 a usage
 //! or configuration error, reported as one line `ptc: <message>` on stderr.
@@ -14,6 +15,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use ptc::{Engine, Limits, McpConfigError, McpServers, Mode, Registry, RunOptions, RunRequest};
 
 mod limits;
+mod mcp;
 mod present;
 mod terminal;
 mod tools;
@@ -47,11 +49,14 @@ enum Command {
     /// Serve the host protocol (JSON-RPC 2.0, one object per line) on
     /// stdin/stdout; see host-protocol.md.
     Serve,
+    /// Serve the tools to MCP clients: over stdio (the default) or
+    /// streamable HTTP at /mcp (--http); see docs/mcp.md.
+    Mcp(mcp::McpArgs),
 }
 
 /// Which tools the program (or the model) gets.
 #[derive(Args)]
-struct ToolArgs {
+pub(crate) struct ToolArgs {
     /// Tools from a manifest (a JSON array of tools, or an MCP `tools/list`
     /// result) instead of the built-in workspace tools.
     #[arg(long, value_name = "MANIFEST")]
@@ -106,10 +111,20 @@ struct SdkArgs {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum ModeArg {
+pub(crate) enum ModeArg {
     Ptc,
     Native,
     Both,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(mode: ModeArg) -> Self {
+        match mode {
+            ModeArg::Ptc => Mode::Ptc,
+            ModeArg::Native => Mode::Native,
+            ModeArg::Both => Mode::Both,
+        }
+    }
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -120,10 +135,10 @@ enum FormatArg {
 }
 
 /// A usage or configuration error: exit status 2, each problem one line.
-struct Usage(Vec<String>);
+pub(crate) struct Usage(Vec<String>);
 
 impl Usage {
-    fn new(message: impl Into<String>) -> Self {
+    pub(crate) fn new(message: impl Into<String>) -> Self {
         Self(vec![message.into()])
     }
 }
@@ -167,6 +182,7 @@ fn main() -> ExitCode {
             Command::Run(args) => run(args).await,
             Command::Sdk(args) => sdk(args).await,
             Command::Serve => Ok(serve().await),
+            Command::Mcp(args) => mcp::mcp(args).await,
         }
     });
     // Don't wait for blocking reads (stdin, an abandoned approval prompt).
@@ -211,7 +227,7 @@ fn clap_error(error: &clap::Error) -> ExitCode {
 /// The registry the tool flags name, and the MCP servers behind some of
 /// its tools (keep them for as long as the registry is used); warnings go
 /// to stderr.
-async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpServers>), Usage> {
+pub(crate) async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpServers>), Usage> {
     let workspace = match (&args.workspace, &args.tools, &args.mcp_config) {
         (Some(dir), _, _) => Some(dir.clone()),
         (None, None, None) => Some(PathBuf::from(".")),
@@ -235,7 +251,7 @@ async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpServers>), Usa
 }
 
 /// Stops the MCP servers cleanly, if there are any.
-async fn stop(servers: Option<McpServers>) {
+pub(crate) async fn stop(servers: Option<McpServers>) {
     if let Some(servers) = servers {
         servers.shutdown().await;
     }
@@ -305,11 +321,7 @@ async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
     let (registry, servers) = registry(&args.tools).await?;
     stop(servers).await;
     let engine = Engine::new(registry, Limits::default())?;
-    let mode = match args.mode {
-        ModeArg::Ptc => Mode::Ptc,
-        ModeArg::Native => Mode::Native,
-        ModeArg::Both => Mode::Both,
-    };
+    let mode = Mode::from(args.mode);
     let format = match args.format {
         FormatArg::Text => SdkFormat::Text,
         FormatArg::Ts => SdkFormat::Ts,

@@ -1,0 +1,205 @@
+//! [`McpServer`]: the rmcp server handler over an [`Engine`]. Each
+//! `tools/call` is self-contained: the run (or tool call) lives exactly as
+//! long as the request, so no state spans calls.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+use super::approval::{ElicitingApprover, McpCaller};
+use super::{mapping, progress};
+use crate::engine::{Engine, RunOptions};
+use crate::sdk::presentation::RUN_CODE;
+use crate::tool::call::{Call, CallerContext};
+use crate::tool::registry::{Mode, Scope};
+
+/// ptc as an MCP server: `tools/list` shows what the model sees in the
+/// chosen [`Mode`] (`ptc`: only `run_code`, whose description carries the
+/// SDK; `native`: every tool; `both`: every tool, then `run_code`), and
+/// `tools/call` answers a call exactly as the model made it
+/// ([`Engine::invoke`]). See `docs/mcp.md`.
+///
+/// Making one installs an approver on the engine's registry
+/// ([`Registry::set_approver`](crate::Registry::set_approver)) that asks
+/// the calling client through MCP elicitation before each call of an `ask`
+/// tool. Cheap to clone; serve it with [`serve_mcp_stdio`](crate::serve_mcp_stdio),
+/// [`McpHttpServer`](crate::McpHttpServer) or any rmcp transport
+/// (`rmcp::ServiceExt::serve`).
+#[derive(Clone)]
+pub struct McpServer {
+    inner: Arc<Inner>,
+    session: Arc<Session>,
+}
+
+/// Lives as long as the handler serving one connection (or HTTP session):
+/// what that connection started stops when it is dropped.
+#[derive(Default)]
+struct Session {
+    ended: CancellationToken,
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        self.ended.cancel();
+    }
+}
+
+struct Inner {
+    engine: Engine,
+    scope: Scope,
+    calls: AtomicU64,
+}
+
+impl std::fmt::Debug for McpServer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("McpServer")
+            .field("mode", &self.mode())
+            .finish_non_exhaustive()
+    }
+}
+
+impl McpServer {
+    /// A server over `engine` presenting its tools in `mode`.
+    pub fn new(engine: Engine, mode: Mode) -> Self {
+        engine.registry().set_approver(ElicitingApprover);
+        let scope = engine.registry().scope();
+        scope.set_mode(Some(mode));
+        Self {
+            inner: Arc::new(Inner {
+                engine,
+                scope,
+                calls: AtomicU64::new(0),
+            }),
+            session: Arc::default(),
+        }
+    }
+
+    /// The same server for a new connection: its own [`Session`].
+    pub(super) fn for_session(&self) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            session: Arc::default(),
+        }
+    }
+
+    /// The engine behind this server.
+    pub fn engine(&self) -> &Engine {
+        &self.inner.engine
+    }
+
+    /// The presentation mode.
+    pub fn mode(&self) -> Mode {
+        self.inner.scope.mode()
+    }
+
+    /// Whether the model sees a tool of this name, and whether its result
+    /// carries `structuredContent` (it advertised an output schema).
+    fn lookup(&self, name: &str) -> Option<bool> {
+        let presentation = self.engine().presentation(&self.inner.scope, None);
+        presentation.tools.iter().find(|t| t.name == name)?;
+        if name == RUN_CODE && self.mode() != Mode::Native {
+            return Some(true);
+        }
+        let definition = self.inner.scope.registry().definition(name)?;
+        Some(mapping::object_output(&definition).is_some())
+    }
+}
+
+impl ServerHandler for McpServer {
+    fn get_info(&self) -> ServerConfig {
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        let mut info = ServerConfig::new(capabilities);
+        info.server_info = Implementation::new("ptc", env!("CARGO_PKG_VERSION"));
+        info
+    }
+
+    // A run that asks for approval needs the server-to-client requests of
+    // the `initialize` era; 2026-07-28 replaces them with results that
+    // end the request, which would end the run.
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let presentation = self.engine().presentation(&self.inner.scope, None);
+        let definitions = self.inner.scope.definitions();
+        Ok(ListToolsResult::with_all_items(mapping::mcp_tools(
+            &presentation,
+            &definitions,
+        )))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        // MCP answers a tool the server does not list with a protocol error.
+        let Some(structured) = self.lookup(&name) else {
+            return Err(ErrorData::invalid_params(
+                format!("unknown tool `{name}`"),
+                None,
+            ));
+        };
+        let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let id = format!(
+            "mcp-{}",
+            self.inner.calls.fetch_add(1, Ordering::Relaxed) + 1
+        );
+        let caller: CallerContext = Arc::new(McpCaller {
+            peer: context.peer.clone(),
+        });
+        let (sink, events) = progress::channel();
+        let options = RunOptions::default()
+            .scope(self.inner.scope.clone())
+            .cancel(context.ct.clone())
+            .caller(caller)
+            .events(sink);
+        let invocation = progress::forwarding(
+            self.engine()
+                .invoke(Call::new(id, name, arguments), options),
+            events,
+            context.meta.get_progress_token(),
+            context.peer.clone(),
+        )
+        .await;
+        Ok(mapping::call_result(&invocation, structured).into())
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let mut changes = self.engine().registry().changes();
+        changes.mark_unchanged();
+        let peer = context.peer;
+        let ended = self.session.ended.clone();
+        // Ends with the connection, with the registry, or when a send fails.
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    _ = ended.cancelled() => break,
+                    changed = changes.changed() => {
+                        if changed.is_err() || peer.notify_tool_list_changed().await.is_err() {
+                            break;
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
