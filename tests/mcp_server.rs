@@ -919,3 +919,73 @@ async fn a_run_returns_its_text_then_the_images_of_its_sub_calls() {
     );
     let _ = client.cancel().await;
 }
+
+/// The whole chain a desktop client sets up: the official Python client
+/// drives `ptc mcp --mcp-config`, whose upstream servers are the real
+/// `memory` and `filesystem` servers. The client sees only `run_code`, whose
+/// SDK covers both servers' tools, and one program uses both.
+#[test]
+fn a_client_drives_code_mode_over_real_upstream_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap();
+    std::fs::write(root.join("a.txt"), "alpha").unwrap();
+    std::fs::write(root.join("b.txt"), "beta").unwrap();
+    let config = json!({ "mcpServers": {
+        "memory": { "command": crate::mcp_sources::npm_server("mcp-server-memory"),
+                    "env": { "MEMORY_FILE_PATH": root.join("memory.jsonl") } },
+        "fs": { "command": crate::mcp_sources::npm_server("mcp-server-filesystem"), "args": [root] },
+    } });
+    let config_path = root.join("mcp.json");
+    std::fs::write(&config_path, config.to_string()).unwrap();
+    let server = json!({
+        "command": env!("CARGO_BIN_EXE_ptc"),
+        "args": ["mcp", "--mcp-config", config_path],
+        "cwd": root,
+    });
+
+    let listed = drive(with(
+        json!({ "scenario": "list" }),
+        ("stdio", server.clone()),
+    ));
+    let tools = listed["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 1, "only run_code: {tools:?}");
+    let sdk = tools[0]["description"].as_str().unwrap();
+    assert!(sdk.contains(r#""memory.create_entities"("#), "{sdk}");
+    assert!(sdk.contains(r#""fs.read_text_file"("#), "{sdk}");
+    assert!(
+        sdk.contains("// memory: ") && sdk.contains("// fs: "),
+        "grouped: {sdk}"
+    );
+    assert!(
+        !sdk.contains("write_file("),
+        "no workspace tools with --mcp-config alone"
+    );
+
+    let (a, b) = (root.join("a.txt"), root.join("b.txt"));
+    let code = format!(
+        r#"await tools["memory.create_entities"]({{ entities: [
+               {{ name: "ptc", entityType: "project", observations: ["code mode"] }} ] }})
+           const [graph, a, b] = await Promise.all([
+               tools["memory.read_graph"]({{}}),
+               tools["fs.read_text_file"]({{ path: {a:?} }}),
+               tools["fs.read_text_file"]({{ path: {b:?} }}),
+           ])
+           return [graph.entities.map(e => e.name).join(), a.content, b.content].join(" ")"#
+    );
+    let called = drive(with(
+        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(&code) }),
+        ("stdio", server),
+    ));
+    let result = &called["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(texts(result), ["ptc alpha beta"]);
+    assert_eq!(result["structuredContent"]["subCalls"], 4);
+    let progress = called["progress"].as_array().unwrap();
+    assert_eq!(progress.len(), 4, "one per settled sub-call: {progress:?}");
+    assert!(
+        progress[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("memory.create_entities")
+    );
+}

@@ -26,7 +26,7 @@ use crate::common::eventually;
 // ---------------------------------------------------------------- helpers
 
 /// A server installed by `npm ci` in `node_modules/.bin`.
-fn npm_server(name: &str) -> String {
+pub(crate) fn npm_server(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("node_modules/.bin")
         .join(name);
