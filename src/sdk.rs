@@ -3,8 +3,9 @@
 //! that carries it.
 
 pub(crate) mod presentation;
+pub(crate) mod search;
 mod templates;
-mod typescript;
+pub(crate) mod typescript;
 
 use serde_json::{Value, json};
 
