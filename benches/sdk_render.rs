@@ -1,5 +1,5 @@
 //! W5 (shared/bench/WORKLOADS.md): render the TypeScript SDK for tools1000.json
-//! (and tools50.json).
+//! (and tools50.json); and `tools.$search` over tools1000.json.
 //!
 //! `cargo bench --bench sdk_render`
 //!
@@ -12,7 +12,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use ptc::{ToolDefinition, render_declarations};
+use ptc::{Registry, Tool, ToolContext, ToolDefinition, ToolError, render_declarations};
 use serde_json::Value;
 
 fn load(file: &str) -> Vec<ToolDefinition> {
@@ -47,5 +47,23 @@ fn sdk_render(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, sdk_render);
+/// `tools.$search` over tools1000, the index already built (it is built
+/// once per registry version): the BM25 query with the scope's visibility.
+fn search(c: &mut Criterion) {
+    let registry = Registry::new();
+    let tools = load("tools1000.json").into_iter().map(|d| {
+        Tool::new(d, |args: Value, _cx: ToolContext| async move {
+            Ok::<_, ToolError>(args)
+        })
+    });
+    registry.add_all(tools).expect("tools1000 registers");
+    let scope = registry.scope();
+    let first = ptc::__private::search(&scope, "github create issue", 10);
+    println!("$search/tools1000.json: first {:?}", first.first());
+    c.bench_function("$search/tools1000.json", |b| {
+        b.iter(|| ptc::__private::search(&scope, black_box("github create issue"), 10))
+    });
+}
+
+criterion_group!(benches, sdk_render, search);
 criterion_main!(benches);

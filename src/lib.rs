@@ -33,7 +33,9 @@
 //! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
 //!   be checked becomes a warning). `json.rs`: a JSON value's type in words.
 //! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached
-//!   per registry version), `templates` (the texts of `sdk-templates/`), and
+//!   per registry version), `templates` (the texts of `sdk-templates/`),
+//!   `search` (the program's `tools.$search` and `tools.$describe`, with the
+//!   search index built once per registry version), and
 //!   `typescript/`: reading schema keywords, the `$ref` graph and alias
 //!   names, writing TypeScript text, the renderer, and rendering many tools
 //!   in parallel.
@@ -155,5 +157,14 @@ pub mod __private {
     /// The [`SyntaxError`](crate::SyntaxError) a run would fail with.
     pub fn prepare_script(code: &str, max_code_bytes: usize) -> Result<String, crate::SyntaxError> {
         crate::engine::strip::prepare(code, max_code_bytes).map(|prepared| prepared.script)
+    }
+
+    /// What `tools.$search(query, { limit })` finds in `scope`, as `(name,
+    /// score)` pairs, best first.
+    pub fn search(scope: &crate::Scope, query: &str, limit: u32) -> Vec<(String, f64)> {
+        crate::sdk::search::search(scope, query, limit)
+            .into_iter()
+            .map(|found| (found.name, found.score))
+            .collect()
     }
 }

@@ -3,8 +3,9 @@
 //! that carries it.
 
 pub(crate) mod presentation;
+pub(crate) mod search;
 mod templates;
-mod typescript;
+pub(crate) mod typescript;
 
 use serde_json::{Value, json};
 
@@ -40,7 +41,8 @@ impl From<&Limits> for SdkOptions {
 /// TypeScript declarations (a valid global-script .d.ts) for these tools, in the given order.
 ///
 /// The block declares `ToolCallError`, a `type` alias for each named schema
-/// (local `$ref`), and `declare const tools` with one async method per tool:
+/// (local `$ref`), and `declare const tools` with the discovery functions
+/// `$search` and `$describe`, then one async method per tool:
 /// its JSDoc from the advertised description, its argument type from
 /// `parameters`, its result from `output` (`unknown` when absent). The same
 /// tools always give the same bytes. Rendering never fails: what TypeScript

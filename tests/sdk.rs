@@ -343,8 +343,16 @@ fn programs_for(name: &str) -> (&'static str, &'static [&'static str]) {
             r#"    const issue = await tools.get_issue({ owner: "o", repo: "r", issue_number: 1 });
     await tools.create_issue({ owner: "o", repo: "r", title: "t", labels: ["bug"] });
     const results = await Promise.all([1, 2].map((n) => tools.get_issue({ owner: "o", repo: "r", issue_number: n })));
-    return [issue, results.length];"#,
-            &[r#"await tools.get_issue({ owner: "o", repo: "r", issue_number: "1" });"#],
+    const found = await tools.$search("create issue", { limit: 3 });
+    const best: string = found[0].name + found[0].summary + found[0].score.toFixed(2);
+    const text: string = tools.$describe([best, "get_issue"]) + (await tools.$describe("x"));
+    return [issue, results.length, text];"#,
+            &[
+                r#"await tools.get_issue({ owner: "o", repo: "r", issue_number: "1" });"#,
+                r#"tools.$search(5);"#,
+                r#"tools.$search("x", { limit: "3" });"#,
+                r#"const n: number = tools.$describe(["x"]);"#,
+            ],
         ),
         "notion" => (
             r#"    const user = await tools["API-get-user"]({ user_id: "u" });

@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod contract_rules;
 mod deadline_and_time;
+mod discovery;
 mod engine;
 mod host_tools;
 mod inspect;

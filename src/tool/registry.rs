@@ -33,7 +33,8 @@ pub enum Mode {
     Both,
 }
 
-type ToolMap = IndexMap<String, Arc<RegisteredTool>>;
+/// The tools by name, in registration order; replaced whole on every change.
+pub(crate) type ToolMap = IndexMap<String, Arc<RegisteredTool>>;
 
 struct RegistryInner {
     /// Copy-on-write: calls take a snapshot without holding the lock.
@@ -423,6 +424,17 @@ impl Scope {
             .map(|t| t.definition.clone())
             .collect();
         (generation, visible)
+    }
+
+    /// The registry's tools now, with whether each (in order) is visible here.
+    pub(crate) fn visible_snapshot(&self) -> (Arc<ToolMap>, Vec<bool>) {
+        let tools = self.registry.snapshot();
+        let state = self.state();
+        let visible = tools
+            .keys()
+            .map(|name| state.masks.iter().all(|(_, m)| m.admits(name)))
+            .collect();
+        (tools, visible)
     }
 
     /// The visible tool of this name, compiled.

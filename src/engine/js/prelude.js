@@ -4,7 +4,7 @@
 // points returned at the end stay with the host, out of the program's reach.
 (function (native) {
   'use strict';
-  const { submit, log, setTimer, clearTimer, finish, loadInspect, maxDepth } = native;
+  const { submit, log, setTimer, clearTimer, finish, loadInspect, maxDepth, search, describe: describeTools } = native;
   // The console formatter is big: compiled only when a program first needs it.
   let inspector;
   const inspect = () => inspector || (inspector = loadInspect());
@@ -18,6 +18,7 @@
   const WeakMapProto = WeakMap.prototype, WeakSetProto = WeakSet.prototype;
   const ArrayBufferProto = ArrayBuffer.prototype;
   const getPrototypeOf = Object.getPrototypeOf;
+  const floor = Math.floor;
 
   class ToolCallError extends Error {
     constructor(toolName, code, message) {
@@ -106,7 +107,39 @@
     else entry[1](new ToolCallError(entry[2], code, payload));
   }
 
-  const toolFns = new Map();
+  // Discovery (contracts §5): answered at once from the run's side, as
+  // plain values (`await` on them works too); never a sub-call.
+  function $search(query, options) {
+    if (typeof query !== 'string') throw new TypeError('tools.$search: the query must be a string');
+    let limit = 10;
+    if (options !== undefined && options !== null) {
+      if (typeof options !== 'object') throw new TypeError('tools.$search: options must be an object');
+      const l = options.limit;
+      if (l !== undefined) {
+        if (typeof l !== 'number' || l !== l) throw new TypeError('tools.$search: limit must be a number');
+        limit = l;
+      }
+    }
+    limit = limit < 1 ? 1 : limit > 50 ? 50 : floor(limit);
+    return JSONparse(search(query, limit));
+  }
+
+  function $describe(names) {
+    const list = [];
+    if (typeof names === 'string') {
+      list[0] = names;
+    } else if (isArray(names)) {
+      for (let i = 0; i < names.length; i++) {
+        if (typeof names[i] !== 'string') throw new TypeError('tools.$describe: every name must be a string');
+        list[list.length] = names[i];
+      }
+    } else {
+      throw new TypeError('tools.$describe: names must be a string or an array of strings');
+    }
+    return describeTools(list);
+  }
+
+  const toolFns = new Map([['$search', $search], ['$describe', $describe]]);
   const tools = new Proxy(Object.create(null), {
     get(_target, name) {
       // `then` would make `tools` look like a promise to `await`.

@@ -1,5 +1,6 @@
 //! The bridge between the program and the run: the native functions the
-//! prelude binds `tools`, `console` and the timers to, and the prelude's
+//! prelude binds `tools` (with `$search` and `$describe`), `console` and the
+//! timers to, and the prelude's
 //! entry points, kept in the runtime where the program cannot reach them.
 
 use std::sync::{Arc, OnceLock};
@@ -12,6 +13,7 @@ use super::super::sandbox::Bytecode;
 use super::super::text;
 use super::describe::describe_error;
 use super::{Finish, Shared, StartError};
+use crate::sdk;
 
 const PRELUDE: &str = include_str!("../js/prelude.js");
 const INSPECT: &str = include_str!("../js/inspect.js");
@@ -127,6 +129,16 @@ fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object
         s.finished(Finish { ok, text, stack });
     };
     native.set("finish", Func::from(finish))?;
+    // Discovery answers from the run's side: no sub-call, event or policy.
+    let s = Arc::clone(shared);
+    let search = move |query: String, limit: u32| {
+        let found = sdk::search::search(&s.setup.scope, &query, limit);
+        serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
+    };
+    native.set("search", Func::from(search))?;
+    let s = Arc::clone(shared);
+    let describe = move |names: Vec<String>| sdk::search::describe(&s.setup.scope, &names);
+    native.set("describe", Func::from(describe))?;
     native.set("maxDepth", MAX_ARGUMENT_DEPTH)?;
     native.set("loadInspect", Func::from(load_inspect))?;
     Ok(native)

@@ -6,6 +6,10 @@ declare class ToolCallError extends Error {
  readonly code: "UNKNOWN_TOOL" | "INVALID_ARGUMENTS" | "DENIED" | "TOOL_ERROR" | "INVALID_OUTPUT" | "TOOL_TIMEOUT" | "ABORTED_BEFORE_DISPATCH" | "ABORTED";
 }
 declare const tools: {
+ /** Finds the tools whose names, descriptions and parameters best match `query`, best first; `limit` is 1 … 50, by default 10. Answers at once, without calling a tool. */
+ $search(query: string, options?: { limit?: number }): { name: string; summary: string; score: number }[];
+ /** The declarations of these tools, as in this SDK, then a `// unknown: …` line naming any not found. Answers at once, without calling a tool. */
+ $describe(names: string | string[]): string;
  // h: 12 tools
  /** Echoes its arguments.
   * Call: tools["h.echo"](args) @readonly */

@@ -30,6 +30,10 @@ type DataSourceIdParentRequest = {
  [key: string]: unknown;
 };
 declare const tools: {
+ /** Finds the tools whose names, descriptions and parameters best match `query`, best first; `limit` is 1 … 50, by default 10. Answers at once, without calling a tool. */
+ $search(query: string, options?: { limit?: number }): { name: string; summary: string; score: number }[];
+ /** The declarations of these tools, as in this SDK, then a `// unknown: …` line naming any not found. Answers at once, without calling a tool. */
+ $describe(names: string | string[]): string;
  /** Notion | Retrieve a user
   * Error Responses:
   * 400: 400

@@ -1,0 +1,180 @@
+use serde_json::json;
+
+use super::*;
+use crate::tool::call::{ToolContext, ToolError};
+use crate::tool::handler::Tool;
+use crate::tool::registry::Registry;
+
+fn small() -> Vec<ToolDefinition> {
+    let params = |names: &[(&str, &str)]| {
+        let props: serde_json::Map<String, Value> = names
+            .iter()
+            .map(|(n, d)| {
+                (
+                    (*n).to_owned(),
+                    json!({ "type": "string", "description": d }),
+                )
+            })
+            .collect();
+        json!({ "type": "object", "properties": props })
+    };
+    vec![
+        ToolDefinition::new("github.create_issue")
+            .description("Open a new issue in a repository.\nMarkdown body allowed.")
+            .parameters(params(&[("title", "Issue title"), ("body", "Issue text")])),
+        ToolDefinition::new("github.list_issues")
+            .description("List the issues of a repository.")
+            .parameters(params(&[("state", "open or closed")])),
+        ToolDefinition::new("send_email")
+            .description("Send an email message. Plain text only.")
+            .parameters(params(&[
+                ("to", "Recipient address"),
+                ("subject", "Subject line"),
+            ])),
+        ToolDefinition::new("createCalendarEvent")
+            .description("Create an event in the calendar.")
+            .parameters(params(&[("when", "Start time")])),
+        ToolDefinition::new("weather-forecast").description("Tomorrow's weather for a city."),
+    ]
+}
+
+fn names(found: &[Found]) -> Vec<&str> {
+    found.iter().map(|f| f.name.as_str()).collect()
+}
+
+#[test]
+fn tokenize_splits_every_naming_style() {
+    assert_eq!(
+        tokenize("github.create_issue"),
+        ["github", "create", "issue"]
+    );
+    assert_eq!(
+        tokenize("createCalendarEvent"),
+        ["create", "calendar", "event"]
+    );
+    assert_eq!(tokenize("weather-forecast"), ["weather", "forecast"]);
+    assert_eq!(
+        tokenize("HTTPServer getURL2x"),
+        ["http", "server", "get", "url2x"]
+    );
+    assert_eq!(tokenize("  Send, an E-mail!"), ["send", "an", "e", "mail"]);
+    assert!(tokenize(" \t-_. ").is_empty());
+}
+
+#[test]
+fn summary_is_the_first_sentence_of_the_first_line() {
+    let tools = small();
+    assert_eq!(summary_of(&tools[0]), "Open a new issue in a repository.");
+    assert_eq!(summary_of(&tools[2]), "Send an email message.");
+    assert_eq!(summary_of(&ToolDefinition::new("x")), "");
+    let short = ToolDefinition::new("x")
+        .description("Long. Text.")
+        .summary("Short");
+    assert_eq!(summary_of(&short), "Short");
+}
+
+#[test]
+fn ranking_on_a_small_registry() {
+    let index = SearchIndex::build(&small());
+    let all = [true; 5];
+    let found = index.search("create issue", 10, &all);
+    // No stemming: "issues" is another word than "issue".
+    assert_eq!(
+        names(&found),
+        ["github.create_issue", "createCalendarEvent"]
+    );
+    assert!(found[0].score > found[1].score);
+    let found = index.search("issues of a repository", 10, &all);
+    assert_eq!(
+        names(&found),
+        [
+            "github.list_issues",
+            "github.create_issue",
+            "weather-forecast"
+        ]
+    );
+    // Scores are rounded to three decimals.
+    assert!(found.iter().all(|f| (f.score * 1000.0).fract() == 0.0));
+    assert_eq!(
+        names(&index.search("E-MAIL subject", 10, &all)),
+        ["send_email"]
+    );
+    assert_eq!(
+        names(&index.search("calendar", 1, &all)),
+        ["createCalendarEvent"]
+    );
+    assert!(index.search("nothing matches", 10, &all).is_empty());
+}
+
+#[test]
+fn ties_keep_registration_order() {
+    let tools = [ToolDefinition::new("b_same"), ToolDefinition::new("a_same")];
+    let index = SearchIndex::build(&tools);
+    assert_eq!(
+        names(&index.search("same", 10, &[true, true])),
+        ["b_same", "a_same"]
+    );
+}
+
+#[test]
+fn hidden_tools_change_nothing() {
+    let index = SearchIndex::build(&small());
+    let visible = [false, true, true, true, true];
+    let found = index.search("issue repository", 10, &visible);
+    assert_eq!(names(&found), ["github.list_issues"]);
+    // Scores come from the visible tools only: as if the hidden one were gone.
+    let without = SearchIndex::build(&small()[1..]);
+    assert_eq!(found, without.search("issue repository", 10, &[true; 4]));
+}
+
+fn registry() -> Registry {
+    let registry = Registry::new();
+    for def in small() {
+        let tool = Tool::new(def, |args: Value, _cx: ToolContext| async move {
+            Ok::<_, ToolError>(args)
+        });
+        registry.add(tool).unwrap();
+    }
+    registry
+}
+
+#[test]
+fn limit_is_clamped_and_empty_queries_find_nothing() {
+    let scope = registry().scope();
+    assert_eq!(search(&scope, "repository", 0).len(), 1);
+    assert_eq!(search(&scope, "repository", 1).len(), 1);
+    assert_eq!(search(&scope, "repository", 1000).len(), 2);
+    assert!(search(&scope, "   \n", 10).is_empty());
+    assert!(search(&scope, "", 10).is_empty());
+}
+
+#[test]
+fn the_index_is_shared_per_registry_version() {
+    let registry = registry();
+    let (tools, _) = registry.scope().visible_snapshot();
+    assert!(Arc::ptr_eq(&index_of(&tools), &index_of(&tools)));
+    registry.remove("send_email");
+    let (changed, _) = registry.scope().visible_snapshot();
+    assert!(!Arc::ptr_eq(&index_of(&tools), &index_of(&changed)));
+    assert!(search(&registry.scope(), "email", 10).is_empty());
+}
+
+#[test]
+fn describe_renders_visible_tools_and_names_the_rest() {
+    let scope = registry().scope();
+    let _hidden = scope.deny(["send_email"]);
+    let names = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let text = describe(
+        &scope,
+        &names(&["weather-forecast", "send_email", "nope", "a\nb"]),
+    );
+    assert!(text.starts_with("declare const tools: {\n"), "{text}");
+    assert!(text.contains("\"weather-forecast\"(") || text.contains("weather-forecast"));
+    assert!(!text.contains("Send an email"), "{text}");
+    assert!(
+        text.ends_with("};\n// unknown: send_email, nope, \"a\\nb\"\n"),
+        "{text}"
+    );
+    assert_eq!(describe(&scope, &names(&["nope"])), "// unknown: nope\n");
+    assert_eq!(describe(&scope, &[]), "");
+}

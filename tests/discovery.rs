@@ -1,0 +1,207 @@
+//! Discovery inside the program (contracts §5): `tools.$search` and
+//! `tools.$describe` answer from the run's side, within the run's scope.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use ptc::{
+    Engine, Limits, Outcome, Registry, RunOptions, RunRequest, Tool, ToolContext, ToolDefinition,
+    ToolError,
+};
+use serde_json::{Value, json};
+
+use crate::common::shared;
+use crate::engine::Events;
+
+fn tool(definition: ToolDefinition) -> Tool {
+    Tool::new(definition, |args: Value, _cx: ToolContext| async move {
+        Ok::<_, ToolError>(args)
+    })
+}
+
+/// A few tools; `github.create_issue` references named types.
+fn registry() -> Registry {
+    let registry = Registry::new();
+    let issue = json!({
+        "type": "object",
+        "properties": {
+            "title": { "type": "string", "description": "Issue title" },
+            "labels": { "type": "array", "items": { "$ref": "#/$defs/Label" } }
+        },
+        "required": ["title"],
+        "$defs": { "Label": { "type": "object", "properties": { "name": { "type": "string" } } } }
+    });
+    let defs = [
+        ToolDefinition::new("github.create_issue")
+            .description("Open a new issue in a repository. Markdown allowed.")
+            .parameters(issue),
+        ToolDefinition::new("github.list_issues").description("List the issues of a repository."),
+        ToolDefinition::new("send_email").description("Send an email message."),
+        ToolDefinition::new("secret_admin_reset").description("Reset the issue tracker (admin)."),
+    ];
+    registry.add_all(defs.into_iter().map(tool)).unwrap();
+    registry
+}
+
+async fn run_in(engine: &Engine, options: RunOptions, code: &str) -> Outcome {
+    engine
+        .run_code(RunRequest::new(code).timeout_ms(10_000), options)
+        .await
+        .unwrap()
+}
+
+async fn json_of(engine: &Engine, options: RunOptions, code: &str) -> Value {
+    let outcome = run_in(engine, options, code).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    serde_json::from_str(outcome.text()).unwrap_or_else(|_| json!(outcome.text()))
+}
+
+fn hiding(registry: &Registry) -> (ptc::Scope, ptc::Restriction) {
+    let scope = registry.scope();
+    let hidden = scope.deny(["secret_admin_reset"]);
+    (scope, hidden)
+}
+
+#[tokio::test]
+async fn search_ranks_visible_tools_best_first() {
+    let registry = registry();
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    let (scope, _hidden) = hiding(&registry);
+    let code = "const r = tools.$search('issue repository'); \
+                return { plain: Array.isArray(r), awaited: await tools.$search('issue repository'), r }";
+    let v = json_of(&engine, RunOptions::default().scope(scope), code).await;
+    assert_eq!(v["plain"], json!(true), "plain values, not promises");
+    assert_eq!(v["awaited"], v["r"]);
+    let names: Vec<&str> = v["r"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["github.create_issue", "github.list_issues"], "{v}");
+    assert_eq!(v["r"][0]["summary"], "Open a new issue in a repository.");
+    assert!(v["r"][0]["score"].as_f64().unwrap() > v["r"][1]["score"].as_f64().unwrap());
+    // Unrestricted, the hidden tool is found.
+    let v = json_of(
+        &engine,
+        RunOptions::default(),
+        "return tools.$search('tracker admin')",
+    )
+    .await;
+    assert_eq!(v[0]["name"], "secret_admin_reset");
+}
+
+#[tokio::test]
+async fn hidden_tools_are_never_found_nor_described() {
+    let registry = registry();
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    let (scope, _hidden) = hiding(&registry);
+    let options = || RunOptions::default().scope(scope.clone());
+    let v = json_of(
+        &engine,
+        options(),
+        "return tools.$search('secret admin reset tracker')",
+    )
+    .await;
+    assert_eq!(v, json!([]));
+    let hidden = json_of(
+        &engine,
+        options(),
+        "return [tools.$describe('secret_admin_reset')]",
+    )
+    .await;
+    let absent = json_of(
+        &engine,
+        options(),
+        "return [tools.$describe(['no_such_tool'])]",
+    )
+    .await;
+    assert_eq!(hidden, json!(["// unknown: secret_admin_reset\n"]));
+    assert_eq!(absent, json!(["// unknown: no_such_tool\n"]));
+}
+
+#[tokio::test]
+async fn describe_equals_the_sdk_for_those_tools() {
+    let registry = registry();
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    let sdk = engine.presentation(&registry.scope(), None).sdk;
+    // In an array: the outcome trims a returned string's last newline.
+    let code = "return [tools.$describe(['github.create_issue', 'nope'])]";
+    let text = json_of(&engine, RunOptions::default(), code).await;
+    let text = text[0].as_str().unwrap();
+    let (types, rest) = text.split_once("declare const tools: {\n").unwrap();
+    let (methods, unknown) = rest.split_once("};\n").unwrap();
+    assert!(types.contains("type Label = "), "{text}");
+    assert!(sdk.contains(types), "{types}\nnot in\n{sdk}");
+    assert!(
+        methods.contains("\"github.create_issue\"(") && !methods.contains("list_issues"),
+        "{text}"
+    );
+    assert!(sdk.contains(methods), "{methods}\nnot in\n{sdk}");
+    assert_eq!(unknown, "// unknown: nope\n");
+}
+
+#[tokio::test]
+async fn discovery_is_no_sub_call() {
+    let registry = registry();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&calls);
+    registry.add_observer(move |_, _| {
+        counted.fetch_add(1, Ordering::SeqCst);
+    });
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let events = Events::default();
+    let code = "tools.$search('email'); await tools.$describe('send_email'); return 'ok'";
+    let outcome = run_in(&engine, events.options(), code).await;
+    assert_eq!((outcome.text(), outcome.sub_calls), ("ok", 0));
+    assert!(events.take().is_empty(), "no events");
+    assert_eq!(calls.load(Ordering::SeqCst), 0, "no pipeline");
+}
+
+#[tokio::test]
+async fn limit_is_clamped() {
+    let engine = Engine::new(registry(), Limits::default()).unwrap();
+    let code = "return [0, -5, 1, 1.9, 2, 1000, Infinity].map((limit) => tools.$search('issue repository tracker', { limit }).length)";
+    let v = json_of(&engine, RunOptions::default(), code).await;
+    assert_eq!(v, json!([1, 1, 1, 1, 2, 3, 3]));
+    let v = json_of(
+        &engine,
+        RunOptions::default(),
+        "return [tools.$search(''), tools.$search(' \\n ')]",
+    )
+    .await;
+    assert_eq!(v, json!([[], []]));
+}
+
+#[tokio::test]
+async fn bad_input_is_a_catchable_type_error() {
+    let engine = Engine::new(registry(), Limits::default()).unwrap();
+    let code = "const bad = [() => tools.$search(5), () => tools.$search(), () => tools.$search('x', { limit: 'a' }), \
+                () => tools.$search('x', { limit: NaN }), () => tools.$search('x', 3), () => tools.$describe(5), \
+                () => tools.$describe(['a', 1]), () => tools.$describe()]; \
+                return bad.map((f) => { try { f(); return 'no error'; } catch (e) { return e instanceof TypeError; } })";
+    let v = json_of(&engine, RunOptions::default(), code).await;
+    assert_eq!(v, json!([true, true, true, true, true, true, true, true]));
+}
+
+#[tokio::test]
+async fn discovery_names_stay_out_of_the_tools() {
+    let engine = Engine::new(registry(), Limits::default()).unwrap();
+    let code = "return [Object.keys(tools).length, '$search' in tools, typeof tools.$search, typeof tools.$describe]";
+    let v = json_of(&engine, RunOptions::default(), code).await;
+    assert_eq!(v, json!([0, false, "function", "function"]));
+}
+
+#[tokio::test]
+async fn search_over_tools1000_finds_the_expected_tool_first() {
+    let text = std::fs::read_to_string(shared("bench/peers/tools1000.json")).unwrap();
+    let defs: Vec<ToolDefinition> = serde_json::from_str(&text).unwrap();
+    let registry = Registry::new();
+    registry.add_all(defs.into_iter().map(tool)).unwrap();
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let code = "return [tools.$search('github create issue', { limit: 3 }), tools.$search('export pull request postgres')[0].name]";
+    let v = json_of(&engine, RunOptions::default(), code).await;
+    assert_eq!(v[0][0]["name"], "github.create-issue", "{v}");
+    assert_eq!(v[0].as_array().unwrap().len(), 3);
+    assert_eq!(v[1], "postgres_exportPullRequest", "{v}");
+}
