@@ -205,3 +205,32 @@ async fn search_over_tools1000_finds_the_expected_tool_first() {
     assert_eq!(v[0].as_array().unwrap().len(), 3);
     assert_eq!(v[1], "postgres_exportPullRequest", "{v}");
 }
+
+/// Hostile arguments cost the host a bounded copy: a query is cut to 1,024
+/// characters (so a huge one still finds what its start asks for), at most
+/// 256 names are described at once, a name longer than any tool's is
+/// listed as unknown by its length, and lone surrogates read as U+FFFD.
+#[tokio::test]
+async fn hostile_discovery_arguments_stay_bounded() {
+    let engine = Engine::new(registry(), Limits::default()).unwrap();
+    let code = r#"
+        const huge = "email " + "x".repeat(20_000_000)
+        const found = tools.$search(huge).map(t => t.name)
+        const lone = tools.$search("\ud800 email").map(t => t.name)
+        let refused = ""
+        try { tools.$describe(new Array(257).fill("send_email")) } catch (e) { refused = e.name + ": " + e.message }
+        const long = tools.$describe(["send_email", "y".repeat(10_000_000)])
+        return { found, lone, refused, unknown: long.trimEnd().split("\n").pop() }
+    "#;
+    let value = json_of(&engine, RunOptions::default(), code).await;
+    assert_eq!(value["found"], json!(["send_email"]));
+    assert_eq!(value["lone"], json!(["send_email"]));
+    assert_eq!(
+        value["refused"],
+        "RangeError: tools.$describe: at most 256 names at once"
+    );
+    assert_eq!(
+        value["unknown"],
+        r#"// unknown: "(a name of 10000000 characters)""#
+    );
+}

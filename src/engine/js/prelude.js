@@ -109,6 +109,10 @@
 
   // Discovery (contracts §5): answered at once from the run's side, as
   // plain values (`await` on them works too); never a sub-call.
+  const MAX_QUERY = 1024;
+  const MAX_DESCRIBED = 256;
+  const MAX_NAME = 128;
+
   function $search(query, options) {
     if (typeof query !== 'string') throw new TypeError('tools.$search: the query must be a string');
     let limit = 10;
@@ -121,6 +125,8 @@
       }
     }
     limit = limit < 1 ? 1 : limit > 50 ? 50 : floor(limit);
+    // A query past this says nothing more, and costs the host unpolled work.
+    if (query.length > MAX_QUERY) query = query.slice(0, MAX_QUERY);
     return JSONparse(search(query, limit));
   }
 
@@ -135,6 +141,11 @@
       }
     } else {
       throw new TypeError('tools.$describe: names must be a string or an array of strings');
+    }
+    if (list.length > MAX_DESCRIBED) throw new RangeError(`tools.$describe: at most ${MAX_DESCRIBED} names at once`);
+    // No tool has a longer name; the host never copies a huge one.
+    for (let i = 0; i < list.length; i++) {
+      if (list[i].length > MAX_NAME) list[i] = `(a name of ${list[i].length} characters)`;
     }
     return describeTools(list);
   }

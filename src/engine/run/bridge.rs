@@ -131,13 +131,21 @@ fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object
     native.set("finish", Func::from(finish))?;
     // Discovery answers from the run's side: no sub-call, event or policy.
     let s = Arc::clone(shared);
-    let search = move |query: String, limit: u32| {
+    // Text read lossily, as everywhere: a lone surrogate is U+FFFD.
+    let search = move |query: Value<'_>, limit: u32| {
+        let query = text::of_string(&query).unwrap_or_default();
         let found = sdk::search::search(&s.setup.scope, &query, limit);
         serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
     };
     native.set("search", Func::from(search))?;
     let s = Arc::clone(shared);
-    let describe = move |names: Vec<String>| sdk::search::describe(&s.setup.scope, &names);
+    let describe = move |names: Vec<Value<'_>>| {
+        let names: Vec<String> = names
+            .iter()
+            .map(|name| text::of_string(name).unwrap_or_default())
+            .collect();
+        sdk::search::describe(&s.setup.scope, &names)
+    };
     native.set("describe", Func::from(describe))?;
     native.set("maxDepth", MAX_ARGUMENT_DEPTH)?;
     native.set("loadInspect", Func::from(load_inspect))?;
