@@ -5,6 +5,7 @@
 
 mod bridge;
 mod describe;
+mod discovery;
 mod dispatch;
 mod rejections;
 mod timers;

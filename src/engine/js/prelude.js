@@ -18,7 +18,6 @@
   const WeakMapProto = WeakMap.prototype, WeakSetProto = WeakSet.prototype;
   const ArrayBufferProto = ArrayBuffer.prototype;
   const getPrototypeOf = Object.getPrototypeOf;
-  const floor = Math.floor;
 
   class ToolCallError extends Error {
     constructor(toolName, code, message) {
@@ -107,57 +106,16 @@
     else entry[1](new ToolCallError(entry[2], code, payload));
   }
 
-  // Discovery (contracts §5): answered at once from the run's side, as
-  // plain values (`await` on them works too); never a sub-call.
-  const MAX_QUERY = 1024;
-  const MAX_DESCRIBED = 256;
-  const MAX_NAME = 128;
-
-  function $search(query, options) {
-    if (typeof query !== 'string') throw new TypeError('tools.$search: the query must be a string');
-    let limit = 10;
-    if (options !== undefined && options !== null) {
-      if (typeof options !== 'object') throw new TypeError('tools.$search: options must be an object');
-      const l = options.limit;
-      if (l !== undefined) {
-        if (typeof l !== 'number' || l !== l) throw new TypeError('tools.$search: limit must be a number');
-        limit = l;
-      }
-    }
-    limit = limit < 1 ? 1 : limit > 50 ? 50 : floor(limit);
-    // A query past this says nothing more, and costs the host unpolled work.
-    if (query.length > MAX_QUERY) query = query.slice(0, MAX_QUERY);
-    return JSONparse(search(query, limit));
-  }
-
-  function $describe(names) {
-    const list = [];
-    if (typeof names === 'string') {
-      list[0] = names;
-    } else if (isArray(names)) {
-      for (let i = 0; i < names.length; i++) {
-        if (typeof names[i] !== 'string') throw new TypeError('tools.$describe: every name must be a string');
-        list[list.length] = names[i];
-      }
-    } else {
-      throw new TypeError('tools.$describe: names must be a string or an array of strings');
-    }
-    if (list.length > MAX_DESCRIBED) throw new RangeError(`tools.$describe: at most ${MAX_DESCRIBED} names at once`);
-    // No tool has a longer name; the host never copies a huge one.
-    for (let i = 0; i < list.length; i++) {
-      if (list[i].length > MAX_NAME) list[i] = `(a name of ${list[i].length} characters)`;
-    }
-    return describeTools(list);
-  }
-
-  const toolFns = new Map([['$search', $search], ['$describe', $describe]]);
+  const toolFns = new Map();
   const tools = new Proxy(Object.create(null), {
     get(_target, name) {
       // `then` would make `tools` look like a promise to `await`.
       if (typeof name !== 'string' || name === 'then') return undefined;
       let fn = toolFns.get(name);
       if (fn === undefined) {
-        fn = (args) => callTool(name, args);
+        // Discovery (contracts §6) answers at once, from the run's side.
+        fn = name === '$search' ? search : name === '$describe' ? describeTools
+          : (args) => callTool(name, args);
         toolFns.set(name, fn);
       }
       return fn;

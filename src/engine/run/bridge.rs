@@ -5,15 +5,15 @@
 
 use std::sync::{Arc, OnceLock};
 
-use rquickjs::function::Func;
+use rquickjs::function::{Func, Opt};
 use rquickjs::{Array, Ctx, Function, JsLifetime, Object, Value};
 
 use super::super::convert::MAX_ARGUMENT_DEPTH;
 use super::super::sandbox::Bytecode;
 use super::super::text;
 use super::describe::describe_error;
+use super::discovery;
 use super::{Finish, Shared, StartError};
-use crate::sdk;
 
 const PRELUDE: &str = include_str!("../js/prelude.js");
 const INSPECT: &str = include_str!("../js/inspect.js");
@@ -131,21 +131,13 @@ fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object
     native.set("finish", Func::from(finish))?;
     // Discovery answers from the run's side: no sub-call, event or policy.
     let s = Arc::clone(shared);
-    // Text read lossily, as everywhere: a lone surrogate is U+FFFD.
-    let search = move |query: Value<'_>, limit: u32| {
-        let query = text::of_string(&query).unwrap_or_default();
-        let found = sdk::search::search(&s.setup.scope, &query, limit);
-        serde_json::to_string(&found).unwrap_or_else(|_| "[]".into())
+    let search = move |ctx: Ctx<'js>, query: Value<'js>, options: Opt<Value<'js>>| {
+        discovery::search(&ctx, &s.setup.scope, &query, options)
     };
     native.set("search", Func::from(search))?;
     let s = Arc::clone(shared);
-    let describe = move |names: Vec<Value<'_>>| {
-        let names: Vec<String> = names
-            .iter()
-            .map(|name| text::of_string(name).unwrap_or_default())
-            .collect();
-        sdk::search::describe(&s.setup.scope, &names)
-    };
+    let describe =
+        move |ctx: Ctx<'js>, names: Value<'js>| discovery::describe(&ctx, &s.setup.scope, &names);
     native.set("describe", Func::from(describe))?;
     native.set("maxDepth", MAX_ARGUMENT_DEPTH)?;
     native.set("loadInspect", Func::from(load_inspect))?;
