@@ -45,7 +45,8 @@
 //!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
 //!   that takes one run from admission to outcome; `run/` (one run's state
 //!   and step loop, with its `bridge` to the program, sub-call `dispatch`,
-//!   `timers`, unhandled `rejections` and error `describe`-ing); the
+//!   `discovery` (`$search`/`$describe`'s arguments), `timers`, unhandled
+//!   `rejections` and error `describe`-ing); the
 //!   `sandbox` (heap, interrupts), `guards` for QuickJS's unpolled loops,
 //!   `strip` (TypeScript to a script), `convert` and `text` (values and text
 //!   out of QuickJS), `position` (error positions), `output` (the console
