@@ -69,6 +69,24 @@ async fn connect(servers: Value, options: McpOptions) -> (Registry, McpServers, 
     (registry, handle, problems)
 }
 
+/// One hermetic server, `h`, in `mode`, logging to a file in a fresh
+/// directory (kept alive by the returned guard).
+async fn connect_hermetic(
+    mode: &str,
+) -> (
+    tempfile::TempDir,
+    PathBuf,
+    Registry,
+    McpServers,
+    Vec<String>,
+) {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let (registry, servers, problems) =
+        connect(json!({ "h": hermetic(mode, &log) }), McpOptions::default()).await;
+    (dir, log, registry, servers, problems)
+}
+
 async fn run(registry: &Registry, code: &str) -> Outcome {
     let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
     engine
@@ -145,13 +163,7 @@ async fn real_servers_serve_one_program() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn structured_results_images_and_errors_map() {
-    let log = temp_dir();
-    let log = log.path().join("log");
-    let (registry, servers, problems) = connect(
-        json!({ "h": hermetic("tools", &log) }),
-        McpOptions::default(),
-    )
-    .await;
+    let (_log_dir, _, registry, servers, problems) = connect_hermetic("tools").await;
     assert!(problems.is_empty(), "{problems:?}");
     let weather = registry.definition("h.weather").unwrap();
     assert_eq!(
@@ -194,13 +206,7 @@ async fn structured_results_images_and_errors_map() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn read_only_calls_overlap_on_the_server() {
-    let log = temp_dir();
-    let log = log.path().join("log");
-    let (registry, servers, _) = connect(
-        json!({ "h": hermetic("tools", &log) }),
-        McpOptions::default(),
-    )
-    .await;
+    let (_log_dir, _, registry, servers, _) = connect_hermetic("tools").await;
     assert!(registry.definition("h.meet").unwrap().read_only);
     // Each `meet` call waits on the server until the other one arrives.
     let outcome = run(
@@ -214,13 +220,7 @@ async fn read_only_calls_overlap_on_the_server() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_exits_mid_call_fails_the_call_and_restarts_on_the_next() {
-    let log = temp_dir();
-    let log = log.path().join("log");
-    let (registry, servers, _) = connect(
-        json!({ "h": hermetic("tools", &log) }),
-        McpOptions::default(),
-    )
-    .await;
+    let (_log_dir, log, registry, servers, _) = connect_hermetic("tools").await;
     let outcome = run(
         &registry,
         r#"
@@ -251,13 +251,7 @@ async fn a_server_that_exits_mid_call_fails_the_call_and_restarts_on_the_next() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_never_answers_is_cancelled_when_the_run_ends() {
-    let log = temp_dir();
-    let log = log.path().join("log");
-    let (registry, servers, _) = connect(
-        json!({ "h": hermetic("tools", &log) }),
-        McpOptions::default(),
-    )
-    .await;
+    let (_log_dir, log, registry, servers, _) = connect_hermetic("tools").await;
     let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
     let request = RunRequest::new(r#"await tools["h.hang"]({})"#).timeout_ms(1000);
     let outcome = engine
@@ -283,13 +277,7 @@ async fn a_server_that_never_answers_is_cancelled_when_the_run_ends() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_changed_updates_the_registry_and_the_sdk() {
-    let log = temp_dir();
-    let log = log.path().join("log");
-    let (registry, servers, _) = connect(
-        json!({ "h": hermetic("tools", &log) }),
-        McpOptions::default(),
-    )
-    .await;
+    let (_log_dir, _, registry, servers, _) = connect_hermetic("tools").await;
     let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
     let sdk = || engine.presentation(&registry.scope(), None).sdk.to_string();
     assert!(!sdk().contains("h.late"));
@@ -320,13 +308,7 @@ async fn list_changed_updates_the_registry_and_the_sdk() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_names_and_schemas_are_skipped_with_a_warning_each() {
-    let log = temp_dir();
-    let log = log.path().join("log");
-    let (registry, servers, problems) = connect(
-        json!({ "h": hermetic("hostile", &log) }),
-        McpOptions::default(),
-    )
-    .await;
+    let (_log_dir, _, registry, servers, problems) = connect_hermetic("hostile").await;
     let names: Vec<String> = registry.definitions().into_iter().map(|d| d.name).collect();
     assert_eq!(names, ["h.fine", "h.comment"]);
     assert_eq!(problems.len(), 4, "{problems:?}");
