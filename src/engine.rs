@@ -33,6 +33,7 @@ use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
 use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
 use crate::tool::call::{Call, ErrorCode, ToolError};
+use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::{Mode, Registry, Scope};
 use request::ModelArguments;
@@ -113,12 +114,18 @@ impl Engine {
     /// What the model sees in this scope: its mode unless `mode` overrides
     /// it. Byte-identical for the same visible tools and limits.
     pub fn presentation(&self, scope: &Scope, mode: Option<Mode>) -> Presentation {
-        let (generation, tools) = scope.versioned_definitions();
+        let (generation, tools, visible) = scope.versioned_visible();
+        let shown: Vec<&ToolDefinition> = tools
+            .values()
+            .zip(&visible)
+            .filter(|(_, v)| **v)
+            .map(|(t, _)| &t.definition)
+            .collect();
         let options = SdkOptions::from(&self.inner.limits);
         present(
             &self.inner.sdk_cache,
-            generation,
-            &tools,
+            (generation, visible),
+            &shown,
             mode.unwrap_or_else(|| scope.mode()),
             &options,
         )

@@ -33,9 +33,11 @@
 //! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
 //!   be checked becomes a warning). `json.rs`: a JSON value's type in words.
 //! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached
-//!   per registry version), `templates` (the texts of `sdk-templates/`),
-//!   `search` (the program's `tools.$search` and `tools.$describe`, with the
-//!   search index built once per registry version), and
+//!   per registry version), `forms` (`run_code`'s description within its
+//!   budget: full, index or namespaces), `templates` (the texts of
+//!   `sdk-templates/`), `search/` (the program's `tools.$search` and
+//!   `tools.$describe`: the index built once per registry version, each
+//!   tool's analysed `documents`, and the `words` they are made of), and
 //!   `typescript/`: reading schema keywords, the `$ref` graph and alias
 //!   names, writing TypeScript text, the renderer, and rendering many tools
 //!   in parallel.
@@ -167,5 +169,18 @@ pub mod __private {
             .into_iter()
             .map(|found| (found.name, found.score))
             .collect()
+    }
+
+    /// Builds the search index of `tools` as a registry version's first
+    /// `$search` does; returns how many distinct terms it holds.
+    pub fn build_search_index(tools: &[crate::ToolDefinition]) -> usize {
+        crate::sdk::search::SearchIndex::build(tools).terms()
+    }
+
+    /// Builds the search index of `scope`'s registry version as a new
+    /// version does, reusing the tools earlier versions analysed; returns
+    /// how many distinct terms it holds.
+    pub fn rebuild_search_index(scope: &crate::Scope) -> usize {
+        crate::sdk::search::rebuild(scope).terms()
     }
 }

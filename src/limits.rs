@@ -46,6 +46,11 @@ pub struct Limits {
     /// Then the caller gets the run's answer and the sandbox thread is
     /// retired (see [`Engine::retired_threads`](crate::Engine::retired_threads)).
     pub grace_ms: u64,
+    /// Bytes of `run_code`'s description; default 32 KiB (about 8,000
+    /// tokens), at least 8 KiB. The SDK goes in whole when it fits; past
+    /// it, an index of the tools' names and summaries; past that, their
+    /// namespaces. The model reads the rest with `tools.$describe`.
+    pub description_budget_bytes: usize,
 }
 
 impl Default for Limits {
@@ -63,6 +68,7 @@ impl Default for Limits {
             max_images: 8,
             max_image_bytes: 8 << 20,
             grace_ms: 1000,
+            description_budget_bytes: 32 << 10,
         }
     }
 }
@@ -115,7 +121,7 @@ fn to_u64(value: usize) -> u64 {
 }
 
 /// The limits a host may set, in the order `initialize` documents them.
-pub(crate) const SETTINGS: [Setting; 5] = [
+pub(crate) const SETTINGS: [Setting; 6] = [
     Setting {
         name: "maxParallelSubCalls",
         min: 1,
@@ -155,6 +161,14 @@ pub(crate) const SETTINGS: [Setting; 5] = [
         bytes: true,
         get: |l| to_u64(l.memory_limit_bytes),
         set: |l, v| l.memory_limit_bytes = to_usize(v),
+    },
+    Setting {
+        name: "descriptionBudgetBytes",
+        min: 8 << 10,
+        max: u64::MAX,
+        bytes: true,
+        get: |l| to_u64(l.description_budget_bytes),
+        set: |l, v| l.description_budget_bytes = to_usize(v),
     },
 ];
 

@@ -2,6 +2,7 @@
 //! TypeScript SDK rendered from their JSON Schemas, and the `run_code` tool
 //! that carries it.
 
+mod forms;
 pub(crate) mod presentation;
 pub(crate) mod search;
 mod templates;
@@ -20,6 +21,10 @@ pub struct SdkOptions {
     /// The largest `timeoutMs` the model may ask for; `run_code_parameters`
     /// makes it the schema's `maximum`. By default, 600000.
     pub max_timeout_ms: u64,
+    /// The most bytes of `run_code`'s description: past it, the SDK gives
+    /// way to an index of the tools, then to their namespaces
+    /// ([`Limits::description_budget_bytes`]). By default, 32 KiB.
+    pub description_budget_bytes: usize,
 }
 
 impl Default for SdkOptions {
@@ -34,6 +39,7 @@ impl From<&Limits> for SdkOptions {
         Self {
             default_timeout_ms: limits.default_timeout_ms,
             max_timeout_ms: limits.max_timeout_ms,
+            description_budget_bytes: limits.description_budget_bytes,
         }
     }
 }
@@ -51,12 +57,24 @@ pub fn render_declarations(tools: &[&ToolDefinition]) -> String {
     typescript::render_sdk(tools, templates::frame())
 }
 
-/// The full run_code tool description: instruction text (from sdk-templates) + the declarations.
+/// The run_code tool description with every declaration: the instruction
+/// text (from sdk-templates), then the declarations.
 ///
 /// `declarations` is what [`render_declarations`] returned; it goes into a
 /// fenced `ts` block, with a fence longer than any run of backticks inside.
+/// This is the description's full form; [`Engine::presentation`](crate::Engine::presentation)
+/// gives way to an index or the namespaces when it is over the budget.
 pub fn run_code_description(declarations: &str, options: &SdkOptions) -> String {
     let fence = "`".repeat(longest_backtick_run(declarations).max(2) + 1);
+    let tools = templates::fill(
+        templates::FULL,
+        &[("fence", &fence), ("declarations", declarations)],
+    );
+    instructions(&tools, options)
+}
+
+/// The instruction text around `tools`, the tools in one of their forms.
+fn instructions(tools: &str, options: &SdkOptions) -> String {
     let default = options.default_timeout_ms.to_string();
     let max = options.max_timeout_ms.to_string();
     templates::fill(
@@ -64,8 +82,7 @@ pub fn run_code_description(declarations: &str, options: &SdkOptions) -> String 
         &[
             ("default_timeout_ms", &default),
             ("max_timeout_ms", &max),
-            ("fence", &fence),
-            ("declarations", declarations),
+            ("tools", tools),
         ],
     )
 }
@@ -142,6 +159,7 @@ mod tests {
         let options = SdkOptions {
             default_timeout_ms: 5,
             max_timeout_ms: 77,
+            ..SdkOptions::default()
         };
         let p = run_code_parameters(&options);
         assert_eq!(p["required"], json!(["code", "description"]));
@@ -163,6 +181,7 @@ mod tests {
         let options = SdkOptions {
             default_timeout_ms: 1234,
             max_timeout_ms: 98765,
+            ..SdkOptions::default()
         };
         let text = run_code_description("declare const tools: {};\n", &options);
         assert!(text.contains("1234") && text.contains("98765"), "{text}");

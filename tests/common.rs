@@ -103,3 +103,27 @@ pub fn test_registry() -> Registry {
     .unwrap();
     r
 }
+
+/// The tools of every MCP fixture list, named `<server>.<tool>` as the MCP
+/// client names them.
+pub fn fixture_union() -> Vec<ToolDefinition> {
+    let dir = shared("fixtures/mcp-tools");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|entry| entry.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    let mut tools = Vec::new();
+    for file in files {
+        let server = file.file_stem().unwrap().to_string_lossy().into_owned();
+        let list: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+        for entry in list["tools"].as_array().unwrap() {
+            let mut definition: ToolDefinition = serde_json::from_value(entry.clone()).unwrap();
+            definition.name = format!("{server}.{}", definition.name);
+            tools.push(definition);
+        }
+    }
+    assert_eq!(tools.len(), 86, "the fixture lists changed");
+    tools
+}

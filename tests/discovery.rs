@@ -10,7 +10,7 @@ use ptc::{
 };
 use serde_json::{Value, json};
 
-use crate::common::shared;
+use crate::common::{fixture_union, shared};
 use crate::engine::Events;
 
 fn tool(definition: ToolDefinition) -> Tool {
@@ -67,8 +67,8 @@ async fn search_ranks_visible_tools_best_first() {
     let registry = registry();
     let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
     let (scope, _hidden) = hiding(&registry);
-    let code = "const r = tools.$search('issue repository'); \
-                return { plain: Array.isArray(r), awaited: await tools.$search('issue repository'), r }";
+    let code = "const r = tools.$search('new issue in a repository'); \
+                return { plain: Array.isArray(r), awaited: await tools.$search('new issue in a repository'), r }";
     let v = json_of(&engine, RunOptions::default().scope(scope), code).await;
     assert_eq!(v["plain"], json!(true), "plain values, not promises");
     assert_eq!(v["awaited"], v["r"]);
@@ -232,5 +232,57 @@ async fn hostile_discovery_arguments_stay_bounded() {
     assert_eq!(
         value["unknown"],
         r#"// unknown: "(a name of 10000000 characters)""#
+    );
+}
+
+/// Requests in people's words that found their tool in `$search`'s top 3
+/// over the fixture union, out of the 42 in `tests/search/requests.json`.
+/// docs/testing.md quotes it; a change in ranking must update both.
+const TOP3_HITS: usize = 40;
+
+#[tokio::test]
+async fn natural_requests_find_their_tool_in_the_top_three() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/search/requests.json");
+    let requests: Vec<Value> =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let registry = Registry::new();
+    registry
+        .add_all(fixture_union().into_iter().map(tool))
+        .unwrap();
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let queries = Value::from(
+        requests
+            .iter()
+            .map(|r| r["request"].clone())
+            .collect::<Vec<_>>(),
+    );
+    let code =
+        format!("return {queries}.map((q) => tools.$search(q, {{ limit: 3 }}).map((t) => t.name))");
+    let found = json_of(&engine, RunOptions::default(), &code).await;
+    let mut misses = Vec::new();
+    for (request, top3) in requests.iter().zip(found.as_array().unwrap()) {
+        let intended = request["intended"].as_array().unwrap();
+        if !top3
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|name| intended.contains(name))
+        {
+            misses.push(format!("{} → {top3}", request["request"]));
+        }
+    }
+    let hits = requests.len() - misses.len();
+    assert!(requests.len() >= 30);
+    assert!(
+        hits * 10 >= requests.len() * 9,
+        "{hits}/{}; missed:\n{}",
+        requests.len(),
+        misses.join("\n")
+    );
+    assert_eq!(
+        hits,
+        TOP3_HITS,
+        "the score moved (update TOP3_HITS and docs/testing.md); missed:\n{}",
+        misses.join("\n")
     );
 }

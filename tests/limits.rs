@@ -54,6 +54,12 @@ fn cases() -> Vec<Case> {
             set: |l| l.output_cap_bytes = 10,
             message: "outputCapBytes must be at least 64 bytes, got 10 bytes",
         },
+        Case {
+            flags: &["--description-budget", "4KiB"],
+            config: json!({ "descriptionBudgetBytes": 4096 }),
+            set: |l| l.description_budget_bytes = 4096,
+            message: "descriptionBudgetBytes must be at least 8 KiB, got 4 KiB",
+        },
     ]
 }
 
@@ -93,4 +99,62 @@ async fn every_front_end_refuses_a_limit_out_of_range_with_the_same_message() {
             format!("ptc: {flag}: invalid limit: {}\n", case.message)
         );
     }
+}
+
+/// The budget a host sets through `initialize` decides the description's
+/// form, as the command line's flag does for `ptc sdk`.
+#[tokio::test]
+async fn the_description_budget_chooses_the_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = crate::common::shared("bench/peers/tools50.json");
+    let manifest = manifest.to_str().unwrap();
+    let sdk = |budget: &str| {
+        let out = ptc(
+            dir.path(),
+            &["sdk", "--tools", manifest, "--description-budget", budget],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    assert!(sdk("64KiB").contains("Every tool is declared below."));
+    let index = sdk("32KiB");
+    assert!(
+        index.contains("There are 50 tools, too many to declare here"),
+        "{index}"
+    );
+    assert!(index.len() <= 32 << 10);
+
+    let mut host = Host::start();
+    let description = |result: &Value| {
+        result["tools"][0]["description"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
+    host.call(
+        "initialize",
+        json!({ "config": { "descriptionBudgetBytes": 8192 } }),
+    )
+    .await;
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "a", "description": "Does a." }] }),
+    )
+    .await;
+    let shown = host.call("presentation", json!({})).await;
+    assert!(description(&shown).contains("Every tool is declared below."));
+    let many: Vec<Value> = (0..200)
+        .map(|i| json!({ "name": format!("ns{}.tool_{i}", i % 4), "description": "Does a numbered thing." }))
+        .collect();
+    host.call("tools/register", json!({ "tools": many })).await;
+    let shown = description(&host.call("presentation", json!({})).await);
+    assert!(shown.len() <= 8192, "{} bytes", shown.len());
+    assert!(
+        shown.contains("ns0: 50 tools, ns0.tool_0, ns0.tool_4"),
+        "{shown}"
+    );
 }

@@ -128,6 +128,33 @@ fn python_client_sees_only_run_code_in_ptc_mode() {
     );
 }
 
+/// A thousand tools: the client sees `run_code` within the default budget,
+/// as namespaces, and a program finds and describes a tool.
+#[test]
+fn python_client_sees_a_large_tool_set_within_the_budget() {
+    let tools1000 = crate::common::shared("bench/peers/tools1000.json");
+    let server = json!({
+        "command": env!("CARGO_BIN_EXE_ptc"),
+        "args": ["mcp", "--tools", tools1000.to_str().unwrap(), "--description-budget", "16KiB"],
+    });
+    let listed = drive(with(
+        json!({ "scenario": "list" }),
+        ("stdio", server.clone()),
+    ));
+    let description = listed["tools"][0]["description"].as_str().unwrap();
+    assert!(description.len() <= 16 << 10, "{} bytes", description.len());
+    assert!(description.contains("There are 1000 tools, too many to list here"));
+    let code = "const found = tools.$search('github create issue', { limit: 1 }); \
+                return tools.$describe(found.map((t) => t.name));";
+    let result = drive(with(
+        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(code) }),
+        ("stdio", server),
+    ));
+    let result = &result["result"];
+    let text = texts(result).join("\n");
+    assert!(text.contains(r#""github.create-issue"(args: {"#), "{text}");
+}
+
 #[test]
 fn python_client_sees_the_tools_in_native_and_both_modes() {
     let fixture = Fixture::new();

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ptc::{
-    SdkOptions, ToolDefinition, render_declarations, run_code_description, run_code_parameters,
+    Engine, Limits, Registry, SdkOptions, Tool, ToolContext, ToolDefinition, ToolError,
+    render_declarations, run_code_description, run_code_parameters,
 };
 use serde_json::Value;
 
@@ -106,11 +107,119 @@ fn declarations_match_goldens() {
     }
 }
 
+/// The public `run_code_description` is the full form an engine presents.
 #[test]
-fn run_code_description_matches_golden() {
+fn run_code_description_is_the_full_form() {
     let tools = load_tools(&shared("bench/peers/tools50.json"));
     let text = run_code_description(&declarations_of(&tools), &SdkOptions::default());
-    check_golden("tools50.run_code.md", &text);
+    assert!(text == presented_description(tools, 1 << 20));
+}
+
+/// `run_code`'s description of `tools` as an engine presents it, under
+/// `budget` bytes.
+fn presented_description(tools: Vec<ToolDefinition>, budget: usize) -> String {
+    let registry = Registry::new();
+    let handler = |args: Value, _cx: ToolContext| async move { Ok::<_, ToolError>(args) };
+    registry
+        .add_all(tools.into_iter().map(|d| Tool::new(d, handler)))
+        .expect("the tools register");
+    let limits = Limits {
+        description_budget_bytes: budget,
+        ..Limits::default()
+    };
+    let engine = Engine::new(registry, limits).expect("valid limits");
+    let presentation = engine.presentation(&engine.registry().scope(), None);
+    presentation.tools[0]
+        .description
+        .clone()
+        .expect("run_code has a description")
+}
+
+/// The three forms of the description (contracts §4), each from a real tool
+/// list under the default budget: tools50 needs 60 KB, so it is shown whole
+/// only under a larger budget; the MCP fixtures fit as an index; tools1000
+/// only as namespaces.
+fn description_forms() -> Vec<(&'static str, String, &'static str)> {
+    let default = Limits::default().description_budget_bytes;
+    let tools50 = load_tools(&shared("bench/peers/tools50.json"));
+    let tools1000 = load_tools(&shared("bench/peers/tools1000.json"));
+    vec![
+        (
+            "tools50.run_code.md",
+            presented_description(tools50, 64 << 10),
+            "Every tool is declared below.",
+        ),
+        (
+            "mcp-union.run_code.md",
+            presented_description(crate::common::fixture_union(), default),
+            "There are 86 tools, too many to declare here (45 KB of declarations), so below is an index",
+        ),
+        (
+            "tools1000.run_code.md",
+            presented_description(tools1000, default),
+            "There are 1000 tools, too many to list here, so below are their namespaces",
+        ),
+    ]
+}
+
+#[test]
+fn description_forms_match_goldens_and_fit_the_budget() {
+    let default = Limits::default().description_budget_bytes;
+    for (file, text, form) in description_forms() {
+        check_golden(file, &text);
+        assert!(text.contains(form), "{file} is not in its form");
+        if file != "tools50.run_code.md" {
+            assert!(text.len() <= default, "{file}: {} bytes", text.len());
+            assert!(
+                text.contains("tools.$describe(["),
+                "{file} says how to get the rest"
+            );
+        }
+    }
+}
+
+/// The ```ts blocks of a description, as one declaration file.
+fn typescript_blocks(description: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for line in description.lines() {
+        let fence = line.starts_with("```");
+        if fence && !inside && line.trim_start_matches('`') == "ts" {
+            inside = true;
+        } else if fence && inside {
+            inside = false;
+        } else if inside {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Every form's declarations pass `tsc --strict` with a program that uses
+/// them: tools50's own program for the full form, discovery for the others.
+#[test]
+fn every_description_form_typechecks_with_tsc() {
+    let Some(tsc) = tsc() else { return };
+    let discovery = r#"    const found = tools.$search("create an issue", { limit: 5 });
+    const text: string = tools.$describe(found.map((f) => f.name));
+    return { best: found[0].name + found[0].summary + found[0].score.toFixed(2), text };"#;
+    for (file, text, _) in description_forms() {
+        let sdk = typescript_blocks(&text);
+        assert!(sdk.contains("declare const tools"), "{file}: {sdk}");
+        let body = match file {
+            "tools50.run_code.md" => programs_for("tools50").0,
+            _ => discovery,
+        };
+        let (ok, diagnostics) = typecheck(&tsc, &sdk, &[("main.ts", program(body))]);
+        assert!(ok, "{file}: tsc rejected its declarations:\n{diagnostics}");
+        let wrong = [("wrong.ts", "void tools.$describe(5);\n".to_owned())];
+        let (ok, diagnostics) = typecheck(&tsc, &sdk, &wrong);
+        assert!(
+            !ok && diagnostics.contains("wrong.ts("),
+            "{file}: {diagnostics}"
+        );
+    }
 }
 
 #[test]
@@ -737,5 +846,16 @@ fn the_instructions_tell_the_model_what_the_contract_lists() {
             text.contains(needle),
             "the instructions do not say {rule}: {text}"
         );
+    }
+    // When the description cannot declare every tool: find, read, call.
+    for (file, text, _) in description_forms().into_iter().skip(1) {
+        for needle in [
+            "return tools.$search(",
+            "return tools.$describe([",
+            "then call it in your next program",
+            "are not tool calls",
+        ] {
+            assert!(text.contains(needle), "{file} does not say {needle:?}");
+        }
     }
 }

@@ -138,7 +138,7 @@ impl Host {
     }
 
     /// The result of a request that must succeed.
-    async fn call(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) async fn call(&mut self, method: &str, params: Value) -> Value {
         let id = self.request(method, params).await;
         let response = self.response(id).await;
         assert!(

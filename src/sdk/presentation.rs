@@ -6,7 +6,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::{SdkOptions, render_declarations, run_code_description, run_code_parameters};
+use super::forms::run_code_text;
+use super::{SdkOptions, render_declarations, run_code_parameters};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::registry::Mode;
 
@@ -37,8 +38,8 @@ pub struct Presentation {
 }
 
 /// Identifies a set of definitions: the registry's generation (bumped on
-/// every change) and the visible names in order.
-pub(crate) type CacheKey = (u64, Vec<String>);
+/// every change) and which of its tools are visible, in order.
+pub(crate) type CacheKey = (u64, Vec<bool>);
 
 /// Caches rendered SDKs, so repeated presentations of an unchanged registry
 /// do no rendering work.
@@ -50,7 +51,7 @@ pub(crate) struct SdkCache {
 const CACHE_ENTRIES: usize = 8;
 
 impl SdkCache {
-    fn declarations(&self, key: CacheKey, tools: &[ToolDefinition]) -> Arc<str> {
+    fn declarations(&self, key: CacheKey, tools: &[&ToolDefinition]) -> Arc<str> {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
             let hit = entries.remove(i);
@@ -58,8 +59,7 @@ impl SdkCache {
             entries.push(hit);
             return sdk;
         }
-        let refs: Vec<&ToolDefinition> = tools.iter().collect();
-        let sdk: Arc<str> = render_declarations(&refs).into();
+        let sdk: Arc<str> = render_declarations(tools).into();
         if entries.len() == CACHE_ENTRIES {
             entries.remove(0);
         }
@@ -70,12 +70,11 @@ impl SdkCache {
 
 pub(crate) fn present(
     cache: &SdkCache,
-    generation: u64,
-    tools: &[ToolDefinition],
+    key: CacheKey,
+    tools: &[&ToolDefinition],
     mode: Mode,
     options: &SdkOptions,
 ) -> Presentation {
-    let key = (generation, tools.iter().map(|t| t.name.clone()).collect());
     let sdk = cache.declarations(key, tools);
     let mut presented = Vec::new();
     if matches!(mode, Mode::Native | Mode::Both) {
@@ -88,7 +87,7 @@ pub(crate) fn present(
     if matches!(mode, Mode::Ptc | Mode::Both) {
         presented.push(PresentedTool {
             name: RUN_CODE.into(),
-            description: Some(run_code_description(&sdk, options)),
+            description: Some(run_code_text(tools, &sdk, options)),
             parameters: run_code_parameters(options),
         });
     }
@@ -102,6 +101,10 @@ pub(crate) fn present(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn refs(defs: &[ToolDefinition]) -> Vec<&ToolDefinition> {
+        defs.iter().collect()
+    }
 
     fn defs() -> Vec<ToolDefinition> {
         vec![
@@ -119,7 +122,7 @@ mod tests {
         let cache = SdkCache::default();
         let o = SdkOptions::default();
         let names = |m| {
-            present(&cache, 0, &defs(), m, &o)
+            present(&cache, (0, vec![]), &refs(&defs()), m, &o)
                 .tools
                 .into_iter()
                 .map(|t| t.name)
@@ -128,7 +131,7 @@ mod tests {
         assert_eq!(names(Mode::Native), ["a", "b"]);
         assert_eq!(names(Mode::Ptc), ["run_code"]);
         assert_eq!(names(Mode::Both), ["a", "b", "run_code"]);
-        let p = present(&cache, 0, &defs(), Mode::Native, &o);
+        let p = present(&cache, (0, vec![]), &refs(&defs()), Mode::Native, &o);
         assert_eq!(p.tools[0].description.as_deref(), Some("short a"));
     }
 
@@ -136,10 +139,16 @@ mod tests {
     fn run_code_carries_the_sdk_and_output_is_stable() {
         let cache = SdkCache::default();
         let o = SdkOptions::default();
-        let p1 = present(&cache, 0, &defs(), Mode::Ptc, &o);
+        let p1 = present(&cache, (0, vec![]), &refs(&defs()), Mode::Ptc, &o);
         let description = p1.tools[0].description.clone().unwrap();
         assert!(description.contains(&*p1.sdk));
-        let p2 = present(&SdkCache::default(), 0, &defs(), Mode::Ptc, &o);
+        let p2 = present(
+            &SdkCache::default(),
+            (0, vec![]),
+            &refs(&defs()),
+            Mode::Ptc,
+            &o,
+        );
         assert_eq!(p1, p2, "same tools, same bytes, cached or not");
     }
 
@@ -147,10 +156,10 @@ mod tests {
     fn cache_follows_the_definitions() {
         let cache = SdkCache::default();
         let o = SdkOptions::default();
-        let before = present(&cache, 0, &defs(), Mode::Ptc, &o).sdk;
+        let before = present(&cache, (0, vec![]), &refs(&defs()), Mode::Ptc, &o).sdk;
         let mut changed = defs();
         changed[1].description = Some("now documented".into());
-        let after = present(&cache, 1, &changed, Mode::Ptc, &o).sdk;
+        let after = present(&cache, (1, vec![]), &refs(&changed), Mode::Ptc, &o).sdk;
         assert_ne!(before, after);
         assert!(after.contains("now documented"));
     }

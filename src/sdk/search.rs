@@ -1,25 +1,26 @@
 //! Discovery inside the program (contracts §5): `tools.$search` ranks the
 //! visible tools for a query with BM25, `tools.$describe` renders the
 //! declarations of named ones. The index is built once per registry
-//! version and shared; visibility is applied at query time, and the
-//! statistics are taken over the visible tools only, so a hidden tool
-//! changes neither the results nor their scores.
+//! version and shared; each tool is analysed once (`documents`), so a new
+//! version re-analyses only the tools it adds. Visibility is applied at
+//! query time, and the statistics are taken over the visible tools only,
+//! so a hidden tool changes neither the results nor their scores.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use serde::Serialize;
-use serde_json::Value;
 
 use super::typescript;
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
 use crate::tool::registry::{Scope, ToolMap};
+use documents::Document;
+pub(crate) use documents::summary_of;
+use words::query_terms;
 
 /// BM25's term-frequency saturation and length normalisation.
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
-/// A token of the name counts as this many of the text's.
-const NAME_WEIGHT: f64 = 3.0;
 /// The most tools one `$search` returns.
 pub(crate) const MAX_LIMIT: u32 = 50;
 
@@ -31,131 +32,61 @@ pub(crate) struct Found {
     pub(crate) score: f64,
 }
 
-/// The tools of one registry version, tokenised: per tool its weighted
-/// length, per token the tools it occurs in with its weighted frequency.
+/// The tools of one registry version: their documents, and per term the
+/// tools it occurs in with its weighted frequency.
 pub(crate) struct SearchIndex {
-    names: Vec<String>,
-    summaries: Vec<String>,
-    lengths: Vec<f64>,
+    documents: Vec<Arc<Document>>,
     postings: HashMap<String, Vec<(u32, f64)>>,
-}
-
-/// Lowercase words of `text`: split at anything not alphanumeric (so
-/// `snake_case`, `kebab-case` and dotted names), and at camelCase humps
-/// (`HTTPServer` → http, server).
-pub(crate) fn tokenize(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()) {
-        let chars: Vec<char> = word.chars().collect();
-        let mut start = 0;
-        for i in 1..chars.len() {
-            let (prev, here) = (chars[i - 1], chars[i]);
-            let next_lower = chars.get(i + 1).is_some_and(|c| c.is_lowercase());
-            let hump = here.is_uppercase() && (prev.is_lowercase() || prev.is_numeric());
-            let acronym_end = here.is_uppercase() && prev.is_uppercase() && next_lower;
-            if hump || acronym_end {
-                out.push(chars[start..i].iter().collect::<String>().to_lowercase());
-                start = i;
-            }
-        }
-        if start < chars.len() {
-            out.push(chars[start..].iter().collect::<String>().to_lowercase());
-        }
-    }
-    out
-}
-
-/// The one-line summary of a tool: the first line of what the SDK shows
-/// (summary over description), cut after its first sentence.
-pub(crate) fn summary_of(definition: &ToolDefinition) -> String {
-    let text = definition.advertised_description().unwrap_or("").trim();
-    let line = text.lines().next().unwrap_or("").trim();
-    match line.find(". ") {
-        Some(end) => line[..=end].to_owned(),
-        None => line.to_owned(),
-    }
-}
-
-/// The words of a tool's parameters: each top-level property's name and
-/// description, and the parameters' own description.
-fn parameter_text(parameters: &Value, out: &mut String) {
-    if let Some(d) = parameters.get("description").and_then(Value::as_str) {
-        out.push_str(d);
-        out.push(' ');
-    }
-    let properties = parameters.get("properties").and_then(Value::as_object);
-    for (name, schema) in properties.into_iter().flatten() {
-        out.push_str(name);
-        out.push(' ');
-        if let Some(d) = schema.get("description").and_then(Value::as_str) {
-            out.push_str(d);
-            out.push(' ');
-        }
-    }
 }
 
 impl SearchIndex {
     /// Indexes these tools, in this order.
-    pub(crate) fn build<'a>(tools: impl IntoIterator<Item = &'a ToolDefinition>) -> Self {
-        let mut index = SearchIndex {
-            names: Vec::new(),
-            summaries: Vec::new(),
-            lengths: Vec::new(),
-            postings: HashMap::new(),
-        };
-        for (n, tool) in tools.into_iter().enumerate() {
-            let mut weights: HashMap<String, f64> = HashMap::new();
-            for token in tokenize(&tool.name) {
-                *weights.entry(token).or_default() += NAME_WEIGHT;
-            }
-            let mut text = String::new();
-            text.push_str(tool.description.as_deref().unwrap_or(""));
-            text.push(' ');
-            text.push_str(tool.summary.as_deref().unwrap_or(""));
-            text.push(' ');
-            parameter_text(&tool.parameters, &mut text);
-            for token in tokenize(&text) {
-                *weights.entry(token).or_default() += 1.0;
-            }
-            index.names.push(tool.name.clone());
-            index.summaries.push(summary_of(tool));
-            index.lengths.push(weights.values().sum());
-            // Sorted, so postings (and float sums) do not depend on hashing.
-            let mut weights: Vec<_> = weights.into_iter().collect();
-            weights.sort_by(|a, b| a.0.cmp(&b.0));
-            for (token, weight) in weights {
-                index
-                    .postings
-                    .entry(token)
+    pub(crate) fn build(tools: &[ToolDefinition]) -> Self {
+        Self::of(tools.iter().map(|t| Arc::new(Document::of(t))).collect())
+    }
+
+    /// The index of these documents, in this order.
+    fn of(documents: Vec<Arc<Document>>) -> Self {
+        let mut postings: HashMap<String, Vec<(u32, f64)>> = HashMap::new();
+        for (n, document) in documents.iter().enumerate() {
+            for (term, weight) in &document.weights {
+                postings
+                    .entry(term.clone())
                     .or_default()
-                    .push((n as u32, weight));
+                    .push((n as u32, *weight));
             }
         }
-        index
+        SearchIndex {
+            documents,
+            postings,
+        }
+    }
+
+    /// How many distinct terms the index holds.
+    pub(crate) fn terms(&self) -> usize {
+        self.postings.len()
     }
 
     /// The best `limit` of the tools `visible` admits for `query`, best
     /// first; ties keep registration order. No words, or no match: none.
     pub(crate) fn search(&self, query: &str, limit: usize, visible: &[bool]) -> Vec<Found> {
-        let mut terms = tokenize(query);
-        terms.sort();
-        terms.dedup();
+        let terms = query_terms(query);
         let seen = |n: &u32| visible.get(*n as usize).copied().unwrap_or(false);
         let count = visible.iter().filter(|v| **v).count() as f64;
-        let total: f64 = (0..self.lengths.len())
-            .filter(|n| seen(&(*n as u32)))
-            .map(|n| self.lengths[n])
+        let total: f64 = (self.documents.iter().enumerate())
+            .filter(|(n, _)| seen(&(*n as u32)))
+            .map(|(_, d)| d.length)
             .sum();
         let average = if count > 0.0 { total / count } else { 1.0 };
         let mut scores: HashMap<u32, f64> = HashMap::new();
-        for term in &terms {
+        for (term, weight) in &terms {
             let Some(list) = self.postings.get(term) else {
                 continue;
             };
             let df = list.iter().filter(|(n, _)| seen(n)).count() as f64;
-            let idf = (1.0 + (count - df + 0.5) / (df + 0.5)).ln();
+            let idf = weight * (1.0 + (count - df + 0.5) / (df + 0.5)).ln();
             for (n, tf) in list.iter().filter(|(n, _)| seen(n)) {
-                let norm = 1.0 - B + B * self.lengths[*n as usize] / average;
+                let norm = 1.0 - B + B * self.documents[*n as usize].length / average;
                 *scores.entry(*n).or_default() += idf * tf * (K1 + 1.0) / (tf + K1 * norm);
             }
         }
@@ -165,8 +96,8 @@ impl SearchIndex {
         ranked
             .into_iter()
             .map(|(n, score)| Found {
-                name: self.names[n as usize].clone(),
-                summary: self.summaries[n as usize].clone(),
+                name: self.documents[n as usize].name.clone(),
+                summary: self.documents[n as usize].summary.clone(),
                 score: (score * 1000.0).round() / 1000.0,
             })
             .collect()
@@ -188,13 +119,20 @@ fn index_of(tools: &Arc<ToolMap>) -> Arc<SearchIndex> {
     {
         return Arc::clone(index);
     }
-    let index = Arc::new(SearchIndex::build(tools.values().map(|t| &t.definition)));
+    let index = Arc::new(SearchIndex::of(documents::of_tools(tools)));
     cache.retain(|(map, _)| map.strong_count() > 0);
     if cache.len() >= CACHED_INDEXES {
         cache.remove(0);
     }
     cache.push((Arc::downgrade(tools), Arc::clone(&index)));
     index
+}
+
+/// The index `scope`'s registry version would build now, bypassing the
+/// cache of indexes (the analysed tools are still reused): for benchmarks.
+pub(crate) fn rebuild(scope: &Scope) -> SearchIndex {
+    let (tools, _) = scope.visible_snapshot();
+    SearchIndex::of(documents::of_tools(&tools))
 }
 
 /// `tools.$search` in `scope`: `limit` is clamped to 1 … [`MAX_LIMIT`].
@@ -245,5 +183,7 @@ pub(crate) fn describe(scope: &Scope, names: &[String]) -> String {
     out
 }
 
+mod documents;
 #[cfg(test)]
 mod tests;
+mod words;

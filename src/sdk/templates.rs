@@ -5,8 +5,22 @@
 pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 
 /// The `run_code` instructions: `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
-/// `{{fence}}` and `{{declarations}}`.
+/// then `{{tools}}`, the tools in one of the three forms below.
 pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
+
+/// The tools when every declaration fits: `{{fence}}`, `{{declarations}}`.
+pub(crate) const FULL: &str = include_str!("../../sdk-templates/full.md");
+
+/// The tools as an index of names and summaries: `{{count}}`,
+/// `{{sdk_size}}`, `{{discovery}}`, `{{fence}}`, `{{list}}` and
+/// `{{declarations}}` (the frame alone).
+pub(crate) const INDEX: &str = include_str!("../../sdk-templates/index.md");
+
+/// The tools as namespaces with counts: the placeholders of [`INDEX`].
+pub(crate) const NAMESPACES: &str = include_str!("../../sdk-templates/namespaces.md");
+
+/// How to find, read and call tools that are not declared in the description.
+pub(crate) const DISCOVERY: &str = include_str!("../../sdk-templates/discovery.md");
 
 /// The frame around `{{types}}` and `{{methods}}`: `[head, middle, tail]`.
 pub(crate) fn frame() -> [&'static str; 3] {
@@ -66,15 +80,20 @@ mod tests {
         assert!(middle.starts_with("declare const tools: {\n"), "{middle}");
         assert!(middle.contains(" $search(") && middle.contains(" $describe("));
         assert_eq!(tail, "};\n");
-        let text = fill(
-            INSTRUCTIONS,
-            &[
-                ("default_timeout_ms", ""),
-                ("max_timeout_ms", ""),
-                ("fence", ""),
-                ("declarations", ""),
-            ],
-        );
-        assert!(!text.contains("{{"), "{text}");
+        let vars = [
+            ("default_timeout_ms", ""),
+            ("max_timeout_ms", ""),
+            ("tools", ""),
+            ("fence", ""),
+            ("declarations", ""),
+            ("count", ""),
+            ("sdk_size", ""),
+            ("discovery", ""),
+            ("list", ""),
+        ];
+        for template in [INSTRUCTIONS, FULL, INDEX, NAMESPACES, DISCOVERY] {
+            let text = fill(template, &vars);
+            assert!(!text.contains("{{"), "{text}");
+        }
     }
 }

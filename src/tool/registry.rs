@@ -406,34 +406,35 @@ impl Scope {
 
     /// The visible definitions, in registration order.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
-        self.versioned_definitions().1
+        let (_, tools, visible) = self.versioned_visible();
+        tools
+            .values()
+            .zip(visible)
+            .filter(|(_, v)| *v)
+            .map(|(t, _)| t.definition.clone())
+            .collect()
     }
 
-    /// The visible definitions and the registry generation they come from.
-    pub(crate) fn versioned_definitions(&self) -> (u64, Vec<ToolDefinition>) {
+    /// The registry's tools and generation now (one version), with whether
+    /// each (in order) is visible here.
+    pub(crate) fn versioned_visible(&self) -> (u64, Arc<ToolMap>, Vec<bool>) {
         let (generation, tools) = self.registry.versioned_snapshot();
+        let visible = self.visibility(&tools);
+        (generation, tools, visible)
+    }
+
+    fn visibility(&self, tools: &ToolMap) -> Vec<bool> {
         let state = self.state();
-        let visible = tools
-            .values()
-            .filter(|t| {
-                state
-                    .masks
-                    .iter()
-                    .all(|(_, m)| m.admits(&t.definition.name))
-            })
-            .map(|t| t.definition.clone())
-            .collect();
-        (generation, visible)
+        tools
+            .keys()
+            .map(|name| state.masks.iter().all(|(_, m)| m.admits(name)))
+            .collect()
     }
 
     /// The registry's tools now, with whether each (in order) is visible here.
     pub(crate) fn visible_snapshot(&self) -> (Arc<ToolMap>, Vec<bool>) {
         let tools = self.registry.snapshot();
-        let state = self.state();
-        let visible = tools
-            .keys()
-            .map(|name| state.masks.iter().all(|(_, m)| m.admits(name)))
-            .collect();
+        let visible = self.visibility(&tools);
         (tools, visible)
     }
 

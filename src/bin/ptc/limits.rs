@@ -22,15 +22,21 @@ pub(crate) struct LimitArgs {
     /// like --output-cap.
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     memory_limit: Option<u64>,
+    /// Bytes of run_code's description [default: 32KiB]: past it, the SDK
+    /// gives way to an index of the tools, then to their namespaces.
+    /// Accepts suffixes like --output-cap.
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    description_budget: Option<u64>,
 }
 
 /// Which flag sets a limit, by the limit's wire name.
-const FLAGS: [(&str, &str); 5] = [
+const FLAGS: [(&str, &str); 6] = [
     ("maxParallelSubCalls", "--max-parallel"),
     ("defaultTimeoutMs", "--timeout-ms"),
     ("maxTimeoutMs", "--timeout-ms"),
     ("outputCapBytes", "--output-cap"),
     ("memoryLimitBytes", "--memory-limit"),
+    ("descriptionBudgetBytes", "--description-budget"),
 ];
 
 impl LimitArgs {
@@ -51,6 +57,9 @@ impl LimitArgs {
         }
         if let Some(bytes) = self.memory_limit {
             limits.memory_limit_bytes = saturate(bytes);
+        }
+        if let Some(bytes) = self.description_budget {
+            limits.description_budget_bytes = saturate(bytes);
         }
         limits
     }

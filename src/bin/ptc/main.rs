@@ -108,6 +108,10 @@ struct SdkArgs {
     /// else print a unified diff and exit 1.
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
+    /// The limits of `ptc run` and `ptc mcp`, so the description shows what
+    /// they would serve under the same flags.
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -320,7 +324,8 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
 async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
     let (registry, servers) = registry(&args.tools).await?;
     stop(servers).await;
-    let engine = Engine::new(registry, Limits::default())?;
+    let engine =
+        Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;
     let mode = Mode::from(args.mode);
     let format = match args.format {
         FormatArg::Text => SdkFormat::Text,

@@ -1,5 +1,6 @@
-use serde_json::json;
+use serde_json::{Value, json};
 
+use super::words::tokenize;
 use super::*;
 use crate::tool::call::{ToolContext, ToolError};
 use crate::tool::handler::Tool;
@@ -78,20 +79,21 @@ fn ranking_on_a_small_registry() {
     let index = SearchIndex::build(&small());
     let all = [true; 5];
     let found = index.search("create issue", 10, &all);
-    // No stemming: "issues" is another word than "issue".
+    // Stemmed: "issues" is "issue" too.
     assert_eq!(
         names(&found),
-        ["github.create_issue", "createCalendarEvent"]
+        [
+            "github.create_issue",
+            "createCalendarEvent",
+            "github.list_issues"
+        ]
     );
     assert!(found[0].score > found[1].score);
     let found = index.search("issues of a repository", 10, &all);
     assert_eq!(
         names(&found),
-        [
-            "github.list_issues",
-            "github.create_issue",
-            "weather-forecast"
-        ]
+        ["github.list_issues", "github.create_issue"],
+        "\"a\" is a stopword, so \"for a city\" matches nothing"
     );
     // Scores are rounded to three decimals.
     assert!(found.iter().all(|f| (f.score * 1000.0).fract() == 0.0));
@@ -108,11 +110,14 @@ fn ranking_on_a_small_registry() {
 
 #[test]
 fn ties_keep_registration_order() {
-    let tools = [ToolDefinition::new("b_same"), ToolDefinition::new("a_same")];
+    let tools = [
+        ToolDefinition::new("second_same"),
+        ToolDefinition::new("first_same"),
+    ];
     let index = SearchIndex::build(&tools);
     assert_eq!(
         names(&index.search("same", 10, &[true, true])),
-        ["b_same", "a_same"]
+        ["second_same", "first_same"]
     );
 }
 
@@ -177,4 +182,40 @@ fn describe_renders_visible_tools_and_names_the_rest() {
     );
     assert_eq!(describe(&scope, &names(&["nope"])), "// unknown: nope\n");
     assert_eq!(describe(&scope, &[]), "");
+}
+
+#[test]
+fn terms_drop_common_words_and_meet_at_their_stems() {
+    use super::words::{query_terms, terms};
+    assert_eq!(
+        terms("List the files of a folder"),
+        ["list", "file", "folder"]
+    );
+    assert_eq!(terms("replaces"), terms("replace"));
+    assert_eq!(terms("github.list_issues"), ["github", "list", "issu"]);
+    assert!(terms("the of a").is_empty());
+    let weighted = query_terms("make folder");
+    let weight = |t: &str| weighted.iter().find(|(w, _)| w == t).map(|(_, x)| *x);
+    assert_eq!(weight("make"), Some(1.0));
+    assert_eq!(weight("folder"), Some(1.0));
+    assert_eq!(weight("creat"), Some(super::words::RELATED_WEIGHT));
+    assert_eq!(weight("directori"), Some(super::words::RELATED_WEIGHT));
+    assert_eq!(weight("issu"), None);
+    let sorted: Vec<&String> = weighted.iter().map(|(t, _)| t).collect();
+    assert!(
+        sorted.is_sorted(),
+        "a stable order: float sums do not depend on hashing"
+    );
+}
+
+#[test]
+fn a_related_word_counts_less_than_the_word_itself() {
+    let tools = [
+        ToolDefinition::new("make_thing").description("Makes a thing."),
+        ToolDefinition::new("create_thing").description("Creates a thing."),
+    ];
+    let index = SearchIndex::build(&tools);
+    let found = index.search("make thing", 10, &[true, true]);
+    assert_eq!(names(&found), ["make_thing", "create_thing"]);
+    assert!(found[1].score > 0.0 && found[1].score < found[0].score);
 }
