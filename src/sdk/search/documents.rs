@@ -69,13 +69,15 @@ pub(super) fn of_tools(tools: &ToolMap) -> Vec<Arc<Document>> {
         .values()
         .map(|tool| {
             let key = Arc::as_ptr(tool) as usize;
-            let entry = cache.entry(key).or_insert_with(|| {
-                (
-                    Arc::downgrade(tool),
-                    Arc::new(Document::of(&tool.definition)),
-                )
-            });
-            Arc::clone(&entry.1)
+            match cache.get(&key) {
+                // The same allocation, alive: this very tool.
+                Some((known, document)) if known.strong_count() > 0 => Arc::clone(document),
+                _ => {
+                    let document = Arc::new(Document::of(&tool.definition));
+                    cache.insert(key, (Arc::downgrade(tool), Arc::clone(&document)));
+                    document
+                }
+            }
         })
         .collect()
 }

@@ -165,6 +165,29 @@ fn the_index_is_shared_per_registry_version() {
 }
 
 #[test]
+fn a_new_version_analyses_only_the_tools_it_adds() {
+    let registry = registry();
+    let (before, _) = registry.scope().visible_snapshot();
+    let first = documents::of_tools(&before);
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("late_tool").description("Added later."),
+            |args: Value, _cx: ToolContext| async move { Ok::<_, ToolError>(args) },
+        ))
+        .unwrap();
+    let (after, _) = registry.scope().visible_snapshot();
+    let second = documents::of_tools(&after);
+    assert_eq!(second.len(), first.len() + 1);
+    assert!(first.iter().zip(&second).all(|(a, b)| Arc::ptr_eq(a, b)));
+    assert_eq!(second[5].name, "late_tool");
+    // The index of the new version finds the new tool, and only it.
+    assert_eq!(
+        names(&SearchIndex::of(second).search("later", 10, &[true; 6])),
+        ["late_tool"]
+    );
+}
+
+#[test]
 fn describe_renders_visible_tools_and_names_the_rest() {
     let scope = registry().scope();
     let _hidden = scope.deny(["send_email"]);
