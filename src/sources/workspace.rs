@@ -49,6 +49,12 @@ const MAX_SEARCH_FILE_BYTES: u64 = 1024 * 1024;
 /// read-only, so keep only those with
 /// `tools.retain(|t| t.definition().read_only)` for a read-only agent.
 ///
+/// Pass the root to [`Registry::set_working_directory`] so that
+/// `run_code`'s description names the directory the tools work in (`ptc`
+/// gives the canonical path).
+///
+/// [`Registry::set_working_directory`]: crate::Registry::set_working_directory
+///
 /// Confinement guards against the paths a program sends, not against another
 /// process swapping directories for symlinks inside the workspace while a call
 /// runs.

@@ -380,15 +380,7 @@ fn finish(raw: String) -> Option<String> {
         if chars > MAX_TITLE_CHARS {
             break;
         }
-        if is_hostile(c) {
-            for e in c.escape_default() {
-                escaped.push(e);
-                chars += 1;
-            }
-        } else {
-            escaped.push(c);
-            chars += 1;
-        }
+        chars += push_escaped(&mut escaped, c);
     }
     if escaped.is_empty() {
         return None;
@@ -396,6 +388,28 @@ fn finish(raw: String) -> Option<String> {
     let mut title = String::new();
     push_shortened(&mut title, &escaped, MAX_TITLE_CHARS);
     Some(title)
+}
+
+/// `text` with the characters [`finish`] escapes escaped, nothing cut.
+pub(crate) fn escape_hostile(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for c in text.chars() {
+        push_escaped(&mut escaped, c);
+    }
+    escaped
+}
+
+/// Appends `c`, escaped when hostile; returns the characters appended.
+fn push_escaped(out: &mut String, c: char) -> usize {
+    if is_hostile(c) {
+        let escape = c.escape_default();
+        let chars = escape.len();
+        out.extend(escape);
+        chars
+    } else {
+        out.push(c);
+        1
+    }
 }
 
 /// Control characters, line and paragraph separators, and the bidirectional
