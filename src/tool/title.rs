@@ -7,7 +7,7 @@
 //! for the model, and never fail a call: a template naming a missing field,
 //! a function that panics or returns nothing, each falls back.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::io;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -288,7 +288,7 @@ fn lookup<'v>(
 
 /// The default title: `name(key: value, …)`, each value as compact JSON.
 pub(crate) fn default_title(name: &str, arguments: &Value) -> String {
-    let mut out = String::new();
+    let mut out = String::with_capacity(name.len() + 32);
     push_shortened(&mut out, name, MAX_TITLE_CHARS);
     out.push('(');
     match arguments {
@@ -322,7 +322,31 @@ fn push_value(out: &mut String, value: &Value, max_chars: usize) {
 }
 
 /// Compact JSON of `value`, written no further than the bound needs.
+/// Numbers, booleans, `null` and short plain strings (the common
+/// arguments) are written directly, without a buffer.
 fn push_json(out: &mut String, value: &Value, max_chars: usize) {
+    match value {
+        Value::Null => return out.push_str("null"),
+        Value::Bool(b) => return out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => {
+            let start = out.len();
+            // Writing to a String cannot fail.
+            let _ = write!(out, "{n}");
+            if out.len() - start <= max_chars {
+                return;
+            }
+            out.truncate(start);
+        }
+        Value::String(text)
+            if text.len() + 2 <= max_chars
+                && !text.chars().any(|c| c < ' ' || c == '"' || c == '\\') =>
+        {
+            out.push('"');
+            out.push_str(text);
+            return out.push('"');
+        }
+        _ => {}
+    }
     let mut writer = Bounded {
         bytes: Vec::new(),
         room: 4 * (max_chars + 1),
@@ -374,6 +398,14 @@ fn push_shortened(out: &mut String, text: &str, max_chars: usize) {
 /// terminal escaped (`\n`, `\u{1b}`), then cut to [`MAX_TITLE_CHARS`];
 /// `None` when nothing is left. Reads no further than the bound needs.
 fn finish(raw: String) -> Option<String> {
+    // Most titles are short and plain: kept as they are.
+    if raw.len() <= MAX_TITLE_CHARS
+        && !raw.starts_with(char::is_whitespace)
+        && !raw.ends_with(char::is_whitespace)
+        && !raw.chars().any(is_hostile)
+    {
+        return (!raw.is_empty()).then_some(raw);
+    }
     let mut escaped = String::new();
     let mut chars = 0;
     for c in raw.trim().chars() {
@@ -503,6 +535,22 @@ mod tests {
         let title = default_title(&"n".repeat(1000), &huge);
         assert_eq!(title.chars().count(), MAX_TITLE_CHARS);
         assert!(title.ends_with('…'));
+    }
+
+    #[test]
+    fn short_values_read_as_their_compact_json() {
+        let values = json!([
+            null, true, false, 0, -7, 1.5, 1e300, u64::MAX, "", "plain", "é ü",
+            "quote\"d", "back\\slash", "line\nbreak", "\u{1b}", "\u{7f}", [1, "a"], { "k": null }
+        ]);
+        for value in values.as_array().unwrap() {
+            let mut out = String::new();
+            push_json(&mut out, value, MAX_ARGUMENT_CHARS);
+            assert_eq!(out, value.to_string());
+        }
+        let mut out = String::new();
+        push_json(&mut out, &json!("x".repeat(59)), MAX_ARGUMENT_CHARS);
+        assert_eq!(out, format!("\"{}…", "x".repeat(58)));
     }
 
     #[test]

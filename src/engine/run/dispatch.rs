@@ -152,7 +152,7 @@ impl Shared {
         match polled {
             Poll::Ready(result) => {
                 self.memory.release(charged);
-                self.settle(st, n, &id, &name, titled.as_ref(), result);
+                self.settle(st, n, &id, &name, titled, result);
             }
             Poll::Pending => {
                 let task = self.spawn(n, future);
@@ -204,7 +204,7 @@ impl Shared {
         n: u32,
         id: &Arc<str>,
         name: &str,
-        titled: Option<&Titled>,
+        titled: Option<Titled>,
         result: ToolResult,
     ) {
         st.scheduler.settled();
@@ -253,8 +253,7 @@ impl Shared {
             return;
         };
         self.memory.release(spawned.charged);
-        let titled = spawned.titled.as_ref();
-        self.settle(st, n, &spawned.id, &spawned.name, titled, result);
+        self.settle(st, n, &spawned.id, &spawned.name, spawned.titled, result);
         self.pump(st);
     }
 }
@@ -288,12 +287,12 @@ impl Titled {
 
     /// The `settled` event's title: a success's result title, else the
     /// call's.
-    fn settled(&self, result: &ToolResult) -> String {
-        match (&self.result, result) {
+    fn settled(self, result: &ToolResult) -> String {
+        match (self.result, result) {
             (Some((tool, arguments)), Ok(output)) => {
-                tool.definition.title_of_result(arguments, &output.value)
+                tool.definition.title_of_result(&arguments, &output.value)
             }
-            _ => self.call.clone(),
+            _ => self.call,
         }
     }
 }
