@@ -25,6 +25,8 @@ send({"id": 1, "method": "tools/register", "params": {"tools": [{
     "name": "get_weather",
     "description": "The current temperature in a city.",
     "readOnly": True,
+    "callTitle": "Weather in {city}",  # how calls read in events and approvals
+    "resultTitle": "{city}: {result.celsius} °C",
     "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
     "output": {"type": "object", "properties": {"city": {"type": "string"}, "celsius": {"type": "number"}},
                "required": ["city", "celsius"]},
@@ -50,6 +52,7 @@ for line in ptc.stdout:
         else:
             send({"id": message["id"], "error": {"code": -32000, "message": f"no weather for {city}"}})
     elif method == "tools/approve":  # only for tools with "policy": "ask"
+        print("approving:", message["params"]["title"])
         send({"id": message["id"], "result": {"approved": True}})
     elif method == "run/event":
         print("event:", json.dumps(message["params"], ensure_ascii=False))

@@ -112,7 +112,8 @@ impl Engine {
     }
 
     /// What the model sees in this scope: its mode unless `mode` overrides
-    /// it. Byte-identical for the same visible tools and limits.
+    /// it. Byte-identical for the same visible tools, limits and working
+    /// directory ([`Registry::set_working_directory`]).
     pub fn presentation(&self, scope: &Scope, mode: Option<Mode>) -> Presentation {
         let (generation, tools, visible) = scope.versioned_visible();
         let shown: Vec<&ToolDefinition> = tools
@@ -121,7 +122,8 @@ impl Engine {
             .filter(|(_, v)| **v)
             .map(|(t, _)| &t.definition)
             .collect();
-        let options = SdkOptions::from(&self.inner.limits);
+        let mut options = SdkOptions::from(&self.inner.limits);
+        options.working_directory = scope.registry().working_directory();
         present(
             &self.inner.sdk_cache,
             (generation, visible),

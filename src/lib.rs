@@ -29,7 +29,8 @@
 //!   (`handler`), what a call carries and returns (`call`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
 //!   schemas (`registered`), the [`Registry`] and its scopes (`registry`), and
-//!   the call pipeline every call goes through (`pipeline`).
+//!   the call pipeline every call goes through (`pipeline`), and how calls
+//!   read to a person (`title`: templates, defaults, hostile values).
 //! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
 //!   be checked becomes a warning). `json.rs`: a JSON value's type in words.
 //! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached

@@ -25,6 +25,14 @@ pub struct SdkOptions {
     /// way to an index of the tools, then to their namespaces
     /// ([`Limits::description_budget_bytes`]). By default, 32 KiB.
     pub description_budget_bytes: usize,
+    /// The directory the tools work in, named in `run_code`'s description
+    /// ("The tools work in `<dir>`…") exactly as given (control characters
+    /// escaped). By default, none: no such line. [`Engine::presentation`]
+    /// takes it from [`Registry::working_directory`].
+    ///
+    /// [`Engine::presentation`]: crate::Engine::presentation
+    /// [`Registry::working_directory`]: crate::Registry::working_directory
+    pub working_directory: Option<String>,
 }
 
 impl Default for SdkOptions {
@@ -40,6 +48,7 @@ impl From<&Limits> for SdkOptions {
             default_timeout_ms: limits.default_timeout_ms,
             max_timeout_ms: limits.max_timeout_ms,
             description_budget_bytes: limits.description_budget_bytes,
+            working_directory: None,
         }
     }
 }
@@ -77,11 +86,22 @@ pub fn run_code_description(declarations: &str, options: &SdkOptions) -> String 
 fn instructions(tools: &str, options: &SdkOptions) -> String {
     let default = options.default_timeout_ms.to_string();
     let max = options.max_timeout_ms.to_string();
+    let working_directory = options
+        .working_directory
+        .as_deref()
+        .map(|dir| {
+            format!(
+                "- The tools work in {}: relative paths start there.\n",
+                code_span(dir)
+            )
+        })
+        .unwrap_or_default();
     templates::fill(
         templates::INSTRUCTIONS,
         &[
             ("default_timeout_ms", &default),
             ("max_timeout_ms", &max),
+            ("working_directory", &working_directory),
             ("tools", tools),
         ],
     )
@@ -133,6 +153,19 @@ pub fn run_code_parameters(options: &SdkOptions) -> Value {
 /// ```
 pub fn schema_to_typescript(schema: &Value) -> String {
     typescript::expression(schema)
+}
+
+/// `text` as a Markdown code span: one line (control characters escaped as
+/// in titles), between more backticks than any run of them inside.
+fn code_span(text: &str) -> String {
+    let text = crate::tool::title::escape_hostile(text);
+    let ticks = "`".repeat(longest_backtick_run(&text) + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{ticks}{pad}{text}{pad}{ticks}")
 }
 
 fn longest_backtick_run(text: &str) -> usize {
@@ -190,6 +223,21 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("{{"));
+    }
+
+    #[test]
+    fn the_working_directory_is_named_only_when_set() {
+        let without = run_code_description("", &SdkOptions::default());
+        assert!(!without.contains("work in"), "{without}");
+        let options = SdkOptions {
+            working_directory: Some("/home/me/my `odd`\ndir".to_owned()),
+            ..SdkOptions::default()
+        };
+        let with = run_code_description("", &options);
+        let line = "- The tools work in ``/home/me/my `odd`\\ndir``: relative paths start there.\n";
+        assert!(with.contains(line), "{with}");
+        assert_eq!(with.replace(line, ""), without);
+        assert_eq!(code_span("`a`"), "`` `a` ``");
     }
 
     #[test]

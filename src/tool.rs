@@ -7,4 +7,5 @@ pub(crate) mod handler;
 pub(crate) mod pipeline;
 pub(crate) mod registered;
 pub(crate) mod registry;
+pub(crate) mod title;
 pub(crate) mod wire;

@@ -490,3 +490,41 @@ fn an_endless_program_file_is_refused_after_the_limit() {
     let out = ptc(dir.path(), &["run", "latin1.ts"]);
     assert_usage_error(&out, "the program in latin1.ts is not UTF-8 text");
 }
+
+/// Under a terminal (a pseudo-terminal from util-linux's `script`), the
+/// approval prompt and the progress line show the call's title (contracts
+/// §2, titles). The tool takes 1.5 s, so the line (drawn after the first
+/// second) is on screen while it runs.
+#[test]
+fn a_terminal_shows_titles_in_the_prompt_and_the_progress_line() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("manifest.json"),
+        r#"[{ "name": "deploy", "policy": "ask", "callTitle": "Deploy {target}",
+              "command": ["sh", "-c", "sleep 1.5; cat"] }]"#,
+    )
+    .unwrap();
+    let run = format!(
+        "{} run --tools manifest.json -e 'return (await tools.deploy({{ target: \"prod\" }})).target'",
+        env!("CARGO_BIN_EXE_ptc")
+    );
+    let mut child = Command::new("script")
+        .args(["-qec", &run, "/dev/null"])
+        .current_dir(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` is installed (it gives the test a terminal)");
+    child.stdin.take().unwrap().write_all(b"y\n").unwrap();
+    let output = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(code(&output), 0, "{screen}");
+    assert!(
+        screen.contains("ptc: the program asks for: Deploy prod\r\n")
+            && screen.contains("ptc: (tool `deploy` with {\"target\":\"prod\"})"),
+        "{screen:?}"
+    );
+    assert!(screen.contains(", 1 sub-call: Deploy prod\r"), "{screen:?}");
+    assert!(screen.ends_with("prod\r\n"), "{screen:?}");
+}

@@ -222,6 +222,41 @@ fn every_description_form_typechecks_with_tsc() {
     }
 }
 
+/// `ptc sdk` in a directory (the default workspace, `.`) names that
+/// directory in `run_code`'s description, canonical; the golden shows it as
+/// `<workspace>`, so it holds on every machine. Without a workspace (only
+/// `--tools`) there is no such line.
+#[test]
+fn ptc_sdk_names_the_working_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let canonical = std::fs::canonicalize(dir.path()).unwrap();
+    let canonical = canonical.to_str().expect("a UTF-8 temporary directory");
+    let sdk = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .arg("sdk")
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let text = sdk(&[]);
+    let line = format!("- The tools work in `{canonical}`: relative paths start there.\n");
+    assert!(text.contains(&line), "{text}");
+    check_golden(
+        "workspace.run_code.md",
+        &text.replace(canonical, "<workspace>"),
+    );
+    std::fs::write(
+        dir.path().join("tools.json"),
+        r#"[{ "name": "t", "command": ["true"] }]"#,
+    )
+    .unwrap();
+    let text = sdk(&["--tools", "tools.json"]);
+    assert!(!text.contains("The tools work in"), "{text}");
+}
+
 #[test]
 fn rendering_is_deterministic() {
     // Across processes: the golden was written by another process.

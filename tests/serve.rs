@@ -370,7 +370,7 @@ async fn approvals_and_failures_come_from_the_host() {
     let approve = host.incoming_request("tools/approve").await;
     assert_eq!(
         approve["params"],
-        json!({ "runId": "r2", "id": "r2:ptc:1", "name": "risky", "arguments": { "n": 1 } })
+        json!({ "runId": "r2", "id": "r2:ptc:1", "name": "risky", "arguments": { "n": 1 }, "title": "risky(n: 1)" })
     );
     host.reply(&approve, json!({ "approved": true })).await;
     let call = host.incoming_request("tools/call").await;
@@ -1414,4 +1414,63 @@ async fn output_checks_replacement_and_truncation_on_the_wire() {
     assert_eq!(streamed + truncated, 100);
     assert!(truncated > 0);
     host.finish().await;
+}
+
+/// Templates registered by the host title its events and its approvals
+/// (contracts §2, titles); a broken one is refused at its member.
+#[tokio::test]
+async fn registered_title_templates_reach_events_and_approvals() {
+    let mut host = Host::start();
+    let error = host
+        .call_error(
+            "tools/register",
+            json!({ "tools": [{ "name": "bad", "callTitle": "Read {path" }] }),
+        )
+        .await;
+    assert_eq!(error["data"]["path"], "$.tools[0].callTitle", "{error}");
+    host.call(
+        "tools/register",
+        json!({ "tools": [{
+            "name": "write", "policy": "ask",
+            "callTitle": "Write {path}",
+            "resultTitle": "Write {path} ({result.bytes} bytes)"
+        }] }),
+    )
+    .await;
+    let run = host
+        .request(
+            "run_code",
+            json!({
+                "code": "return await tools.write({ path: 'notes.md', text: '\\u001b[2J' })",
+                "description": "Writes",
+                "runId": "t1"
+            }),
+        )
+        .await;
+    let approve = host.incoming_request("tools/approve").await;
+    assert_eq!(approve["params"]["title"], "Write notes.md");
+    host.reply(&approve, json!({ "approved": true })).await;
+    let call = host.incoming_request("tools/call").await;
+    assert_eq!(call["params"].get("title"), None, "only approvals carry it");
+    host.reply(&call, json!({ "value": { "bytes": 12 } })).await;
+    let response = host.response(run).await;
+    assert_eq!(response["result"]["isError"], false, "{response}");
+    let titles: Vec<(&str, &str)> = host
+        .seen
+        .iter()
+        .filter(|m| m["method"] == "run/event" && m["params"]["title"].is_string())
+        .map(|m| {
+            let p = &m["params"];
+            (p["event"].as_str().unwrap(), p["title"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            ("started", "Write notes.md"),
+            ("settled", "Write notes.md (12 bytes)")
+        ]
+    );
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
 }

@@ -19,4 +19,5 @@ mod presentation;
 mod registry;
 mod sdk;
 mod serve;
+mod titles;
 mod tools1000;

@@ -31,6 +31,9 @@ pub enum RunEventKind {
         id: Arc<str>,
         /// The tool's name.
         name: String,
+        /// How the call reads to a person: the tool's call title, else
+        /// `name(key: value, …)` (contracts §2, titles). Never the model's.
+        title: String,
         /// The arguments as the program passed them.
         arguments: Value,
     },
@@ -38,6 +41,9 @@ pub enum RunEventKind {
     Settled {
         /// `<runId>:ptc:<n>`.
         id: Arc<str>,
+        /// How the call and its result read to a person: on success the
+        /// tool's result title, else (and on failure) the call's title.
+        title: String,
         /// Whether it succeeded.
         ok: bool,
         /// The value, on success.

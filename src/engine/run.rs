@@ -369,6 +369,11 @@ impl Run {
         for call in &queued {
             self.shared.emit(RunEventKind::Settled {
                 id: Arc::clone(&call.id),
+                title: call
+                    .titled
+                    .as_ref()
+                    .map(|t| t.call.clone())
+                    .unwrap_or_default(),
                 ok: false,
                 value: None,
                 error: Some(ToolError::new(

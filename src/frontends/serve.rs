@@ -439,12 +439,16 @@ impl Approver for HostApprover {
     fn approve(&self, request: ApprovalRequest) -> BoxFuture<Approval> {
         let peer = Arc::clone(&self.peer);
         Box::pin(async move {
-            let ApprovalRequest { call, context, .. } = request;
+            let ApprovalRequest {
+                call,
+                context,
+                title,
+                ..
+            } = request;
             let name = call.name;
-            let mut pending = peer.request(
-                "tools/approve",
-                call_params(&context, &name, call.arguments),
-            );
+            let mut params = call_params(&context, &name, call.arguments);
+            params["title"] = title.into();
+            let mut pending = peer.request("tools/approve", params);
             let reply = tokio::select! {
                 biased;
                 _ = context.cancellation().cancelled() => {
@@ -968,7 +972,8 @@ fn registration_error(index: usize, error: &RegistrationError) -> RpcError {
             at(path),
             format!("parameters must be an object schema ({reason})"),
         ),
-        RegistrationError::InvalidSchema { tool, path, reason } => {
+        RegistrationError::InvalidSchema { tool, path, reason }
+        | RegistrationError::InvalidTitle { tool, path, reason } => {
             (tool.clone(), at(path), reason.clone())
         }
     };

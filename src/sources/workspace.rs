@@ -49,6 +49,12 @@ const MAX_SEARCH_FILE_BYTES: u64 = 1024 * 1024;
 /// read-only, so keep only those with
 /// `tools.retain(|t| t.definition().read_only)` for a read-only agent.
 ///
+/// Pass the root to [`Registry::set_working_directory`] so that
+/// `run_code`'s description names the directory the tools work in (`ptc`
+/// gives the canonical path).
+///
+/// [`Registry::set_working_directory`]: crate::Registry::set_working_directory
+///
 /// Confinement guards against the paths a program sends, not against another
 /// process swapping directories for symlinks inside the workspace while a call
 /// runs.
@@ -136,6 +142,8 @@ fn read_file_definition() -> ToolDefinition {
         }))
         .output(json!({ "type": "string", "description": "The file's text." }))
         .read_only(true)
+        .call_title(|args| read_title(args, None))
+        .result_title(|args, text| read_title(args, Some(text)))
 }
 
 /// `read_file`'s arguments.
@@ -182,6 +190,8 @@ fn write_file_definition() -> ToolDefinition {
             "additionalProperties": false
         }))
         .read_only(false)
+        .call_title_template("Write {path}")
+        .result_title_template("Write {path} ({result.bytesWritten} bytes)")
 }
 
 /// `write_file`'s arguments.
@@ -229,6 +239,8 @@ fn list_dir_definition() -> ToolDefinition {
             }
         }))
         .read_only(true)
+        .call_title(|args| list_title(args, None))
+        .result_title(|args, entries| list_title(args, Some(entries)))
 }
 
 /// `list_dir`'s arguments.
@@ -280,6 +292,8 @@ fn search_files_definition() -> ToolDefinition {
             }
         }))
         .read_only(true)
+        .call_title(|args| search_title(args, None))
+        .result_title(|args, matches| search_title(args, Some(matches)))
 }
 
 /// `search_files`'s arguments.
@@ -288,6 +302,60 @@ fn search_files_definition() -> ToolDefinition {
 struct SearchArgs {
     pattern: String,
     path: Option<String>,
+}
+
+/// `Read src/lib.rs`, from a line when an offset is given, and with the
+/// lines read once the text is back. Empty (the default title) without a
+/// path.
+fn read_title(args: &Value, text: Option<&Value>) -> String {
+    let Some(path) = args["path"].as_str() else {
+        return String::new();
+    };
+    let mut title = format!("Read {path}");
+    if let Some(offset) = args["offset"].as_u64() {
+        title.push_str(&format!(" from line {offset}"));
+    }
+    if let Some(text) = text.and_then(Value::as_str) {
+        title.push_str(&format!(
+            " ({})",
+            counted(text.lines().count(), "line", "lines")
+        ));
+    }
+    title
+}
+
+/// `List src`, with the entries once the listing is back.
+fn list_title(args: &Value, entries: Option<&Value>) -> String {
+    let path = args["path"].as_str().unwrap_or(".");
+    let mut title = format!("List {path}");
+    if let Some(entries) = entries.and_then(Value::as_array) {
+        title.push_str(&format!(
+            " ({})",
+            counted(entries.len(), "entry", "entries")
+        ));
+    }
+    title
+}
+
+/// `Search "fn main" in src`, with the matches once they are back. Empty
+/// (the default title) without a pattern.
+fn search_title(args: &Value, matches: Option<&Value>) -> String {
+    let Value::String(_) = &args["pattern"] else {
+        return String::new();
+    };
+    let path = args["path"].as_str().unwrap_or(".");
+    let mut title = format!("Search {} in {path}", args["pattern"]);
+    if let Some(matches) = matches.and_then(Value::as_array) {
+        title.push_str(&format!(
+            " ({})",
+            counted(matches.len(), "match", "matches")
+        ));
+    }
+    title
+}
+
+fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The arguments as `T`, once the schema has checked them. Each tool's

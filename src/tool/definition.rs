@@ -1,7 +1,11 @@
 //! Tool definitions: what a tool is, as the host describes it (contracts §2).
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+
+use super::title::Titles;
 
 /// The default pre-execute decision for a tool (contracts §2, `policy`).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -46,6 +50,10 @@ pub struct ToolDefinition {
     pub timeout_ms: Option<u64>,
     /// The default pre-execute decision.
     pub policy: Policy,
+    /// How calls and results read to a person; as JSON, the templates'
+    /// `callTitle` and `resultTitle` members.
+    #[serde(flatten)]
+    pub(crate) titles: Titles,
 }
 
 impl ToolDefinition {
@@ -61,6 +69,7 @@ impl ToolDefinition {
             read_only: false,
             timeout_ms: None,
             policy: Policy::Allow,
+            titles: Titles::default(),
         }
     }
 
@@ -104,6 +113,63 @@ impl ToolDefinition {
     pub fn policy(mut self, policy: Policy) -> Self {
         self.policy = policy;
         self
+    }
+
+    /// Sets how a call reads to a person, from its arguments: "Read
+    /// src/lib.rs" rather than the default `read_file(path: "src/lib.rs")`.
+    /// Shown in run events, progress lines and approval prompts, never to
+    /// the model. A panic or an empty title gives the default title; the
+    /// title is made one line and cut to 200 characters (contracts §2,
+    /// titles). By default, the default title. Replaces a template.
+    pub fn call_title(mut self, title: impl Fn(&Value) -> String + Send + Sync + 'static) -> Self {
+        self.titles.set_call_function(Arc::new(title));
+        self
+    }
+
+    /// Sets how a call reads to a person as a template over its arguments,
+    /// such as `"Read {path}"`: `{a.b}` is the argument `a`'s member `b`
+    /// (an array item by its index), a string as it is and other values as
+    /// compact JSON; `{{` and `}}` are braces. When a field is missing the
+    /// default title is shown. A template that does not parse is refused at
+    /// registration. By default, the default title. Replaces a function.
+    pub fn call_title_template(mut self, template: impl Into<String>) -> Self {
+        self.titles.set_call_template(template.into());
+        self
+    }
+
+    /// Sets how a successful result reads to a person, from the call's
+    /// arguments and the result's value: "Read src/lib.rs (412 lines)". A
+    /// panic or an empty title gives the call's title. By default, a result
+    /// reads as its call. Replaces a template.
+    pub fn result_title(
+        mut self,
+        title: impl Fn(&Value, &Value) -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.titles.set_result_function(Arc::new(title));
+        self
+    }
+
+    /// Sets how a successful result reads to a person as a template, as
+    /// [`call_title_template`](Self::call_title_template), where a path
+    /// starting at `result` reads the result's value: `"Read {path}
+    /// ({result.lines} lines)"`. When a field is missing the call's title is
+    /// shown. By default, a result reads as its call. Replaces a function.
+    pub fn result_title_template(mut self, template: impl Into<String>) -> Self {
+        self.titles.set_result_template(template.into());
+        self
+    }
+
+    /// How a call with these arguments reads to a person (see
+    /// [`call_title`](Self::call_title)). Never fails, never panics.
+    pub fn title_of_call(&self, arguments: &Value) -> String {
+        self.titles.call(&self.name, arguments)
+    }
+
+    /// How the successful result `value` of a call with these arguments
+    /// reads to a person (see [`result_title`](Self::result_title)). Never
+    /// fails, never panics.
+    pub fn title_of_result(&self, arguments: &Value, value: &Value) -> String {
+        self.titles.result(&self.name, arguments, value)
     }
 
     /// The text shown to the model: the summary when present, else the description.

@@ -81,6 +81,9 @@ pub struct ApprovalRequest {
     pub call: Call,
     /// The tool's definition.
     pub definition: ToolDefinition,
+    /// How the call reads to a person ([`ToolDefinition::title_of_call`]),
+    /// for the prompt.
+    pub title: String,
     /// The call's context (its cancellation signal fires when the wait ends).
     pub context: ToolContext,
 }
@@ -370,6 +373,7 @@ async fn ask(
     let request = ApprovalRequest {
         call: call.clone(),
         definition: tool.definition.clone(),
+        title: tool.definition.title_of_call(&call.arguments),
         context: cx.clone(),
     };
     match approver.approve(request).await {

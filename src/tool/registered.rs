@@ -48,6 +48,17 @@ pub enum RegistrationError {
         /// What is wrong.
         reason: String,
     },
+    /// A title template (`callTitle`, `resultTitle`) does not parse or is
+    /// longer than 1,000 characters.
+    #[error("tool `{tool}`: {path}: {reason}")]
+    InvalidTitle {
+        /// The tool's name.
+        tool: String,
+        /// `$.callTitle` or `$.resultTitle`.
+        path: String,
+        /// What is wrong.
+        reason: String,
+    },
 }
 
 /// A tool ready to be called: its definition, handler and compiled schemas.
@@ -97,6 +108,13 @@ impl RegisteredTool {
                     reason: format!("type is {ty}"),
                 });
             }
+        }
+        if let Some((member, reason)) = definition.titles.problem() {
+            return Err(RegistrationError::InvalidTitle {
+                tool: name.clone(),
+                path: format!("$.{member}"),
+                reason,
+            });
         }
         let arguments = compile_part(name, "parameters", params, warnings)?;
         let output = match &definition.output {

@@ -41,6 +41,8 @@ struct RegistryInner {
     tools: RwLock<Arc<ToolMap>>,
     hooks: RwLock<Arc<Hooks>>,
     mode: RwLock<Mode>,
+    /// The directory the tools work in, for `run_code`'s description.
+    working_directory: RwLock<Option<String>>,
     /// Bumped on every change of the tools, so presentations can be cached.
     generation: AtomicU64,
     /// The generation after each change, for those who follow changes
@@ -88,6 +90,7 @@ impl Registry {
                 tools: RwLock::new(Arc::new(IndexMap::new())),
                 hooks: RwLock::new(Arc::new(Hooks::default())),
                 mode: RwLock::new(Mode::default()),
+                working_directory: RwLock::new(None),
                 generation: AtomicU64::new(0),
                 changes: tokio::sync::watch::Sender::new(0),
             }),
@@ -220,6 +223,19 @@ impl Registry {
     /// Sets the default presentation mode. By default, [`Mode::Ptc`].
     pub fn set_mode(&self, mode: Mode) {
         *write(&self.inner.mode) = mode;
+    }
+
+    /// The directory the tools work in, if one was set.
+    pub fn working_directory(&self) -> Option<String> {
+        read(&self.inner.working_directory).clone()
+    }
+
+    /// Sets the directory the tools work in (the workspace tools' root),
+    /// which `run_code`'s description then names as given: "The tools work
+    /// in `<dir>`: relative paths start there." Like the mode, not a change
+    /// of the tools ([`changes`](Self::changes)). By default, none.
+    pub fn set_working_directory(&self, directory: Option<String>) {
+        *write(&self.inner.working_directory) = directory;
     }
 
     fn update_hooks(&self, change: impl FnOnce(&mut Hooks)) {

@@ -101,10 +101,12 @@ pub(crate) enum Member {
     Annotations,
     TimeoutMs,
     Policy,
+    CallTitle,
+    ResultTitle,
 }
 
 impl Member {
-    const CHECKED: [Member; 9] = [
+    const CHECKED: [Member; 11] = [
         Member::Name,
         Member::Description,
         Member::Summary,
@@ -114,6 +116,8 @@ impl Member {
         Member::Annotations,
         Member::TimeoutMs,
         Member::Policy,
+        Member::CallTitle,
+        Member::ResultTitle,
     ];
 
     fn key(self) -> &'static str {
@@ -127,6 +131,8 @@ impl Member {
             Member::Annotations => "annotations",
             Member::TimeoutMs => "timeoutMs",
             Member::Policy => "policy",
+            Member::CallTitle => "callTitle",
+            Member::ResultTitle => "resultTitle",
         }
     }
 
@@ -134,7 +140,9 @@ impl Member {
         let contract = strictness == Strictness::Contract;
         match self {
             Member::Name => value.is_string(),
-            Member::Description | Member::Summary => value.is_string() || value.is_null(),
+            Member::Description | Member::Summary | Member::CallTitle | Member::ResultTitle => {
+                value.is_string() || value.is_null()
+            }
             Member::Parameters | Member::InputSchema => !contract || value.is_object(),
             Member::ReadOnly => value.is_boolean() || value.is_null(),
             Member::Annotations => value.is_object() || value.is_null(),
@@ -152,7 +160,11 @@ impl Member {
     fn refusal(self, got: &Value) -> String {
         let kind = json_type(got);
         match self {
-            Member::Name | Member::Description | Member::Summary => {
+            Member::Name
+            | Member::Description
+            | Member::Summary
+            | Member::CallTitle
+            | Member::ResultTitle => {
                 format!("must be a string, got {kind}")
             }
             Member::Parameters | Member::InputSchema => {
@@ -172,7 +184,9 @@ impl Member {
     pub(crate) fn serde_refusal(self, got: &Value) -> String {
         let error = match self {
             Member::Name => decode_error::<String>(got),
-            Member::Description | Member::Summary => decode_error::<Option<String>>(got),
+            Member::Description | Member::Summary | Member::CallTitle | Member::ResultTitle => {
+                decode_error::<Option<String>>(got)
+            }
             Member::Parameters | Member::InputSchema => decode_error::<Option<Value>>(got),
             Member::ReadOnly => decode_error::<Option<bool>>(got),
             Member::Annotations => decode_error::<Option<Map<String, Value>>>(got),
@@ -189,7 +203,7 @@ fn decode_error<T: DeserializeOwned>(value: &Value) -> Option<String> {
 }
 
 /// Every member the decoded definition is made of, aliases included.
-const DEFINITION_MEMBERS: [&str; 11] = [
+const DEFINITION_MEMBERS: [&str; 13] = [
     "name",
     "description",
     "summary",
@@ -201,6 +215,8 @@ const DEFINITION_MEMBERS: [&str; 11] = [
     "annotations",
     "timeoutMs",
     "policy",
+    "callTitle",
+    "resultTitle",
 ];
 
 /// Reads the tool entry at position `index` (from 0) of a list: checks its
@@ -277,6 +293,10 @@ struct WireDefinition {
     timeout_ms: Option<u64>,
     #[serde(default)]
     policy: Option<Policy>,
+    #[serde(default)]
+    call_title: Option<String>,
+    #[serde(default)]
+    result_title: Option<String>,
 }
 
 impl<'de> Deserialize<'de> for ToolDefinition {
@@ -287,16 +307,21 @@ impl<'de> Deserialize<'de> for ToolDefinition {
             .as_ref()
             .and_then(|a| a.get("readOnlyHint"))
             .and_then(Value::as_bool);
-        Ok(Self {
-            name: wire.name,
-            description: wire.description,
-            summary: wire.summary,
-            parameters: wire.parameters.unwrap_or_else(default_parameters),
-            output: wire.output,
-            read_only: wire.read_only.or(read_only_hint).unwrap_or(false),
-            timeout_ms: wire.timeout_ms,
-            policy: wire.policy.unwrap_or_default(),
-        })
+        let mut definition = Self::new(wire.name);
+        definition.description = wire.description;
+        definition.summary = wire.summary;
+        definition.parameters = wire.parameters.unwrap_or_else(default_parameters);
+        definition.output = wire.output;
+        definition.read_only = wire.read_only.or(read_only_hint).unwrap_or(false);
+        definition.timeout_ms = wire.timeout_ms;
+        definition.policy = wire.policy.unwrap_or_default();
+        if let Some(template) = wire.call_title {
+            definition = definition.call_title_template(template);
+        }
+        if let Some(template) = wire.result_title {
+            definition = definition.result_title_template(template);
+        }
+        Ok(definition)
     }
 }
 
@@ -421,7 +446,8 @@ mod tests {
     fn null_counts_as_absent_except_for_names_and_contract_schemas() {
         let entry = read(json!({
             "name": "n", "description": null, "summary": null, "readOnly": null,
-            "annotations": null, "timeoutMs": null, "policy": null
+            "annotations": null, "timeoutMs": null, "policy": null,
+            "callTitle": null, "resultTitle": null
         }))
         .unwrap();
         assert_eq!(entry.definition, ToolDefinition::new("n"));
@@ -502,7 +528,9 @@ mod tests {
             .description("d")
             .summary("s")
             .output(json!({}))
-            .timeout_ms(5);
+            .timeout_ms(5)
+            .call_title_template("c")
+            .result_title_template("r");
         let Value::Object(members) = serde_json::to_value(def).unwrap() else {
             panic!("a definition serializes as an object")
         };

@@ -46,13 +46,14 @@ impl StatusLine {
     }
 }
 
-/// An [`Approver`] that asks on the terminal: it prints the tool's name and
-/// its JSON arguments to stderr and reads `y`/`N` from `/dev/tty` (or from
-/// stdin when that is a terminal). `y` or `yes` (any case) approves; anything
-/// else, end of input included, refuses as `DENIED` ("the user refused …").
-/// With no terminal to ask, the call is refused as `DENIED` with a reason
-/// saying approval was needed and no terminal was available. One prompt at
-/// a time; the blocking read runs on tokio's blocking pool.
+/// An [`Approver`] that asks on the terminal: it prints the call's title,
+/// the tool's name and its JSON arguments to stderr and reads `y`/`N` from
+/// `/dev/tty` (or from stdin when that is a terminal). `y` or `yes` (any
+/// case) approves; anything else, end of input included, refuses as
+/// `DENIED` ("the user refused …"). With no terminal to ask, the call is
+/// refused as `DENIED` with a reason saying approval was needed and no
+/// terminal was available. One prompt at a time; the blocking read runs on
+/// tokio's blocking pool.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub(crate) struct TerminalApprover;
@@ -70,8 +71,8 @@ impl Approver for TerminalApprover {
             let name = request.call.name;
             let arguments = serde_json::to_string(&request.call.arguments)
                 .unwrap_or_else(|_| "(unprintable)".to_owned());
-            let asked = name.clone();
-            let answer = tokio::task::spawn_blocking(move || ask(&asked, &arguments)).await;
+            let prompt = prompt(&request.title, &name, &arguments);
+            let answer = tokio::task::spawn_blocking(move || ask(&prompt)).await;
             match answer {
                 Ok(Some(true)) => Approval::Approved,
                 Ok(Some(false)) => Approval::Refused(Denial::new(format!(
@@ -85,8 +86,16 @@ impl Approver for TerminalApprover {
     }
 }
 
+/// The question: the title (one line, no control characters), then the
+/// tool and its arguments as JSON (which escapes control characters).
+fn prompt(title: &str, name: &str, arguments: &str) -> String {
+    format!(
+        "ptc: the program asks for: {title}\nptc: (tool `{name}` with {arguments})\nptc: allow this call? [y/N] "
+    )
+}
+
 /// Asks on the terminal; `None` when there is none.
-fn ask(name: &str, arguments: &str) -> Option<bool> {
+fn ask(prompt: &str) -> Option<bool> {
     let _turn = PROMPT.lock().unwrap_or_else(PoisonError::into_inner);
     let mut input: Box<dyn BufRead> = match File::options().read(true).write(true).open("/dev/tty")
     {
@@ -99,10 +108,7 @@ fn ask(name: &str, arguments: &str) -> Option<bool> {
         status.clear();
         status.prompting += 1;
         let mut err = io::stderr().lock();
-        let _ = write!(
-            err,
-            "ptc: the program calls `{name}` with {arguments}\nptc: allow this call? [y/N] "
-        );
+        let _ = write!(err, "{prompt}");
         let _ = err.flush();
     }
     let mut line = String::new();
@@ -112,47 +118,62 @@ fn ask(name: &str, arguments: &str) -> Option<bool> {
     Some(read.is_ok_and(|n| n > 0) && yes)
 }
 
+/// The most characters of a call's title on the progress line, so the line
+/// stays one terminal line.
+const PROGRESS_TITLE_CHARS: usize = 60;
+
 /// A progress line on stderr while a run goes on: after the first second,
-/// `ptc: running… 3.2 s, 12 sub-calls`, redrawn in place every 100 ms and
-/// cleared by [`finish`](Self::finish) (or when dropped). Drawn only when
-/// stderr is a terminal, and never while an approval prompt waits.
+/// `ptc: running… 3.2 s, 12 sub-calls: Read src/lib.rs` (the title of the
+/// sub-call started last), redrawn in place every 100 ms and cleared by
+/// [`stop`](Self::stop) (or when dropped). Drawn only when stderr is a
+/// terminal, and never while an approval prompt waits.
 #[derive(Debug)]
 pub(crate) struct Progress {
-    sub_calls: Arc<AtomicU64>,
+    calls: Arc<Calls>,
     done: Arc<AtomicBool>,
     ticker: Option<tokio::task::JoinHandle<()>>,
+}
+
+/// What the line says of the sub-calls.
+#[derive(Debug, Default)]
+struct Calls {
+    started: AtomicU64,
+    /// The title of the sub-call started last.
+    last: Mutex<String>,
 }
 
 impl Progress {
     /// Starts the clock (and the drawing task, when stderr is a terminal).
     /// Needs a tokio runtime.
     pub(crate) fn start() -> Self {
-        let sub_calls = Arc::new(AtomicU64::new(0));
+        let calls = Arc::new(Calls::default());
         let done = Arc::new(AtomicBool::new(false));
         let ticker = io::stderr().is_terminal().then(|| {
-            let (sub_calls, done) = (Arc::clone(&sub_calls), Arc::clone(&done));
+            let (calls, done) = (Arc::clone(&calls), Arc::clone(&done));
             let started = Instant::now();
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_secs(1)).await;
                 loop {
-                    draw(&done, started, sub_calls.load(Ordering::Relaxed));
+                    draw(&done, started, &calls);
                     tokio::time::sleep(Duration::from_millis(100)).await;
                 }
             })
         });
         Self {
-            sub_calls,
+            calls,
             done,
             ticker,
         }
     }
 
-    /// An event sink that counts the run's sub-calls for the line.
+    /// An event sink that counts the run's sub-calls and keeps the title
+    /// of the last one for the line.
     pub(crate) fn sink(&self) -> impl EventSink + use<> {
-        let sub_calls = Arc::clone(&self.sub_calls);
+        let calls = Arc::clone(&self.calls);
         move |event: RunEvent| {
-            if matches!(event.kind, RunEventKind::Started { .. }) {
-                sub_calls.fetch_add(1, Ordering::Relaxed);
+            if let RunEventKind::Started { title, .. } = event.kind {
+                calls.started.fetch_add(1, Ordering::Relaxed);
+                *calls.last.lock().unwrap_or_else(PoisonError::into_inner) = title;
             }
         }
     }
@@ -174,18 +195,78 @@ impl Drop for Progress {
     }
 }
 
-fn draw(done: &AtomicBool, started: Instant, sub_calls: u64) {
+fn draw(done: &AtomicBool, started: Instant, calls: &Calls) {
     let mut status = status();
     if done.load(Ordering::Acquire) || status.prompting > 0 {
         return;
     }
+    let line = {
+        let last = calls.last.lock().unwrap_or_else(PoisonError::into_inner);
+        progress_line(
+            started.elapsed().as_secs_f64(),
+            calls.started.load(Ordering::Relaxed),
+            &last,
+        )
+    };
     let mut err = io::stderr().lock();
-    let _ = write!(
-        err,
-        "\r\x1b[2Kptc: running… {:.1} s, {sub_calls} sub-call{}",
-        started.elapsed().as_secs_f64(),
-        if sub_calls == 1 { "" } else { "s" }
-    );
+    let _ = write!(err, "\r\x1b[2K{line}");
     let _ = err.flush();
     status.shown = true;
+}
+
+/// The progress line's text: time, sub-calls, and the last call's title
+/// (already one line; cut to [`PROGRESS_TITLE_CHARS`]).
+fn progress_line(seconds: f64, sub_calls: u64, title: &str) -> String {
+    let mut line = format!(
+        "ptc: running… {seconds:.1} s, {sub_calls} sub-call{}",
+        if sub_calls == 1 { "" } else { "s" }
+    );
+    if !title.is_empty() {
+        line.push_str(": ");
+        match title.char_indices().nth(PROGRESS_TITLE_CHARS) {
+            None => line.push_str(title),
+            Some(_) => {
+                let cut = title
+                    .char_indices()
+                    .nth(PROGRESS_TITLE_CHARS - 1)
+                    .map_or(title.len(), |(at, _)| at);
+                line.push_str(&title[..cut]);
+                line.push('…');
+            }
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_progress_line_shows_the_last_title_cut_to_fit() {
+        assert_eq!(
+            progress_line(1.25, 0, ""),
+            "ptc: running… 1.2 s, 0 sub-calls"
+        );
+        assert_eq!(
+            progress_line(3.0, 1, "Read src/lib.rs"),
+            "ptc: running… 3.0 s, 1 sub-call: Read src/lib.rs"
+        );
+        let line = progress_line(3.0, 2, &"é".repeat(200));
+        assert!(
+            line.ends_with(&format!("calls: {}…", "é".repeat(59))),
+            "{line}"
+        );
+        assert_eq!(line.chars().filter(|&c| c == 'é').count(), 59);
+    }
+
+    #[test]
+    fn the_prompt_gives_the_title_then_the_tool_and_its_arguments() {
+        assert_eq!(
+            prompt("Write notes.md", "write_file", r#"{"path":"notes.md"}"#),
+            "ptc: the program asks for: Write notes.md\n\
+             ptc: (tool `write_file` with {\"path\":\"notes.md\"})\n\
+             ptc: allow this call? [y/N] "
+        );
+    }
 }

@@ -40,7 +40,9 @@ pub(crate) enum ToolSetupError {
 /// cannot be checked here).
 ///
 /// `ptc run` and `ptc sdk` pass the current directory as `workspace` when
-/// neither `--workspace` nor `--tools` is given.
+/// neither `--workspace` nor `--tools` is given. With a workspace, the
+/// registry's working directory is its canonical path, so `run_code`'s
+/// description names it.
 ///
 /// # Errors
 /// The workspace is not a directory, the manifest cannot be loaded, or one
@@ -63,6 +65,13 @@ pub(crate) fn tools_registry(
                 source,
             })?;
         warnings.extend(added);
+        // As the tools see it: canonical, like their root.
+        let canonical =
+            std::fs::canonicalize(root).map_err(|source| ToolSetupError::Workspace {
+                path: root.to_owned(),
+                source,
+            })?;
+        registry.set_working_directory(Some(canonical.display().to_string()));
     }
     if let Some(path) = manifest {
         let tools = load_manifest(path)?;

@@ -16,6 +16,7 @@ use super::{Image, RunState, Shared};
 use crate::tool::call::{Call, ContentBlock, ToolResult};
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::RegisteredTool;
+use crate::tool::title::default_title;
 
 /// What a sub-call's tokio task tells the run when it ends.
 pub(super) enum Completion {
@@ -36,6 +37,8 @@ pub(super) struct SubCall {
     arguments: Json,
     /// Bytes of the arguments' copy, charged to the run until it settles.
     charged: usize,
+    /// What its events are titled from, when the run has an event sink.
+    pub(super) titled: Option<Titled>,
 }
 
 /// A sub-call handed to tokio.
@@ -43,6 +46,7 @@ pub(super) struct Spawned {
     id: Arc<str>,
     name: String,
     charged: usize,
+    titled: Option<Titled>,
     /// Aborted if the run is dropped before the call settles.
     pub(super) task: tokio::task::AbortHandle,
 }
@@ -71,14 +75,18 @@ impl Shared {
         st.submitted += 1;
         let n = st.submitted;
         let id: Arc<str> = format!("{}:ptc:{n}", self.setup.run_id).into();
-        if self.setup.events.is_some() {
+        let tool = self.setup.scope.lookup(&name);
+        // Titles are made only for someone to read them.
+        let titled = self.setup.events.is_some().then(|| {
+            let titled = Titled::new(tool.as_ref(), &name, &arguments);
             self.emit(RunEventKind::Started {
                 id: Arc::clone(&id),
                 name: name.clone(),
+                title: titled.call.clone(),
                 arguments: arguments.clone(),
             });
-        }
-        let tool = self.setup.scope.lookup(&name);
+            titled
+        });
         let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
         st.scheduler.submit(
             read_only,
@@ -89,6 +97,7 @@ impl Shared {
                 name,
                 arguments,
                 charged,
+                titled,
             },
         );
         st.submitting = Some(n);
@@ -127,6 +136,7 @@ impl Shared {
             name,
             arguments,
             charged,
+            titled,
         } = call;
         let mut future = Box::pin(self.setup.scope.call_resolved(
             tool,
@@ -142,7 +152,7 @@ impl Shared {
         match polled {
             Poll::Ready(result) => {
                 self.memory.release(charged);
-                self.settle(st, n, &id, &name, result);
+                self.settle(st, n, &id, &name, titled, result);
             }
             Poll::Pending => {
                 let task = self.spawn(n, future);
@@ -150,6 +160,7 @@ impl Shared {
                     id,
                     name,
                     charged,
+                    titled,
                     task,
                 };
                 st.spawned.insert(n, spawned);
@@ -187,15 +198,24 @@ impl Shared {
     }
 
     /// Records a settled sub-call: scheduler, events, images, delivery.
-    fn settle(&self, st: &mut RunState, n: u32, id: &Arc<str>, name: &str, result: ToolResult) {
+    fn settle(
+        &self,
+        st: &mut RunState,
+        n: u32,
+        id: &Arc<str>,
+        name: &str,
+        titled: Option<Titled>,
+        result: ToolResult,
+    ) {
         st.scheduler.settled();
-        if self.setup.events.is_some() {
+        if let Some(titled) = titled {
             let (value, error) = match &result {
                 Ok(output) => (Some(output.value.clone()), None),
                 Err(error) => (None, Some(error.clone())),
             };
             self.emit(RunEventKind::Settled {
                 id: Arc::clone(id),
+                title: titled.settled(&result),
                 ok: result.is_ok(),
                 value,
                 error,
@@ -233,8 +253,47 @@ impl Shared {
             return;
         };
         self.memory.release(spawned.charged);
-        self.settle(st, n, &spawned.id, &spawned.name, result);
+        self.settle(st, n, &spawned.id, &spawned.name, spawned.titled, result);
         self.pump(st);
+    }
+}
+
+/// What a sub-call's events are titled from (made only when the run has
+/// an event sink).
+pub(super) struct Titled {
+    /// The call's title.
+    pub(super) call: String,
+    /// The tool and the arguments, kept when the tool titles its results.
+    result: Option<(Arc<RegisteredTool>, Json)>,
+}
+
+impl Titled {
+    fn new(tool: Option<&Arc<RegisteredTool>>, name: &str, arguments: &Json) -> Self {
+        let Some(tool) = tool else {
+            return Self {
+                call: default_title(name, arguments),
+                result: None,
+            };
+        };
+        let definition = &tool.definition;
+        Self {
+            call: definition.title_of_call(arguments),
+            result: definition
+                .titles
+                .titles_results()
+                .then(|| (Arc::clone(tool), arguments.clone())),
+        }
+    }
+
+    /// The `settled` event's title: a success's result title, else the
+    /// call's.
+    fn settled(self, result: &ToolResult) -> String {
+        match (self.result, result) {
+            (Some((tool, arguments)), Ok(output)) => {
+                tool.definition.title_of_result(&arguments, &output.value)
+            }
+            _ => self.call,
+        }
     }
 }
 

@@ -1,5 +1,5 @@
 //! `ask` tools approved through MCP elicitation: the client shows the user a
-//! yes/no form naming the tool and its arguments.
+//! yes/no form with the call's title, the tool's name and its arguments.
 
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
 use rmcp::service::ElicitationMode;
@@ -43,7 +43,7 @@ impl Approver for ElicitingApprover {
                     "tool `{name}` needs approval, which is not available from this MCP client (it does not support elicitation)"
                 ));
             }
-            let Some(form) = form(&name, &request.call.arguments) else {
+            let Some(form) = form(&name, &request.title, &request.call.arguments) else {
                 return refused(format!(
                     "tool `{name}` needs approval and no form could be made"
                 ));
@@ -68,8 +68,9 @@ fn refused(reason: String) -> Approval {
     Approval::Refused(Denial::new(reason))
 }
 
-/// The yes/no form: the message names the tool and shows its arguments.
-fn form(name: &str, arguments: &Value) -> Option<ElicitRequestParams> {
+/// The yes/no form: the message gives the call's title, names the tool
+/// and shows its arguments.
+fn form(name: &str, title: &str, arguments: &Value) -> Option<ElicitRequestParams> {
     let mut shown = arguments.to_string();
     if shown.len() > SHOWN_ARGUMENTS {
         let mut cut = SHOWN_ARGUMENTS;
@@ -85,7 +86,7 @@ fn form(name: &str, arguments: &Value) -> Option<ElicitRequestParams> {
         .ok()?;
     Some(ElicitRequestParams::FormElicitationParams {
         meta: None,
-        message: format!("Allow the tool call `{name}` with arguments {shown}?"),
+        message: format!("Allow {title}? (the tool call `{name}` with arguments {shown})"),
         requested_schema: schema,
     })
 }

@@ -167,16 +167,20 @@ impl ServerHandler for McpServer {
             peer: context.peer.clone(),
         });
         let (sink, events) = progress::channel();
-        let options = RunOptions::default()
+        let token = context.meta.get_progress_token();
+        let mut options = RunOptions::default()
             .scope(self.inner.scope.clone())
             .cancel(context.ct.clone())
-            .caller(caller)
-            .events(sink);
+            .caller(caller);
+        // Without a token nobody reads the events: the run makes none.
+        if token.is_some() {
+            options = options.events(sink);
+        }
         let invocation = progress::forwarding(
             self.engine()
                 .invoke(Call::new(id, name, arguments), options),
             events,
-            context.meta.get_progress_token(),
+            token,
             context.peer.clone(),
         )
         .await;

@@ -1,11 +1,9 @@
 //! A run's sub-calls as MCP progress notifications: one per settled
 //! sub-call, `progress` the number settled so far (no `total`: a program's
-//! calls are not known ahead), the message naming the tool and whether it
-//! succeeded.
+//! calls are not known ahead), the message the `settled` event's title
+//! (contracts §2, titles), followed by `: failed (CODE)` when it failed.
 
-use std::collections::HashMap;
 use std::future::Future;
-use std::sync::Arc;
 
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
@@ -14,17 +12,12 @@ use tokio::sync::mpsc;
 use crate::engine::events::{RunEvent, RunEventKind};
 use crate::tool::call::ErrorCode;
 
-/// What progress needs of a run event: no arguments, values or console
-/// lines, so a slow client costs little memory per sub-call.
-pub(super) enum Step {
-    Started {
-        id: Arc<str>,
-        name: String,
-    },
-    Settled {
-        id: Arc<str>,
-        failure: Option<Option<ErrorCode>>,
-    },
+/// What progress needs of a run event: a settled sub-call's title and
+/// failure, no arguments, values or console lines, so a slow client costs
+/// little memory per sub-call.
+pub(super) struct Step {
+    title: String,
+    failure: Option<Option<ErrorCode>>,
 }
 
 /// Where a run's events go: the sink for [`RunOptions`](crate::RunOptions)
@@ -37,9 +30,10 @@ pub(super) fn channel() -> (
     // Never blocks the sandbox thread; a closed receiver drops events.
     let sink = move |event: RunEvent| {
         let step = match event.kind {
-            RunEventKind::Started { id, name, .. } => Step::Started { id, name },
-            RunEventKind::Settled { id, ok, error, .. } => Step::Settled {
-                id,
+            RunEventKind::Settled {
+                title, ok, error, ..
+            } => Step {
+                title,
                 failure: (!ok).then(|| error.map(|e| e.code)),
             },
             _ => return,
@@ -66,7 +60,6 @@ pub(super) async fn forwarding<F: Future>(
     let mut reporter = Reporter {
         token,
         peer,
-        names: HashMap::new(),
         settled: 0,
     };
     tokio::pin!(work);
@@ -87,26 +80,16 @@ pub(super) async fn forwarding<F: Future>(
 struct Reporter {
     token: ProgressToken,
     peer: Peer<RoleServer>,
-    /// Tool names of sub-calls started and not yet settled.
-    names: HashMap<Arc<str>, String>,
     settled: u64,
 }
 
 impl Reporter {
     async fn report(&mut self, step: Step) {
-        let message = match step {
-            Step::Started { id, name } => {
-                self.names.insert(id, name);
-                return;
-            }
-            Step::Settled { id, failure } => {
-                let name = self.names.remove(&id).unwrap_or_default();
-                match failure {
-                    None => format!("`{name}` ok"),
-                    Some(Some(code)) => format!("`{name}` failed ({code})"),
-                    Some(None) => format!("`{name}` failed"),
-                }
-            }
+        let Step { title, failure } = step;
+        let message = match failure {
+            None => title,
+            Some(Some(code)) => format!("{title}: failed ({code})"),
+            Some(None) => format!("{title}: failed"),
         };
         self.settled += 1;
         let mut params = ProgressNotificationParam::new(self.token.clone(), self.settled as f64);
