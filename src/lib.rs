@@ -43,7 +43,8 @@
 //!   `deadline.rs`: the [`Deadline`] primitive.
 //! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
-//!   that takes one run from admission to outcome; `run/` (one run's state
+//!   that takes one run from admission to outcome; `escalation`, a run's
+//!   request for more put to the approver before anything of it runs; `run/` (one run's state
 //!   and step loop, with its `bridge` to the program, sub-call `dispatch`,
 //!   `discovery` (`$search`/`$describe`'s arguments), `timers`, unhandled
 //!   `rejections` and error `describe`-ing); the
@@ -119,6 +120,7 @@ pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
 pub use engine::{
     Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
+    SandboxPermissions,
 };
 pub use frontends::mcp::{
     McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
@@ -143,7 +145,7 @@ pub use tool::call::{
 pub use tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 pub use tool::handler::{BoxFuture, Tool, ToolHandler, TypedTool};
 pub use tool::pipeline::{
-    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, Next,
+    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationRequest, Next,
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
 

@@ -5,7 +5,7 @@
 pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 
 /// The `run_code` instructions: `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
-/// `{{fence}}` and `{{declarations}}`.
+/// `{{escalated_max_timeout_ms}}`, `{{fence}}` and `{{declarations}}`.
 pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
 
 /// The frame around `{{types}}` and `{{methods}}`: `[head, middle, tail]`.
@@ -71,6 +71,7 @@ mod tests {
             &[
                 ("default_timeout_ms", ""),
                 ("max_timeout_ms", ""),
+                ("escalated_max_timeout_ms", ""),
                 ("fence", ""),
                 ("declarations", ""),
             ],

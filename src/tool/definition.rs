@@ -46,11 +46,22 @@ pub struct ToolDefinition {
     pub timeout_ms: Option<u64>,
     /// The default pre-execute decision.
     pub policy: Policy,
+    /// `true` keeps the tool back unless the run is escalated (contracts
+    /// §6, Escalation): outside an approved `sandboxPermissions:
+    /// "require_escalated"` run a call is `DENIED`. Written
+    /// `requiresEscalation`, left out when `false`.
+    #[serde(rename = "requiresEscalation", skip_serializing_if = "is_false")]
+    pub escalation_only: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl ToolDefinition {
     /// A definition with the given name, no description, parameters
-    /// `{ "type": "object" }`, mutating, no timeout and policy `allow`.
+    /// `{ "type": "object" }`, mutating, no timeout, policy `allow`, and
+    /// callable without escalation.
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -61,6 +72,7 @@ impl ToolDefinition {
             read_only: false,
             timeout_ms: None,
             policy: Policy::Allow,
+            escalation_only: false,
         }
     }
 
@@ -103,6 +115,13 @@ impl ToolDefinition {
     /// Sets the default pre-execute decision. By default, [`Policy::Allow`].
     pub fn policy(mut self, policy: Policy) -> Self {
         self.policy = policy;
+        self
+    }
+
+    /// Keeps the tool for escalated runs only. By default, `false`
+    /// (callable in every run).
+    pub fn escalation_only(mut self, escalation_only: bool) -> Self {
+        self.escalation_only = escalation_only;
         self
     }
 

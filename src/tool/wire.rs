@@ -101,10 +101,11 @@ pub(crate) enum Member {
     Annotations,
     TimeoutMs,
     Policy,
+    RequiresEscalation,
 }
 
 impl Member {
-    const CHECKED: [Member; 9] = [
+    const CHECKED: [Member; 10] = [
         Member::Name,
         Member::Description,
         Member::Summary,
@@ -114,6 +115,7 @@ impl Member {
         Member::Annotations,
         Member::TimeoutMs,
         Member::Policy,
+        Member::RequiresEscalation,
     ];
 
     fn key(self) -> &'static str {
@@ -127,6 +129,7 @@ impl Member {
             Member::Annotations => "annotations",
             Member::TimeoutMs => "timeoutMs",
             Member::Policy => "policy",
+            Member::RequiresEscalation => "requiresEscalation",
         }
     }
 
@@ -136,7 +139,7 @@ impl Member {
             Member::Name => value.is_string(),
             Member::Description | Member::Summary => value.is_string() || value.is_null(),
             Member::Parameters | Member::InputSchema => !contract || value.is_object(),
-            Member::ReadOnly => value.is_boolean() || value.is_null(),
+            Member::ReadOnly | Member::RequiresEscalation => value.is_boolean() || value.is_null(),
             Member::Annotations => value.is_object() || value.is_null(),
             Member::TimeoutMs => {
                 value.is_null()
@@ -158,7 +161,9 @@ impl Member {
             Member::Parameters | Member::InputSchema => {
                 format!("must be an object schema, got {kind}")
             }
-            Member::ReadOnly => format!("must be a boolean, got {kind}"),
+            Member::ReadOnly | Member::RequiresEscalation => {
+                format!("must be a boolean, got {kind}")
+            }
             Member::Annotations => format!("must be an object, got {kind}"),
             Member::TimeoutMs => {
                 format!("must be an integer from 1 to {MAX_DEADLINE_MS}, got {got}")
@@ -174,7 +179,7 @@ impl Member {
             Member::Name => decode_error::<String>(got),
             Member::Description | Member::Summary => decode_error::<Option<String>>(got),
             Member::Parameters | Member::InputSchema => decode_error::<Option<Value>>(got),
-            Member::ReadOnly => decode_error::<Option<bool>>(got),
+            Member::ReadOnly | Member::RequiresEscalation => decode_error::<Option<bool>>(got),
             Member::Annotations => decode_error::<Option<Map<String, Value>>>(got),
             Member::TimeoutMs => decode_error::<Option<u64>>(got),
             Member::Policy => decode_error::<Option<Policy>>(got),
@@ -189,7 +194,7 @@ fn decode_error<T: DeserializeOwned>(value: &Value) -> Option<String> {
 }
 
 /// Every member the decoded definition is made of, aliases included.
-const DEFINITION_MEMBERS: [&str; 11] = [
+const DEFINITION_MEMBERS: [&str; 12] = [
     "name",
     "description",
     "summary",
@@ -201,6 +206,7 @@ const DEFINITION_MEMBERS: [&str; 11] = [
     "annotations",
     "timeoutMs",
     "policy",
+    "requiresEscalation",
 ];
 
 /// Reads the tool entry at position `index` (from 0) of a list: checks its
@@ -277,6 +283,8 @@ struct WireDefinition {
     timeout_ms: Option<u64>,
     #[serde(default)]
     policy: Option<Policy>,
+    #[serde(default)]
+    requires_escalation: Option<bool>,
 }
 
 impl<'de> Deserialize<'de> for ToolDefinition {
@@ -296,6 +304,7 @@ impl<'de> Deserialize<'de> for ToolDefinition {
             read_only: wire.read_only.or(read_only_hint).unwrap_or(false),
             timeout_ms: wire.timeout_ms,
             policy: wire.policy.unwrap_or_default(),
+            escalation_only: wire.requires_escalation.unwrap_or(false),
         })
     }
 }
@@ -421,7 +430,8 @@ mod tests {
     fn null_counts_as_absent_except_for_names_and_contract_schemas() {
         let entry = read(json!({
             "name": "n", "description": null, "summary": null, "readOnly": null,
-            "annotations": null, "timeoutMs": null, "policy": null
+            "annotations": null, "timeoutMs": null, "policy": null,
+            "requiresEscalation": null
         }))
         .unwrap();
         assert_eq!(entry.definition, ToolDefinition::new("n"));
@@ -502,7 +512,8 @@ mod tests {
             .description("d")
             .summary("s")
             .output(json!({}))
-            .timeout_ms(5);
+            .timeout_ms(5)
+            .escalation_only(true);
         let Value::Object(members) = serde_json::to_value(def).unwrap() else {
             panic!("a definition serializes as an object")
         };

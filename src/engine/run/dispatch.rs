@@ -119,6 +119,7 @@ impl Shared {
             cancel: self.calls_cancel.child_token(),
             caller: self.setup.caller.clone(),
             run_id: Some(Arc::clone(&self.setup.run_id)),
+            escalated: self.setup.escalated,
         };
         let SubCall {
             n,

@@ -51,6 +51,8 @@ pub(super) fn map_tools(
             definition.policy = Policy::Ask;
         }
         definition.timeout_ms = config.call_timeout_ms;
+        // Escalation is the host's to decide, not the server's.
+        definition.escalation_only = false;
         tools.push(ListedTool { remote, definition });
     }
     (tools, skipped)
