@@ -17,6 +17,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::cli::ptc;
 use crate::sdk::check_golden;
+use crate::mcp_server::{drive, texts};
+use crate::serve::Host;
 
 /// What the test approver saw and how it answers.
 #[derive(Default)]
@@ -622,4 +624,211 @@ fn ptc_with_terminal(dir: &Path, args: &[&str], answers: &str) -> std::process::
     let output = child.wait_with_output().unwrap();
     drop(leader);
     output
+}
+
+/// A `ptc serve` session with small standard limits, larger escalated ones,
+/// and `deploy` (escalation-only), `risky` (escalation-only, `ask`) and
+/// `read`.
+async fn serve_session() -> Host {
+    let mut host = Host::start();
+    host.call(
+        "initialize",
+        json!({ "config": {
+            "memoryLimitBytes": 8 << 20,
+            "escalatedMemoryLimitBytes": 64 << 20,
+            "maxTimeoutMs": 1_000,
+            "defaultTimeoutMs": 1_000,
+            "escalatedMaxTimeoutMs": 60_000
+        } }),
+    )
+    .await;
+    host.call(
+        "tools/register",
+        json!({ "tools": [
+            { "name": "deploy", "requiresEscalation": true },
+            { "name": "risky", "requiresEscalation": true, "policy": "ask" },
+            { "name": "read", "readOnly": true }
+        ] }),
+    )
+    .await;
+    host
+}
+
+fn escalated_params(code: &str, run_id: &str) -> Value {
+    json!({
+        "code": code, "description": "ships it", "runId": run_id, "timeoutMs": 30_000,
+        "sandboxPermissions": "require_escalated", "justification": "the user asked to ship it"
+    })
+}
+
+#[tokio::test]
+async fn serve_asks_the_host_with_tools_approve_before_the_run() {
+    let mut host = serve_session().await;
+    let listed = host.call("tools/list", json!({})).await;
+    assert_eq!(listed["tools"][0]["requiresEscalation"], true);
+    assert_eq!(listed["tools"][2].get("requiresEscalation"), None);
+
+    let code = "const big = 'x'.repeat(20 << 20).length\nconst d = await tools.deploy({})\nconst r = await tools.risky({})\nreturn `${d} ${r} ${big}`";
+    let run = host.request("run_code", escalated_params(code, "e1")).await;
+    let approve = host.incoming_request("tools/approve").await;
+    assert_eq!(
+        approve["params"],
+        json!({
+            "runId": "e1", "kind": "escalation", "code": code, "description": "ships it",
+            "justification": "the user asked to ship it",
+            "grant": { "tools": ["deploy", "risky"], "timeoutMs": 30_000,
+                       "memoryLimitBytes": 64 << 20, "outputCapBytes": 128 << 10 }
+        })
+    );
+    host.reply(&approve, json!({ "approved": true })).await;
+    let call = host.incoming_request("tools/call").await;
+    assert_eq!(call["params"]["name"], "deploy");
+    host.reply(&call, json!({ "value": "deployed" })).await;
+    // `ask` still asks inside the escalated run.
+    let approve = host.incoming_request("tools/approve").await;
+    assert_eq!(approve["params"]["kind"], "call");
+    assert_eq!(approve["params"]["name"], "risky");
+    host.reply(&approve, json!({ "approved": true })).await;
+    let call = host.incoming_request("tools/call").await;
+    host.reply(&call, json!({ "value": "risked" })).await;
+    let result = host.response(run).await["result"].clone();
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["content"][0]["text"], "deployed risked 20971520");
+
+    // The next run is standard again.
+    let result = host
+        .call(
+            "run_code",
+            json!({ "code": "try { await tools.deploy({}) } catch (e: any) { return e.code }", "description": "d" }),
+        )
+        .await;
+    assert_eq!(result["content"][0]["text"], "DENIED");
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn serve_refusals_and_bad_escalations() {
+    let mut host = serve_session().await;
+    let run = host
+        .request("run_code", escalated_params("return await tools.deploy({})", "e2"))
+        .await;
+    let approve = host.incoming_request("tools/approve").await;
+    host.reply(&approve, json!({ "approved": false, "reason": "not today" }))
+        .await;
+    let result = host.response(run).await["result"].clone();
+    assert_eq!((&result["isError"], &result["kind"]), (&json!(true), &json!("denied")));
+    assert_eq!((&result["subCalls"], &result["runId"]), (&json!(0), &json!("e2")));
+    let text = result["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Error: code run failed (denied): escalation refused: not today. Nothing ran."),
+        "{text}"
+    );
+
+    let mut missing = escalated_params("return 1", "e3");
+    missing.as_object_mut().unwrap().remove("justification");
+    let error = host.call_error("run_code", missing).await;
+    assert_eq!(error["code"], -32602);
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("justification is required with sandboxPermissions \"require_escalated\""),
+        "{error}"
+    );
+    let mut wrong = escalated_params("return 1", "e4");
+    wrong["sandboxPermissions"] = json!("all");
+    let error = host.call_error("run_code", wrong).await;
+    assert_eq!(
+        error["message"],
+        "invalid params for `run_code`: `sandboxPermissions` must be \"use_default\" or \"require_escalated\", got \"all\""
+    );
+
+    // Cancelled while the host decides: ptc stops asking, the run is cancelled.
+    let run = host.request("run_code", escalated_params("return 1", "e5")).await;
+    let approve = host.incoming_request("tools/approve").await;
+    host.notify("$/cancel", json!({ "id": run })).await;
+    let cancel = host
+        .expect("ptc's $/cancel", |m| m["method"] == "$/cancel")
+        .await;
+    assert_eq!(cancel["params"]["id"], approve["id"]);
+    let result = host.response(run).await["result"].clone();
+    assert_eq!(result["kind"], "cancelled", "{result}");
+    assert!(
+        !host.seen_any(|m| m["method"] == "tools/call"),
+        "nothing of a refused or cancelled escalation ran"
+    );
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+/// `ptc mcp` over stdio with the CLI tools in `dir`, driven by the Python
+/// client answering elicitations with `answer`.
+fn mcp_escalation(dir: &Path, answer: Option<Value>) -> Value {
+    let code = "const d = await tools.deploy({})\nconst r = await tools.risky({})\nreturn `${d} ${r}`";
+    let mut plan = json!({
+        "scenario": "elicit",
+        "name": "run_code",
+        "arguments": {
+            "code": code, "description": "ships it",
+            "sandboxPermissions": "require_escalated", "justification": "the user asked to ship it"
+        },
+        "stdio": {
+            "command": env!("CARGO_BIN_EXE_ptc"),
+            "args": ["mcp", "--tools", "tools.json"],
+            "cwd": dir.to_str().unwrap()
+        }
+    });
+    if let Some(answer) = answer {
+        plan["answer"] = answer;
+    }
+    drive(plan)
+}
+
+#[test]
+fn mcp_clients_approve_escalations_through_elicitation() {
+    let dir = tempfile::tempdir().unwrap();
+    cli_tools(dir.path());
+    let answered = mcp_escalation(dir.path(), Some(json!(["accept", "accept"])));
+    assert_eq!(answered["result"]["isError"], false, "{answered}");
+    assert_eq!(texts(&answered["result"]), ["deployed risked"]);
+    let asked = answered["elicitations"].as_array().unwrap();
+    assert_eq!(asked.len(), 2, "the escalation, then the `ask` tool");
+    let message = asked[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with(
+            "Allow an escalated run? The model says: the user asked to ship it\nIt would get the tools deploy, risky, a deadline of 120000 ms, 256 MiB of memory and 128 KiB of output.\nThe program (ships it):\nconst d = await tools.deploy({})"
+        ),
+        "{message}"
+    );
+    assert_eq!(asked[0]["schema"]["required"], json!(["approve"]));
+    assert!(asked[1]["message"].as_str().unwrap().contains("`risky`"));
+}
+
+#[test]
+fn mcp_refusals_of_escalations_run_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    cli_tools(dir.path());
+    for (answer, reason) in [
+        (Some(json!("refuse")), "the user refused the escalation"),
+        (Some(json!("decline")), "the user declined the escalation"),
+        (
+            None,
+            "escalation needs approval, which is not available from this MCP client (it does not support elicitation)",
+        ),
+    ] {
+        let answered = mcp_escalation(dir.path(), answer.clone());
+        assert_eq!(answered["result"]["isError"], true, "{answered}");
+        assert_eq!(answered["result"]["structuredContent"]["kind"], "denied");
+        assert_eq!(answered["result"]["structuredContent"]["subCalls"], 0);
+        let text = texts(&answered["result"])[0];
+        assert!(
+            text.starts_with(&format!(
+                "Error: code run failed (denied): escalation refused: {reason}. Nothing ran."
+            )),
+            "{text}"
+        );
+        let asked = answered.get("elicitations").map_or(0, |e| e.as_array().unwrap().len());
+        assert_eq!(asked, usize::from(answer.is_some()), "asked once, no replay");
+    }
 }
