@@ -16,8 +16,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::ptc;
-use crate::sdk::check_golden;
 use crate::mcp_server::{drive, texts};
+use crate::sdk::check_golden;
 use crate::serve::Host;
 
 /// What the test approver saw and how it answers.
@@ -711,17 +711,31 @@ async fn serve_asks_the_host_with_tools_approve_before_the_run() {
 async fn serve_refusals_and_bad_escalations() {
     let mut host = serve_session().await;
     let run = host
-        .request("run_code", escalated_params("return await tools.deploy({})", "e2"))
+        .request(
+            "run_code",
+            escalated_params("return await tools.deploy({})", "e2"),
+        )
         .await;
     let approve = host.incoming_request("tools/approve").await;
-    host.reply(&approve, json!({ "approved": false, "reason": "not today" }))
-        .await;
+    host.reply(
+        &approve,
+        json!({ "approved": false, "reason": "not today" }),
+    )
+    .await;
     let result = host.response(run).await["result"].clone();
-    assert_eq!((&result["isError"], &result["kind"]), (&json!(true), &json!("denied")));
-    assert_eq!((&result["subCalls"], &result["runId"]), (&json!(0), &json!("e2")));
+    assert_eq!(
+        (&result["isError"], &result["kind"]),
+        (&json!(true), &json!("denied"))
+    );
+    assert_eq!(
+        (&result["subCalls"], &result["runId"]),
+        (&json!(0), &json!("e2"))
+    );
     let text = result["content"][0]["text"].as_str().unwrap();
     assert!(
-        text.starts_with("Error: code run failed (denied): escalation refused: not today. Nothing ran."),
+        text.starts_with(
+            "Error: code run failed (denied): escalation refused: not today. Nothing ran."
+        ),
         "{text}"
     );
 
@@ -745,7 +759,9 @@ async fn serve_refusals_and_bad_escalations() {
     );
 
     // Cancelled while the host decides: ptc stops asking, the run is cancelled.
-    let run = host.request("run_code", escalated_params("return 1", "e5")).await;
+    let run = host
+        .request("run_code", escalated_params("return 1", "e5"))
+        .await;
     let approve = host.incoming_request("tools/approve").await;
     host.notify("$/cancel", json!({ "id": run })).await;
     let cancel = host
@@ -765,7 +781,8 @@ async fn serve_refusals_and_bad_escalations() {
 /// `ptc mcp` over stdio with the CLI tools in `dir`, driven by the Python
 /// client answering elicitations with `answer`.
 fn mcp_escalation(dir: &Path, answer: Option<Value>) -> Value {
-    let code = "const d = await tools.deploy({})\nconst r = await tools.risky({})\nreturn `${d} ${r}`";
+    let code =
+        "const d = await tools.deploy({})\nconst r = await tools.risky({})\nreturn `${d} ${r}`";
     let mut plan = json!({
         "scenario": "elicit",
         "name": "run_code",
@@ -828,7 +845,13 @@ fn mcp_refusals_of_escalations_run_nothing() {
             )),
             "{text}"
         );
-        let asked = answered.get("elicitations").map_or(0, |e| e.as_array().unwrap().len());
-        assert_eq!(asked, usize::from(answer.is_some()), "asked once, no replay");
+        let asked = answered
+            .get("elicitations")
+            .map_or(0, |e| e.as_array().unwrap().len());
+        assert_eq!(
+            asked,
+            usize::from(answer.is_some()),
+            "asked once, no replay"
+        );
     }
 }
