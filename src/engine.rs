@@ -179,9 +179,13 @@ impl Engine {
     /// Runs one program and renders its outcome (contracts §6–§7). Every
     /// failure of the program is an [`Outcome`] with `is_error`.
     ///
+    /// A request with `sandboxPermissions: "require_escalated"` is first put
+    /// to the registry's approver ([`Approver::escalate`](crate::Approver::escalate));
+    /// refused, the outcome is a `denied` failure and nothing ran.
+    ///
     /// # Errors
-    /// `run_code` arguments out of range (`timeoutMs`), or a `runId` of a
-    /// run still going.
+    /// `run_code` arguments out of range (`timeoutMs`), an escalation
+    /// without a justification, or a `runId` of a run still going.
     pub async fn run_code(
         &self,
         request: RunRequest,

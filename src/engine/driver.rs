@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::EngineInner;
-use super::escalation::{self, Grant, Verdict};
+use super::escalation::{self, Grant};
 use super::outcome::{FailureKind, Outcome};
 use super::report::{Report, StartFailure};
 use super::request::{RunError, RunOptions, RunRequest};
@@ -41,12 +41,9 @@ pub(super) async fn run_code(
             timeout,
             tier: &tier,
         };
-        match escalation::ask(&scope, &request, grant, &options).await {
-            Verdict::Granted => {}
-            Verdict::Refused(reason) => {
-                return Ok(report.failure(FailureKind::Denied, Some(reason), None, 0));
-            }
-            Verdict::Cancelled => return Ok(report.failure(FailureKind::Cancelled, None, None, 0)),
+        let verdict = escalation::ask(&scope, &request, grant, &options).await;
+        if let Some(outcome) = verdict.outcome(&report) {
+            return Ok(outcome);
         }
     }
     // The deadline starts once the run may start: a person's time to decide

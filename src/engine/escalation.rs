@@ -8,6 +8,8 @@ use std::time::Duration;
 
 use futures::FutureExt;
 
+use super::outcome::{FailureKind, Outcome};
+use super::report::Report;
 use super::request::{RunOptions, RunRequest};
 use crate::limits::Tier;
 use crate::tool::call::ToolContext;
@@ -22,6 +24,20 @@ pub(super) enum Verdict {
     Refused(String),
     /// The run was cancelled while the approver was deciding.
     Cancelled,
+}
+
+impl Verdict {
+    /// The run's outcome if it may not start: `denied` with the reason, or
+    /// `cancelled`.
+    pub(super) fn outcome(self, report: &Report) -> Option<Outcome> {
+        match self {
+            Verdict::Granted => None,
+            Verdict::Refused(reason) => {
+                Some(report.failure(FailureKind::Denied, Some(reason), None, 0))
+            }
+            Verdict::Cancelled => Some(report.failure(FailureKind::Cancelled, None, None, 0)),
+        }
+    }
 }
 
 /// What one escalated run would be granted.
