@@ -370,6 +370,31 @@ async fn approvers_that_do_not_decide_escalations_refuse_them() {
     );
 }
 
+#[tokio::test]
+async fn code_too_large_to_run_is_refused_without_asking() {
+    let f = fixture(Seen::default());
+    let engine = Engine::new(
+        f.engine.registry().clone(),
+        Limits {
+            max_code_bytes: 64,
+            ..limits()
+        },
+    )
+    .unwrap();
+    let code = format!("return '{}'", "x".repeat(100));
+    let outcome = engine
+        .run_code(escalated(&code), RunOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Syntax),
+        "{}",
+        outcome.text()
+    );
+    assert!(f.seen.escalations.lock().unwrap().is_empty());
+}
+
 /// An approver that never answers escalations; keeps the signal it got.
 struct Undecided(Arc<Mutex<Option<CancellationToken>>>);
 

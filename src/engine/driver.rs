@@ -35,7 +35,9 @@ pub(super) async fn run_code(
         .clone()
         .unwrap_or_else(|| inner.registry.scope());
     let escalated = request.escalated();
-    if escalated {
+    // Code too large to run fails as `syntax` before anything runs: no
+    // approver is asked about it.
+    if escalated && request.code.len() <= limits.max_code_bytes {
         let grant = Grant {
             run_id: &run_id,
             timeout,
