@@ -44,8 +44,9 @@
 //! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
 //!   that takes one run from admission to outcome; `escalation`, a run's
-//!   request for more put to the approver before anything of it runs; `run/` (one run's state
-//!   and step loop, with its `bridge` to the program, sub-call `dispatch`,
+//!   request for more put to the approver before anything of it runs;
+//!   `run/` (one run's state and step loop, with its `bridge` to the
+//!   program, sub-call `dispatch`,
 //!   `discovery` (`$search`/`$describe`'s arguments), `timers`, unhandled
 //!   `rejections` and error `describe`-ing); the
 //!   `sandbox` (heap, interrupts), `guards` for QuickJS's unpolled loops,
@@ -69,7 +70,9 @@
 //!
 //! Every run has a deadline, a heap limit, a stack limit, an output cap and a
 //! sub-call concurrency cap; see [`Limits`] for defaults and what happens at
-//! each limit. A failure of the program is an [`Outcome`] with `is_error` and
+//! each limit. A run that asks for escalation ([`SandboxPermissions`]) and
+//! is approved ([`Approver::escalate`]) gets the escalated tier instead and
+//! may call the tools marked [`ToolDefinition::escalation_only`]. A failure of the program is an [`Outcome`] with `is_error` and
 //! a [`FailureKind`], never an error of the host.
 //!
 //! # Example
