@@ -394,6 +394,21 @@ mod tests {
     }
 
     #[test]
+    fn requires_escalation_is_a_boolean_member() {
+        let def = read(json!({ "name": "d", "requiresEscalation": true }))
+            .unwrap()
+            .definition;
+        assert!(def.escalation_only);
+        let serialized = serde_json::to_value(&def).unwrap();
+        assert_eq!(serialized["requiresEscalation"], true);
+        let plain = serde_json::to_value(ToolDefinition::new("p")).unwrap();
+        assert_eq!(plain.get("requiresEscalation"), None, "left out when false");
+        let error = refusal(json!({ "name": "d", "requiresEscalation": "yes" }));
+        assert_eq!(error.path, "$.requiresEscalation");
+        assert_eq!(error.problem.to_string(), "must be a boolean, got a string");
+    }
+
+    #[test]
     fn entry_level_problems_are_at_the_entry() {
         let error = refusal(json!(["x"]));
         assert_eq!((error.name, error.path.as_str()), (None, "$"));
