@@ -105,6 +105,14 @@ mod tests {
     }
 
     #[test]
+    fn a_server_cannot_mark_its_tools_escalation_only() {
+        let entry = json!({ "name": "ship", "inputSchema": {}, "requiresEscalation": true });
+        let (tools, skipped) = map_tools("s", &config(""), vec![entry]);
+        assert!(skipped.is_empty());
+        assert!(!tools[0].definition.escalation_only);
+    }
+
+    #[test]
     fn destructive_tools_ask_only_when_the_config_says_so() {
         let entries = || {
             vec![
