@@ -6,6 +6,7 @@
 
 pub(crate) mod convert;
 mod driver;
+mod escalation;
 pub(crate) mod events;
 mod guards;
 mod outcome;
@@ -27,7 +28,7 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 
 pub use self::outcome::{FailureKind, Invocation, Outcome};
-pub use self::request::{RunError, RunOptions, RunRequest};
+pub use self::request::{RunError, RunOptions, RunRequest, SandboxPermissions};
 pub use self::threads::RetiredThreads;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
@@ -166,10 +167,20 @@ impl Engine {
                 format!("unknown tool `{}`: only `run_code` is available", call.name),
             )));
         }
+        if mode == Mode::Native
+            && let Some(tool) = scope.lookup(&call.name)
+            && tool.definition.escalation_only
+        {
+            return Invocation::Tool(Err(ToolError::denied(format!(
+                "tool `{}` is available only in an escalated run_code run, which this host does not offer (native mode)",
+                call.name
+            ))));
+        }
         let call_options = CallOptions {
             cancel: options.cancel,
             caller: options.caller,
             run_id: None,
+            escalated: false,
         };
         Invocation::Tool(scope.call(call, call_options).await)
     }
@@ -177,9 +188,13 @@ impl Engine {
     /// Runs one program and renders its outcome (contracts §6–§7). Every
     /// failure of the program is an [`Outcome`] with `is_error`.
     ///
+    /// A request with `sandboxPermissions: "require_escalated"` is first put
+    /// to the registry's approver ([`Approver::escalate`](crate::Approver::escalate));
+    /// refused, the outcome is a `denied` failure and nothing ran.
+    ///
     /// # Errors
-    /// `run_code` arguments out of range (`timeoutMs`), or a `runId` of a
-    /// run still going.
+    /// `run_code` arguments out of range (`timeoutMs`), an escalation
+    /// without a justification, or a `runId` of a run still going.
     pub async fn run_code(
         &self,
         request: RunRequest,

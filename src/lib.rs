@@ -46,8 +46,10 @@
 //!   `deadline.rs`: the [`Deadline`] primitive.
 //! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
-//!   that takes one run from admission to outcome; `run/` (one run's state
-//!   and step loop, with its `bridge` to the program, sub-call `dispatch`,
+//!   that takes one run from admission to outcome; `escalation`, a run's
+//!   request for more put to the approver before anything of it runs;
+//!   `run/` (one run's state and step loop, with its `bridge` to the
+//!   program, sub-call `dispatch`,
 //!   `discovery` (`$search`/`$describe`'s arguments), `timers`, unhandled
 //!   `rejections` and error `describe`-ing); the
 //!   `sandbox` (heap, interrupts), `guards` for QuickJS's unpolled loops,
@@ -71,7 +73,9 @@
 //!
 //! Every run has a deadline, a heap limit, a stack limit, an output cap and a
 //! sub-call concurrency cap; see [`Limits`] for defaults and what happens at
-//! each limit. A failure of the program is an [`Outcome`] with `is_error` and
+//! each limit. A run that asks for escalation ([`SandboxPermissions`]) and
+//! is approved ([`Approver::escalate`]) gets the escalated tier instead and
+//! may call the tools marked [`ToolDefinition::escalation_only`]. A failure of the program is an [`Outcome`] with `is_error` and
 //! a [`FailureKind`], never an error of the host.
 //!
 //! # Example
@@ -122,6 +126,7 @@ pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
 pub use engine::{
     Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
+    SandboxPermissions,
 };
 pub use frontends::mcp::{
     McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
@@ -146,7 +151,7 @@ pub use tool::call::{
 pub use tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 pub use tool::handler::{BoxFuture, Tool, ToolHandler, TypedTool};
 pub use tool::pipeline::{
-    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, Next,
+    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationRequest, Next,
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
 

@@ -9,6 +9,10 @@ use crate::deadline::MAX_DEADLINE_MS;
 pub(crate) const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// The largest `timeoutMs` a request may give.
 pub(crate) const MAX_TIMEOUT_MS: u64 = 600_000;
+/// The largest `timeoutMs` an escalated request may give: three times the
+/// standard maximum, long enough for a batch job a person agreed to, short
+/// enough that a forgotten run still ends within a working session.
+pub(crate) const ESCALATED_MAX_TIMEOUT_MS: u64 = 1_800_000;
 /// Headroom the sandbox thread keeps above the JavaScript stack limit.
 const STACK_HEADROOM: usize = 2 << 20;
 
@@ -51,6 +55,19 @@ pub struct Limits {
     /// it, an index of the tools' names and summaries; past that, their
     /// namespaces. The model reads the rest with `tools.$describe`.
     pub description_budget_bytes: usize,
+    /// Largest `timeoutMs` of an escalated run (`sandboxPermissions:
+    /// "require_escalated"`, approved); default 1,800,000 ms, at most
+    /// 2,147,483,647. Below `max_timeout_ms` it counts as `max_timeout_ms`.
+    /// An escalated run without `timeoutMs` still gets `default_timeout_ms`.
+    pub escalated_max_timeout_ms: u64,
+    /// Heap of an escalated run; default 256 MiB (four times the standard
+    /// limit: room for a large data set a person agreed to load), at least
+    /// 1 MiB. Below `memory_limit_bytes` it counts as `memory_limit_bytes`.
+    pub escalated_memory_limit_bytes: usize,
+    /// Output cap of an escalated run; default 131,072 bytes (four times
+    /// the standard cap, still a fraction of a model's context), at least
+    /// 64. Below `output_cap_bytes` it counts as `output_cap_bytes`.
+    pub escalated_output_cap_bytes: usize,
 }
 
 impl Default for Limits {
@@ -69,6 +86,9 @@ impl Default for Limits {
             max_image_bytes: 8 << 20,
             grace_ms: 1000,
             description_budget_bytes: 32 << 10,
+            escalated_max_timeout_ms: ESCALATED_MAX_TIMEOUT_MS,
+            escalated_memory_limit_bytes: 256 << 20,
+            escalated_output_cap_bytes: 128 << 10,
         }
     }
 }
@@ -121,7 +141,7 @@ fn to_u64(value: usize) -> u64 {
 }
 
 /// The limits a host may set, in the order `initialize` documents them.
-pub(crate) const SETTINGS: [Setting; 6] = [
+pub(crate) const SETTINGS: [Setting; 9] = [
     Setting {
         name: "maxParallelSubCalls",
         min: 1,
@@ -170,7 +190,40 @@ pub(crate) const SETTINGS: [Setting; 6] = [
         get: |l| to_u64(l.description_budget_bytes),
         set: |l, v| l.description_budget_bytes = to_usize(v),
     },
+    Setting {
+        name: "escalatedMaxTimeoutMs",
+        min: 1,
+        max: MAX_DEADLINE_MS,
+        bytes: false,
+        get: |l| l.escalated_max_timeout_ms,
+        set: |l, v| l.escalated_max_timeout_ms = v,
+    },
+    Setting {
+        name: "escalatedOutputCapBytes",
+        min: 64,
+        max: u64::MAX,
+        bytes: true,
+        get: |l| to_u64(l.escalated_output_cap_bytes),
+        set: |l, v| l.escalated_output_cap_bytes = to_usize(v),
+    },
+    Setting {
+        name: "escalatedMemoryLimitBytes",
+        min: 1 << 20,
+        max: u64::MAX,
+        bytes: true,
+        get: |l| to_u64(l.escalated_memory_limit_bytes),
+        set: |l, v| l.escalated_memory_limit_bytes = to_usize(v),
+    },
 ];
+
+/// The limits one run gets: the standard tier, or the escalated one for an
+/// approved `sandboxPermissions: "require_escalated"` request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Tier {
+    pub(crate) max_timeout_ms: u64,
+    pub(crate) memory_limit_bytes: usize,
+    pub(crate) output_cap_bytes: usize,
+}
 
 /// A configuration that cannot work.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -224,6 +277,27 @@ impl Limits {
             });
         }
         Ok(())
+    }
+}
+
+impl Limits {
+    /// A run's tier: the standard limits, or (`escalated`) the escalated
+    /// ones, each at least its standard counterpart.
+    pub(crate) fn tier(&self, escalated: bool) -> Tier {
+        let standard = Tier {
+            max_timeout_ms: self.max_timeout_ms,
+            memory_limit_bytes: self.memory_limit_bytes,
+            output_cap_bytes: self.output_cap_bytes,
+        };
+        if !escalated {
+            return standard;
+        }
+        Tier {
+            max_timeout_ms: self.escalated_max_timeout_ms.max(standard.max_timeout_ms),
+            memory_limit_bytes: (self.escalated_memory_limit_bytes)
+                .max(standard.memory_limit_bytes),
+            output_cap_bytes: (self.escalated_output_cap_bytes).max(standard.output_cap_bytes),
+        }
     }
 }
 

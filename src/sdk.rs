@@ -33,6 +33,10 @@ pub struct SdkOptions {
     /// [`Engine::presentation`]: crate::Engine::presentation
     /// [`Registry::working_directory`]: crate::Registry::working_directory
     pub working_directory: Option<String>,
+    /// The largest `timeoutMs` of an escalated run (never below
+    /// `max_timeout_ms`); when larger, it is the schema's `maximum` instead.
+    /// By default, 1800000.
+    pub escalated_max_timeout_ms: u64,
 }
 
 impl Default for SdkOptions {
@@ -49,6 +53,7 @@ impl From<&Limits> for SdkOptions {
             max_timeout_ms: limits.max_timeout_ms,
             description_budget_bytes: limits.description_budget_bytes,
             working_directory: None,
+            escalated_max_timeout_ms: limits.tier(true).max_timeout_ms,
         }
     }
 }
@@ -96,6 +101,7 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
             )
         })
         .unwrap_or_default();
+    let escalated = escalated_max(options).to_string();
     templates::fill(
         templates::INSTRUCTIONS,
         &[
@@ -103,16 +109,34 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
             ("max_timeout_ms", &max),
             ("working_directory", &working_directory),
             ("tools", tools),
+            ("escalated_max_timeout_ms", &escalated),
         ],
     )
 }
 
+/// The escalated `timeoutMs` maximum, never below the standard one.
+fn escalated_max(options: &SdkOptions) -> u64 {
+    options.escalated_max_timeout_ms.max(options.max_timeout_ms)
+}
+
 /// The JSON Schema of run_code's arguments: `code` (string, required),
-/// `description` (string, required, a short summary of what the program does)
-/// and `timeoutMs` (integer, optional, 1 … `max_timeout_ms`, its description
-/// stating the default and the maximum). No other properties.
+/// `description` (string, required, a short summary of what the program does),
+/// `timeoutMs` (integer, optional, 1 … the escalated maximum, its description
+/// stating the default, the maximum and the escalated maximum),
+/// `sandboxPermissions` (`"use_default"` or `"require_escalated"`, optional)
+/// and `justification` (string, required with `"require_escalated"`). No
+/// other properties.
 pub fn run_code_parameters(options: &SdkOptions) -> Value {
     let (default, max) = (options.default_timeout_ms, options.max_timeout_ms);
+    let escalated = escalated_max(options);
+    let timeout = match escalated > max {
+        true => format!(
+            "Deadline for the whole run, in milliseconds. Default {default}, maximum {max} ({escalated} with sandboxPermissions \"require_escalated\")."
+        ),
+        false => format!(
+            "Deadline for the whole run, in milliseconds. Default {default}, maximum {max}."
+        ),
+    };
     json!({
         "type": "object",
         "properties": {
@@ -127,9 +151,20 @@ pub fn run_code_parameters(options: &SdkOptions) -> Value {
             "timeoutMs": {
                 "type": "integer",
                 "minimum": 1,
-                "maximum": max,
+                "maximum": escalated,
                 "default": default,
-                "description": format!("Deadline for the whole run, in milliseconds. Default {default}, maximum {max}.")
+                "description": timeout
+            },
+            "sandboxPermissions": {
+                "type": "string",
+                "enum": ["use_default", "require_escalated"],
+                "default": "use_default",
+                "description": format!("\"require_escalated\" asks a person, before the program starts, for the tools marked as needing escalation and larger limits (a deadline up to {escalated} ms, more memory and output). Needs a justification. If refused, nothing runs.")
+            },
+            "justification": {
+                "type": "string",
+                "minLength": 1,
+                "description": "Required with sandboxPermissions \"require_escalated\": why the task needs escalation, in one or two sentences for the person who approves it."
             }
         },
         "required": ["code", "description"],
@@ -185,6 +220,7 @@ mod tests {
     fn options_default_to_the_contract() {
         let o = SdkOptions::default();
         assert_eq!((o.default_timeout_ms, o.max_timeout_ms), (120_000, 600_000));
+        assert_eq!(o.escalated_max_timeout_ms, 1_800_000);
     }
 
     #[test]
@@ -192,6 +228,7 @@ mod tests {
         let options = SdkOptions {
             default_timeout_ms: 5,
             max_timeout_ms: 77,
+            escalated_max_timeout_ms: 7,
             ..SdkOptions::default()
         };
         let p = run_code_parameters(&options);
@@ -204,9 +241,32 @@ mod tests {
         assert_eq!((&t["minimum"], &t["maximum"]), (&json!(1), &json!(77)));
         let text = t["description"].as_str().unwrap();
         assert!(
-            text.contains("Default 5") && text.contains("maximum 77"),
+            text.contains("Default 5") && text.contains("maximum 77."),
+            "an escalated maximum below the standard one is not shown: {text}"
+        );
+        let p = run_code_parameters(&SdkOptions {
+            escalated_max_timeout_ms: 900,
+            ..options
+        });
+        let t = &p["properties"]["timeoutMs"];
+        assert_eq!(t["maximum"], 900);
+        let text = t["description"].as_str().unwrap();
+        assert!(
+            text.contains("maximum 77 (900 with sandboxPermissions \"require_escalated\")"),
             "{text}"
         );
+        let permissions = &p["properties"]["sandboxPermissions"];
+        assert_eq!(
+            permissions["enum"],
+            json!(["use_default", "require_escalated"])
+        );
+        assert!(
+            permissions["description"]
+                .as_str()
+                .unwrap()
+                .contains("900 ms")
+        );
+        assert_eq!(p["properties"]["justification"]["minLength"], 1);
     }
 
     #[test]
@@ -214,10 +274,12 @@ mod tests {
         let options = SdkOptions {
             default_timeout_ms: 1234,
             max_timeout_ms: 98765,
+            escalated_max_timeout_ms: 345678,
             ..SdkOptions::default()
         };
         let text = run_code_description("declare const tools: {};\n", &options);
         assert!(text.contains("1234") && text.contains("98765"), "{text}");
+        assert!(text.contains("up to 345678 ms"), "{text}");
         assert!(
             text.ends_with("```ts\ndeclare const tools: {};\n```\n"),
             "{text}"

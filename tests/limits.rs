@@ -60,6 +60,24 @@ fn cases() -> Vec<Case> {
             set: |l| l.description_budget_bytes = 4096,
             message: "descriptionBudgetBytes must be at least 8 KiB, got 4 KiB",
         },
+        Case {
+            flags: &["--escalated-max-timeout-ms", "0"],
+            config: json!({ "escalatedMaxTimeoutMs": 0 }),
+            set: |l| l.escalated_max_timeout_ms = 0,
+            message: "escalatedMaxTimeoutMs must be from 1 to 2147483647, got 0",
+        },
+        Case {
+            flags: &["--escalated-memory-limit", "1KiB"],
+            config: json!({ "escalatedMemoryLimitBytes": 1024 }),
+            set: |l| l.escalated_memory_limit_bytes = 1024,
+            message: "escalatedMemoryLimitBytes must be at least 1 MiB, got 1 KiB",
+        },
+        Case {
+            flags: &["--escalated-output-cap", "10"],
+            config: json!({ "escalatedOutputCapBytes": 10 }),
+            set: |l| l.escalated_output_cap_bytes = 10,
+            message: "escalatedOutputCapBytes must be at least 64 bytes, got 10 bytes",
+        },
     ]
 }
 

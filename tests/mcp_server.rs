@@ -27,7 +27,7 @@ fn driver() -> PathBuf {
 }
 
 /// Runs the Python driver with `plan` and returns the JSON it printed.
-fn drive(plan: Value) -> Value {
+pub(crate) fn drive(plan: Value) -> Value {
     let output = Command::new("python3")
         .arg(driver())
         .arg(plan.to_string())
@@ -90,7 +90,7 @@ fn run_code(code: &str) -> Value {
     json!({ "code": code, "description": "test" })
 }
 
-fn texts(result: &Value) -> Vec<&str> {
+pub(crate) fn texts(result: &Value) -> Vec<&str> {
     result["content"]
         .as_array()
         .unwrap()

@@ -31,9 +31,10 @@ fn presentation_follows_the_mode_and_the_scope() {
     );
     let description = p.tools[0].description.as_deref().unwrap();
     assert!(description.contains(&*p.sdk));
+    // The largest deadline accepted at all: an escalated run's.
     assert_eq!(
         p.tools[0].parameters["properties"]["timeoutMs"]["maximum"],
-        600_000
+        1_800_000
     );
 }
 

@@ -68,7 +68,7 @@ fn blessing() -> bool {
 }
 
 /// Compares `actual` with `tests/golden/sdk/<file>`; `UPDATE_EXPECT=1` rewrites it.
-fn check_golden(file: &str, actual: &str) {
+pub(crate) fn check_golden(file: &str, actual: &str) {
     let path = manifest_dir().join("tests/golden/sdk").join(file);
     if blessing() {
         std::fs::write(&path, actual).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
@@ -292,9 +292,20 @@ fn run_code_parameters_follow_the_contract() {
                 "timeoutMs": {
                     "type": "integer",
                     "minimum": 1,
-                    "maximum": 600000,
+                    "maximum": 1800000,
                     "default": 120000,
-                    "description": "Deadline for the whole run, in milliseconds. Default 120000, maximum 600000."
+                    "description": "Deadline for the whole run, in milliseconds. Default 120000, maximum 600000 (1800000 with sandboxPermissions \"require_escalated\")."
+                },
+                "sandboxPermissions": {
+                    "type": "string",
+                    "enum": ["use_default", "require_escalated"],
+                    "default": "use_default",
+                    "description": "\"require_escalated\" asks a person, before the program starts, for the tools marked as needing escalation and larger limits (a deadline up to 1800000 ms, more memory and output). Needs a justification. If refused, nothing runs."
+                },
+                "justification": {
+                    "type": "string",
+                    "minLength": 1,
+                    "description": "Required with sandboxPermissions \"require_escalated\": why the task needs escalation, in one or two sentences for the person who approves it."
                 }
             },
             "required": ["code", "description"],

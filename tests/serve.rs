@@ -68,12 +68,12 @@ impl Host {
         stdin.flush().await.unwrap();
     }
 
-    async fn send(&mut self, message: Value) {
+    pub(crate) async fn send(&mut self, message: Value) {
         self.send_line(&message.to_string()).await;
     }
 
     /// Sends a request; returns its id.
-    async fn request(&mut self, method: &str, params: Value) -> u64 {
+    pub(crate) async fn request(&mut self, method: &str, params: Value) -> u64 {
         self.next_id += 1;
         let id = self.next_id;
         self.send(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }))
@@ -81,13 +81,13 @@ impl Host {
         id
     }
 
-    async fn notify(&mut self, method: &str, params: Value) {
+    pub(crate) async fn notify(&mut self, method: &str, params: Value) {
         self.send(json!({ "jsonrpc": "2.0", "method": method, "params": params }))
             .await;
     }
 
     /// Answers a request from ptc.
-    async fn reply(&mut self, request: &Value, result: Value) {
+    pub(crate) async fn reply(&mut self, request: &Value, result: Value) {
         let id = request["id"].clone();
         self.send(json!({ "jsonrpc": "2.0", "id": id, "result": result }))
             .await;
@@ -101,7 +101,7 @@ impl Host {
 
     /// The first message, old or new, that `matches`; the others wait in
     /// the backlog.
-    async fn expect(&mut self, what: &str, matches: impl Fn(&Value) -> bool) -> Value {
+    pub(crate) async fn expect(&mut self, what: &str, matches: impl Fn(&Value) -> bool) -> Value {
         if let Some(i) = self.backlog.iter().position(&matches) {
             return self.backlog.remove(i).unwrap();
         }
@@ -130,7 +130,7 @@ impl Host {
     }
 
     /// The response to our request `id`.
-    async fn response(&mut self, id: u64) -> Value {
+    pub(crate) async fn response(&mut self, id: u64) -> Value {
         self.expect(&format!("the response to {id}"), |m| {
             m["id"] == id && m.get("method").is_none()
         })
@@ -160,9 +160,14 @@ impl Host {
     }
 
     /// A request from ptc with this method.
-    async fn incoming_request(&mut self, method: &str) -> Value {
+    pub(crate) async fn incoming_request(&mut self, method: &str) -> Value {
         self.expect(method, |m| m["method"] == method && m.get("id").is_some())
             .await
+    }
+
+    /// Whether any message that arrived so far `matches`.
+    pub(crate) fn seen_any(&self, matches: impl Fn(&Value) -> bool) -> bool {
+        self.seen.iter().any(matches)
     }
 
     /// Where a message sits in the arrival order.
@@ -174,7 +179,7 @@ impl Host {
     }
 
     /// Closes ptc's stdin and returns its exit status and stderr.
-    async fn finish(mut self) -> (i32, String) {
+    pub(crate) async fn finish(mut self) -> (i32, String) {
         drop(self.stdin.take());
         self.wait().await
     }
@@ -370,7 +375,7 @@ async fn approvals_and_failures_come_from_the_host() {
     let approve = host.incoming_request("tools/approve").await;
     assert_eq!(
         approve["params"],
-        json!({ "runId": "r2", "id": "r2:ptc:1", "name": "risky", "arguments": { "n": 1 }, "title": "risky(n: 1)" })
+        json!({ "runId": "r2", "id": "r2:ptc:1", "name": "risky", "arguments": { "n": 1 }, "title": "risky(n: 1)", "kind": "call" })
     );
     host.reply(&approve, json!({ "approved": true })).await;
     let call = host.incoming_request("tools/call").await;

@@ -9,6 +9,7 @@ mod contract_rules;
 mod deadline_and_time;
 mod discovery;
 mod engine;
+mod escalation;
 mod host_tools;
 mod inspect;
 mod limits;

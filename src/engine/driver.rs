@@ -9,11 +9,12 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::EngineInner;
+use super::escalation::{self, Grant};
 use super::outcome::{FailureKind, Outcome};
 use super::report::{Report, StartFailure};
 use super::request::{RunError, RunOptions, RunRequest};
 use super::run::{self, Run, RunSetup, StartError, Step};
-use super::sandbox::{Interrupts, Tripwires};
+use super::sandbox::{Interrupts, Sandbox, Tripwires};
 use super::strip;
 use super::threads::Abandoned;
 use crate::deadline::Deadline;
@@ -26,11 +27,31 @@ pub(super) async fn run_code(
 ) -> Result<Outcome, RunError> {
     let started = Instant::now();
     let limits = &inner.limits;
-    let timeout = request.timeout(limits)?;
-    let (run_id, _claim) = inner.run_ids.assign(request.run_id)?;
+    let (timeout, tier) = request.admit(limits)?;
+    let (run_id, _claim) = inner.run_ids.assign(request.run_id.clone())?;
+    let report = Report::new(&run_id, started, timeout, limits, &tier);
+    let scope = options
+        .scope
+        .clone()
+        .unwrap_or_else(|| inner.registry.scope());
+    let escalated = request.escalated();
+    // Code too large to run fails as `syntax` before anything runs: no
+    // approver is asked about it.
+    if escalated && request.code.len() <= limits.max_code_bytes {
+        let grant = Grant {
+            run_id: &run_id,
+            timeout,
+            tier: &tier,
+        };
+        let verdict = escalation::ask(&scope, &request, grant, &options).await;
+        if let Some(outcome) = verdict.outcome(&report) {
+            return Ok(outcome);
+        }
+    }
+    // The deadline starts once the run may start: a person's time to decide
+    // on an escalation is not the program's.
     let deadline = Deadline::of(timeout, None);
     deadline.start();
-    let report = Report::new(&run_id, started, timeout, limits);
     let stop = Stop {
         expired: deadline.signal(),
         cancel: options.cancel.clone(),
@@ -48,12 +69,14 @@ pub(super) async fn run_code(
 
     let setup = RunSetup {
         run_id,
-        scope: options.scope.unwrap_or_else(|| inner.registry.scope()),
+        scope,
         events: options.events,
         caller: options.caller,
         handle: tokio::runtime::Handle::current(),
         max_parallel: limits.max_parallel_sub_calls,
-        output_cap: limits.output_cap_bytes,
+        output_cap: tier.output_cap_bytes,
+        memory_limit: tier.memory_limit_bytes,
+        escalated,
     };
     let (run, step) = match first_step(inner, request.code, setup, &stop, &report).await {
         Ok(started) => started,
@@ -121,6 +144,9 @@ async fn first_step(
 ) -> Result<(Run, Step), Outcome> {
     let inner_for_thread = Arc::clone(inner);
     let max_code = inner.limits.max_code_bytes;
+    // An escalated heap limit needs a sandbox of its own; warm ones carry the standard one.
+    let fresh = (setup.memory_limit != inner.limits.memory_limit_bytes)
+        .then_some((setup.memory_limit, inner.limits.stack_limit_bytes));
     let interrupts = (stop.expired.clone(), stop.cancel.clone());
     let trip_slot = Arc::clone(&stop.trip);
     // The run's state, once started: what a retired first step printed is
@@ -130,10 +156,11 @@ async fn first_step(
     let job = move || {
         let program = strip::prepare(&code, max_code)
             .map_err(|e| (None, StartError::Syntax(e.message, e.line.zip(e.column))))?;
-        let sandbox = inner_for_thread
-            .warm
-            .take(&inner_for_thread.threads)
-            .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
+        let sandbox = match fresh {
+            Some((memory, stack)) => Sandbox::new(memory, stack),
+            None => inner_for_thread.warm.take(&inner_for_thread.threads),
+        }
+        .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
         let _ = trip_slot.set(Arc::clone(&sandbox.trip));
         let (deadline, cancel) = interrupts;
         // Stopped before the slot was filled: `give_up` found nothing to halt.

@@ -22,6 +22,8 @@ pub enum FailureKind {
     Memory,
     /// The host cancelled the run.
     Cancelled,
+    /// The run asked for escalation and the approver refused it: nothing ran.
+    Denied,
 }
 
 impl FailureKind {
@@ -33,6 +35,7 @@ impl FailureKind {
             Self::Timeout => "timeout",
             Self::Memory => "memory",
             Self::Cancelled => "cancelled",
+            Self::Denied => "denied",
         }
     }
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use super::outcome::{FailureKind, Outcome};
 use super::output::{Capture, cap_text};
 use super::run::Image;
-use crate::limits::{Limits, size};
+use crate::limits::{Limits, Tier, size};
 use crate::tool::call::ContentBlock;
 
 /// A failure found before the program ran.
@@ -34,13 +34,14 @@ impl Report {
         started: Instant,
         timeout: Duration,
         limits: &Limits,
+        tier: &Tier,
     ) -> Self {
         Self {
             run_id: Arc::clone(run_id),
             started,
             timeout,
-            memory_limit: limits.memory_limit_bytes,
-            output_cap: limits.output_cap_bytes,
+            memory_limit: tier.memory_limit_bytes,
+            output_cap: tier.output_cap_bytes,
             max_images: limits.max_images,
             max_image_bytes: limits.max_image_bytes,
         }
@@ -91,6 +92,13 @@ impl Report {
                 m
             }
             FailureKind::Cancelled => "the run was cancelled".into(),
+            FailureKind::Denied => format!(
+                "escalation refused: {}. Nothing ran. Go on without sandboxPermissions \"require_escalated\" (escalation-only tools and the larger limits stay unavailable), or explain to the user why the task needs escalation and what you will do with it",
+                message
+                    .as_deref()
+                    .unwrap_or("the approver said no")
+                    .trim_end_matches('.')
+            ),
             FailureKind::Syntax | FailureKind::Runtime => {
                 let mut m = message.unwrap_or_else(|| "unknown error".into());
                 if let Some((line, column)) = position {

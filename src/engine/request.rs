@@ -7,7 +7,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::events::EventSink;
-use crate::limits::Limits;
+use crate::limits::{Limits, Tier};
 use crate::tool::call::CallerContext;
 use crate::tool::registry::Scope;
 
@@ -28,6 +28,28 @@ pub struct RunRequest {
     /// must not belong to a run still going (`INVALID_ARGUMENTS`).
     #[serde(default)]
     pub run_id: Option<String>,
+    /// Whether the run asks for more than the standard sandbox (contracts
+    /// §6, Escalation); by default [`SandboxPermissions::UseDefault`].
+    #[serde(default)]
+    pub sandbox_permissions: SandboxPermissions,
+    /// Why the run needs escalation, shown to whoever approves it; required
+    /// (not blank) with [`SandboxPermissions::RequireEscalated`], ignored
+    /// otherwise. By default, empty.
+    #[serde(default)]
+    pub justification: String,
+}
+
+/// What a run asks for: `run_code`'s `sandboxPermissions`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum SandboxPermissions {
+    /// The standard sandbox: `"use_default"`. The default.
+    #[default]
+    UseDefault,
+    /// The escalated tier, once approved: escalation-only tools become
+    /// callable and the escalated limits apply (`"require_escalated"`).
+    RequireEscalated,
 }
 
 /// An optional integer in any JSON spelling (`1e3` is 1000).
@@ -54,6 +76,10 @@ pub(crate) struct ModelArguments {
     description: String,
     #[serde(default, deserialize_with = "integer")]
     timeout_ms: Option<i64>,
+    #[serde(default)]
+    sandbox_permissions: SandboxPermissions,
+    #[serde(default)]
+    justification: Option<String>,
 }
 
 impl ModelArguments {
@@ -68,6 +94,8 @@ impl ModelArguments {
             description: arguments.description,
             timeout_ms: arguments.timeout_ms,
             run_id: None,
+            sandbox_permissions: arguments.sandbox_permissions,
+            justification: arguments.justification.unwrap_or_default(),
         })
     }
 }
@@ -98,25 +126,62 @@ impl RunRequest {
         self.description = description.into();
         self
     }
-    /// The run's deadline: `timeoutMs`, or the default, within the limits.
+
+    /// Sets what the run asks for. By default, [`SandboxPermissions::UseDefault`].
+    pub fn sandbox_permissions(mut self, permissions: SandboxPermissions) -> Self {
+        self.sandbox_permissions = permissions;
+        self
+    }
+
+    /// Sets why the run needs escalation. By default, empty.
+    pub fn justification(mut self, justification: impl Into<String>) -> Self {
+        self.justification = justification.into();
+        self
+    }
+
+    /// Whether the run asks for escalation.
+    pub(crate) fn escalated(&self) -> bool {
+        self.sandbox_permissions == SandboxPermissions::RequireEscalated
+    }
+
+    /// Checks the arguments against the limits and gives the run's deadline
+    /// and limit tier.
     ///
     /// # Errors
-    /// A `timeoutMs` outside 1 … `max_timeout_ms`.
-    pub(crate) fn timeout(&self, limits: &Limits) -> Result<Duration, RunError> {
+    /// An escalation without a justification, or a `timeoutMs` outside
+    /// 1 … the tier's maximum.
+    pub(crate) fn admit(&self, limits: &Limits) -> Result<(Duration, Tier), RunError> {
+        if self.escalated() && self.justification.trim().is_empty() {
+            return Err(RunError::InvalidArguments(
+                "justification is required with sandboxPermissions \"require_escalated\": say why the run needs escalation".to_owned(),
+            ));
+        }
+        let tier = limits.tier(self.escalated());
         let ms = match self.timeout_ms {
             None => limits.default_timeout_ms,
             Some(ms) => u64::try_from(ms)
                 .ok()
-                .filter(|ms| (1..=limits.max_timeout_ms).contains(ms))
-                .ok_or_else(|| {
-                    RunError::InvalidArguments(format!(
-                        "timeoutMs must be an integer from 1 to {}, got {ms}",
-                        limits.max_timeout_ms
-                    ))
-                })?,
+                .filter(|ms| (1..=tier.max_timeout_ms).contains(ms))
+                .ok_or_else(|| RunError::InvalidArguments(timeout_range(ms, limits, &tier)))?,
         };
-        Ok(Duration::from_millis(ms))
+        Ok((Duration::from_millis(ms), tier))
     }
+}
+
+/// Why a `timeoutMs` is refused: its range, and how to get the escalated
+/// one when that is larger and the request did not ask for it.
+fn timeout_range(ms: i64, limits: &Limits, tier: &Tier) -> String {
+    let mut message = format!(
+        "timeoutMs must be an integer from 1 to {}, got {ms}",
+        tier.max_timeout_ms
+    );
+    let escalated = limits.tier(true).max_timeout_ms;
+    if escalated > tier.max_timeout_ms && u64::try_from(ms).is_ok_and(|ms| ms <= escalated) {
+        message.push_str(&format!(
+            " (up to {escalated} with sandboxPermissions \"require_escalated\" and a justification)"
+        ));
+    }
+    message
 }
 
 /// How one run is made.
@@ -184,6 +249,7 @@ mod tests {
         assert_eq!(schema["additionalProperties"], false);
         let properties = schema["properties"].as_object().unwrap();
         let sample = |property: &Value| match property["type"].as_str() {
+            Some("string") if property["enum"].is_array() => property["enum"][0].clone(),
             Some("string") => json!("x"),
             Some("integer") => json!(5),
             other => panic!("no sample for {other:?}"),
@@ -203,5 +269,51 @@ mod tests {
         let mut extra = full;
         extra.insert("runId".into(), json!("r"));
         assert!(ModelArguments::parse(Value::Object(extra)).is_err());
+    }
+
+    /// An escalation needs a justification; its tier has the larger
+    /// deadline, and a standard request over the standard maximum is told
+    /// how to get more.
+    #[test]
+    fn escalation_is_checked_before_the_run() {
+        use super::{RunError, RunRequest, SandboxPermissions};
+        let limits = crate::Limits::default();
+        let escalated =
+            RunRequest::new("").sandbox_permissions(SandboxPermissions::RequireEscalated);
+        for blank in ["", "  \n"] {
+            let Err(RunError::InvalidArguments(message)) =
+                escalated.clone().justification(blank).admit(&limits)
+            else {
+                panic!("a blank justification is refused");
+            };
+            assert!(
+                message.starts_with("justification is required"),
+                "{message}"
+            );
+        }
+        let asked = escalated.justification("big export").timeout_ms(1_800_000);
+        let (timeout, tier) = asked.admit(&limits).unwrap();
+        assert_eq!(timeout.as_millis(), 1_800_000);
+        assert_eq!(tier.memory_limit_bytes, 256 << 20);
+        let Err(RunError::InvalidArguments(message)) =
+            RunRequest::new("").timeout_ms(700_000).admit(&limits)
+        else {
+            panic!("over the standard maximum");
+        };
+        assert_eq!(
+            message,
+            "timeoutMs must be an integer from 1 to 600000, got 700000 (up to 1800000 with sandboxPermissions \"require_escalated\" and a justification)"
+        );
+        let parsed = ModelArguments::parse(json!({
+            "code": "", "description": "d", "sandboxPermissions": "require_escalated", "justification": "j"
+        }))
+        .unwrap();
+        assert!(parsed.escalated() && parsed.justification == "j");
+        assert!(
+            ModelArguments::parse(
+                json!({ "code": "", "description": "d", "sandboxPermissions": "all" })
+            )
+            .is_err()
+        );
     }
 }

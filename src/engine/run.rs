@@ -44,6 +44,10 @@ pub(crate) struct RunSetup {
     pub(crate) handle: tokio::runtime::Handle,
     pub(crate) max_parallel: usize,
     pub(crate) output_cap: usize,
+    /// The run's heap limit (the escalated one in an escalated run).
+    pub(crate) memory_limit: usize,
+    /// An approved escalated run: escalation-only tools may be called.
+    pub(crate) escalated: bool,
 }
 
 /// How the program ended, as the prelude reports it.

@@ -22,12 +22,12 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::events::RunEvent;
-use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
+use crate::engine::{Engine, Invocation, RunOptions, RunRequest, SandboxPermissions};
 use crate::json::json_type;
 use crate::limits::{Limits, SETTINGS};
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
-use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial};
+use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
 use crate::tool::registry::{Mode, RegistrationError, Registry};
 use crate::tool::wire::{EntryError, Strictness, path_in_list, read_tool};
 
@@ -448,36 +448,68 @@ impl Approver for HostApprover {
             let name = call.name;
             let mut params = call_params(&context, &name, call.arguments);
             params["title"] = title.into();
-            let mut pending = peer.request("tools/approve", params);
-            let reply = tokio::select! {
-                biased;
-                _ = context.cancellation().cancelled() => {
-                    drop(pending);
-                    return Approval::Refused(Denial::new(format!(
-                        "the approval of `{name}` was abandoned"
-                    )));
-                }
-                reply = pending.answer() => reply,
-            };
-            match reply {
-                Ok(answer) => match answer.get("approved").and_then(Value::as_bool) {
-                    Some(true) => Approval::Approved,
-                    Some(false) => Approval::Refused(Denial::new(
-                        answer.get("reason").and_then(Value::as_str).map_or_else(
-                            || format!("the host refused the call to `{name}`"),
-                            str::to_owned,
-                        ),
-                    )),
-                    None => Approval::Refused(Denial::new(format!(
-                        "the host's answer to the approval of `{name}` has no boolean `approved`"
-                    ))),
-                },
-                Err(error) => Approval::Refused(Denial::new(format!(
-                    "the approval of `{name}` failed: {}",
-                    error.message
-                ))),
-            }
+            params["kind"] = json!("call");
+            let refusal = format!("the host refused the call to `{name}`");
+            ask_host(&peer, params, &context, &format!("`{name}`"), refusal).await
         })
+    }
+
+    fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
+        let peer = Arc::clone(&self.peer);
+        Box::pin(async move {
+            let params = json!({
+                "runId": request.run_id,
+                "kind": "escalation",
+                "code": request.code,
+                "description": request.description,
+                "justification": request.justification,
+                "grant": {
+                    "tools": request.tools,
+                    "timeoutMs": request.timeout_ms,
+                    "memoryLimitBytes": request.memory_limit_bytes,
+                    "outputCapBytes": request.output_cap_bytes,
+                },
+            });
+            let refusal = "the host refused the escalation".to_owned();
+            ask_host(&peer, params, &request.context, "the escalation", refusal).await
+        })
+    }
+}
+
+/// Sends `tools/approve` and reads the host's answer about `what` (`` `x` ``
+/// or `the escalation`); anything but `approved: true` refuses, by default
+/// with `refusal`.
+async fn ask_host(
+    peer: &Arc<Peer>,
+    params: Value,
+    context: &ToolContext,
+    what: &str,
+    refusal: String,
+) -> Approval {
+    let refused = |reason: String| Approval::Refused(Denial::new(reason));
+    let mut pending = peer.request("tools/approve", params);
+    let reply = tokio::select! {
+        biased;
+        _ = context.cancellation().cancelled() => {
+            drop(pending);
+            return refused(format!("the approval of {what} was abandoned"));
+        }
+        reply = pending.answer() => reply,
+    };
+    match reply {
+        Ok(answer) => match answer.get("approved").and_then(Value::as_bool) {
+            Some(true) => Approval::Approved,
+            Some(false) => refused(
+                answer
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .map_or(refusal, str::to_owned),
+            ),
+            None => refused(format!(
+                "the host's answer to the approval of {what} has no boolean `approved`"
+            )),
+        },
+        Err(error) => refused(format!("the approval of {what} failed: {}", error.message)),
     }
 }
 
@@ -808,8 +840,13 @@ impl Session {
             let description = params.required_string("description")?;
             let timeout_ms = params.optional_i64("timeoutMs")?;
             let run_id = params.optional_string("runId")?;
+            let permissions = params.optional_permissions("sandboxPermissions")?;
+            let justification = params.optional_string("justification")?;
             params.reject_unknown()?;
-            let mut request = RunRequest::new(code).description(description);
+            let mut request = RunRequest::new(code)
+                .description(description)
+                .sandbox_permissions(permissions.unwrap_or_default())
+                .justification(justification.unwrap_or_default());
             request.timeout_ms = timeout_ms;
             request.run_id = run_id;
             Ok::<_, RpcError>(request)
@@ -1084,6 +1121,20 @@ impl Params {
                     self.error(
                         key,
                         format!("must be \"ptc\", \"native\" or \"both\", got {value}"),
+                    )
+                }),
+        }
+    }
+
+    fn optional_permissions(&mut self, key: &str) -> Result<Option<SandboxPermissions>, RpcError> {
+        match self.take(key) {
+            None => Ok(None),
+            Some(value) => serde_json::from_value(value.clone())
+                .map(Some)
+                .map_err(|_| {
+                    self.error(
+                        key,
+                        format!("must be \"use_default\" or \"require_escalated\", got {value}"),
                     )
                 }),
         }

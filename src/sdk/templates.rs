@@ -5,8 +5,8 @@
 pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 
 /// The `run_code` instructions: `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
-/// `{{working_directory}}` (a whole line, or nothing), then `{{tools}}`,
-/// the tools in one of the three forms below.
+/// `{{escalated_max_timeout_ms}}`, `{{working_directory}}` (a whole line, or
+/// nothing), then `{{tools}}`, the tools in one of the three forms below.
 pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
 
 /// The tools when every declaration fits: `{{fence}}`, `{{declarations}}`.
@@ -84,6 +84,7 @@ mod tests {
         let vars = [
             ("default_timeout_ms", ""),
             ("max_timeout_ms", ""),
+            ("escalated_max_timeout_ms", ""),
             ("working_directory", ""),
             ("tools", ""),
             ("fence", ""),

@@ -54,11 +54,22 @@ pub struct ToolDefinition {
     /// `callTitle` and `resultTitle` members.
     #[serde(flatten)]
     pub(crate) titles: Titles,
+    /// `true` keeps the tool back unless the run is escalated (contracts
+    /// §6, Escalation): outside an approved `sandboxPermissions:
+    /// "require_escalated"` run a call is `DENIED`. Written
+    /// `requiresEscalation`, left out when `false`.
+    #[serde(rename = "requiresEscalation", skip_serializing_if = "is_false")]
+    pub escalation_only: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl ToolDefinition {
     /// A definition with the given name, no description, parameters
-    /// `{ "type": "object" }`, mutating, no timeout and policy `allow`.
+    /// `{ "type": "object" }`, mutating, no timeout, policy `allow`, and
+    /// callable without escalation.
     pub fn new(name: impl Into<String>) -> Self {
         Self {
             name: name.into(),
@@ -70,6 +81,7 @@ impl ToolDefinition {
             timeout_ms: None,
             policy: Policy::Allow,
             titles: Titles::default(),
+            escalation_only: false,
         }
     }
 
@@ -170,6 +182,13 @@ impl ToolDefinition {
     /// fails, never panics.
     pub fn title_of_result(&self, arguments: &Value, value: &Value) -> String {
         self.titles.result(&self.name, arguments, value)
+    }
+
+    /// Keeps the tool for escalated runs only. By default, `false`
+    /// (callable in every run).
+    pub fn escalation_only(mut self, escalation_only: bool) -> Self {
+        self.escalation_only = escalation_only;
+        self
     }
 
     /// The text shown to the model: the summary when present, else the description.

@@ -88,11 +88,50 @@ pub struct ApprovalRequest {
     pub context: ToolContext,
 }
 
-/// Decides calls whose policy is `ask`. Implemented for closures
-/// `Fn(ApprovalRequest) -> impl Future<Output = Approval>`.
+/// What an approver is asked about when a run requests escalation
+/// (`sandboxPermissions: "require_escalated"`), before the program starts.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct EscalationRequest {
+    /// The run's id.
+    pub run_id: String,
+    /// The program, as the model wrote it.
+    pub code: String,
+    /// The model's summary of what the program does.
+    pub description: String,
+    /// The model's reason for escalation (never blank).
+    pub justification: String,
+    /// What would be granted: the escalation-only tools visible in the
+    /// run's scope, in registration order.
+    pub tools: Vec<String>,
+    /// What would be granted: the run's deadline in ms.
+    pub timeout_ms: u64,
+    /// What would be granted: the escalated heap limit in bytes.
+    pub memory_limit_bytes: usize,
+    /// What would be granted: the escalated output cap in bytes.
+    pub output_cap_bytes: usize,
+    /// The run's context: its id as call id and run id, the caller's
+    /// context, and a cancellation signal that fires when the run is
+    /// cancelled (then the answer is no longer awaited).
+    pub context: ToolContext,
+}
+
+/// Decides calls whose policy is `ask`, and runs that request escalation.
+/// Implemented for closures `Fn(ApprovalRequest) -> impl Future<Output =
+/// Approval>`, which refuse every escalation.
 pub trait Approver: Send + Sync + 'static {
     /// Answers one request. The pipeline stops waiting when the call is cancelled.
     fn approve(&self, request: ApprovalRequest) -> BoxFuture<Approval>;
+
+    /// Answers a run's request for escalation. The engine stops waiting
+    /// when the run is cancelled. By default, refuses: an approver written
+    /// for `ask` calls never grants escalation by accident.
+    fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
+        let _ = request;
+        Box::pin(std::future::ready(Approval::Refused(Denial::new(
+            "escalation needs approval and this host's approver does not decide escalations",
+        ))))
+    }
 }
 
 impl<F, Fut> Approver for F
@@ -182,6 +221,10 @@ pub struct CallOptions {
     pub caller: Option<CallerContext>,
     /// The run this call belongs to, for sub-calls. By default, none.
     pub run_id: Option<Arc<str>>,
+    /// The call belongs to an approved escalated run: tools marked
+    /// [`escalation_only`](ToolDefinition::escalation_only) may run (their
+    /// policy still applies). By default, `false`: such a call is `DENIED`.
+    pub escalated: bool,
 }
 
 impl CallOptions {
@@ -267,6 +310,9 @@ async fn pre_and_dispatch(
     dispatched: Arc<AtomicBool>,
 ) -> ToolResult {
     let tool = checked(tool, call)?;
+    if tool.definition.escalation_only && !options.escalated {
+        return Err(ToolError::denied(needs_escalation(&tool.definition.name)));
+    }
     let cx = ToolContext {
         call_id: call.id.as_str().into(),
         cancel: options.cancel,
@@ -340,6 +386,14 @@ fn checked(
         ));
     }
     Ok(tool)
+}
+
+/// Why an escalation-only tool is refused outside an escalated run: what
+/// the model can do about it.
+pub(crate) fn needs_escalation(name: &str) -> String {
+    format!(
+        "tool `{name}` is available only in an escalated run: call run_code again with sandboxPermissions \"require_escalated\" and a justification saying why the task needs it (a person approves it before the program starts)"
+    )
 }
 
 /// The policy's decision: the registry's policy hook, else the tool's own.

@@ -254,8 +254,9 @@ impl Registry {
         self.update_hooks(|h| h.policy = Some(Arc::new(policy)));
     }
 
-    /// Sets the approver that answers `ask` decisions. By default, none, and
-    /// `ask` is refused as `DENIED` saying approval was needed.
+    /// Sets the approver that answers `ask` decisions and runs' requests
+    /// for escalation. By default, none: `ask` is refused as `DENIED` and an
+    /// escalated run as `denied`, each saying approval was needed.
     pub fn set_approver(&self, approver: impl Approver) {
         self.update_hooks(|h| h.approver = Some(Arc::new(approver)));
     }

@@ -103,10 +103,11 @@ pub(crate) enum Member {
     Policy,
     CallTitle,
     ResultTitle,
+    RequiresEscalation,
 }
 
 impl Member {
-    const CHECKED: [Member; 11] = [
+    const CHECKED: [Member; 12] = [
         Member::Name,
         Member::Description,
         Member::Summary,
@@ -118,6 +119,7 @@ impl Member {
         Member::Policy,
         Member::CallTitle,
         Member::ResultTitle,
+        Member::RequiresEscalation,
     ];
 
     fn key(self) -> &'static str {
@@ -133,6 +135,7 @@ impl Member {
             Member::Policy => "policy",
             Member::CallTitle => "callTitle",
             Member::ResultTitle => "resultTitle",
+            Member::RequiresEscalation => "requiresEscalation",
         }
     }
 
@@ -144,7 +147,7 @@ impl Member {
                 value.is_string() || value.is_null()
             }
             Member::Parameters | Member::InputSchema => !contract || value.is_object(),
-            Member::ReadOnly => value.is_boolean() || value.is_null(),
+            Member::ReadOnly | Member::RequiresEscalation => value.is_boolean() || value.is_null(),
             Member::Annotations => value.is_object() || value.is_null(),
             Member::TimeoutMs => {
                 value.is_null()
@@ -170,7 +173,9 @@ impl Member {
             Member::Parameters | Member::InputSchema => {
                 format!("must be an object schema, got {kind}")
             }
-            Member::ReadOnly => format!("must be a boolean, got {kind}"),
+            Member::ReadOnly | Member::RequiresEscalation => {
+                format!("must be a boolean, got {kind}")
+            }
             Member::Annotations => format!("must be an object, got {kind}"),
             Member::TimeoutMs => {
                 format!("must be an integer from 1 to {MAX_DEADLINE_MS}, got {got}")
@@ -188,7 +193,7 @@ impl Member {
                 decode_error::<Option<String>>(got)
             }
             Member::Parameters | Member::InputSchema => decode_error::<Option<Value>>(got),
-            Member::ReadOnly => decode_error::<Option<bool>>(got),
+            Member::ReadOnly | Member::RequiresEscalation => decode_error::<Option<bool>>(got),
             Member::Annotations => decode_error::<Option<Map<String, Value>>>(got),
             Member::TimeoutMs => decode_error::<Option<u64>>(got),
             Member::Policy => decode_error::<Option<Policy>>(got),
@@ -203,7 +208,7 @@ fn decode_error<T: DeserializeOwned>(value: &Value) -> Option<String> {
 }
 
 /// Every member the decoded definition is made of, aliases included.
-const DEFINITION_MEMBERS: [&str; 13] = [
+const DEFINITION_MEMBERS: [&str; 14] = [
     "name",
     "description",
     "summary",
@@ -217,6 +222,7 @@ const DEFINITION_MEMBERS: [&str; 13] = [
     "policy",
     "callTitle",
     "resultTitle",
+    "requiresEscalation",
 ];
 
 /// Reads the tool entry at position `index` (from 0) of a list: checks its
@@ -297,6 +303,8 @@ struct WireDefinition {
     call_title: Option<String>,
     #[serde(default)]
     result_title: Option<String>,
+    #[serde(default)]
+    requires_escalation: Option<bool>,
 }
 
 impl<'de> Deserialize<'de> for ToolDefinition {
@@ -315,6 +323,7 @@ impl<'de> Deserialize<'de> for ToolDefinition {
         definition.read_only = wire.read_only.or(read_only_hint).unwrap_or(false);
         definition.timeout_ms = wire.timeout_ms;
         definition.policy = wire.policy.unwrap_or_default();
+        definition.escalation_only = wire.requires_escalation.unwrap_or(false);
         if let Some(template) = wire.call_title {
             definition = definition.call_title_template(template);
         }
@@ -410,6 +419,21 @@ mod tests {
     }
 
     #[test]
+    fn requires_escalation_is_a_boolean_member() {
+        let def = read(json!({ "name": "d", "requiresEscalation": true }))
+            .unwrap()
+            .definition;
+        assert!(def.escalation_only);
+        let serialized = serde_json::to_value(&def).unwrap();
+        assert_eq!(serialized["requiresEscalation"], true);
+        let plain = serde_json::to_value(ToolDefinition::new("p")).unwrap();
+        assert_eq!(plain.get("requiresEscalation"), None, "left out when false");
+        let error = refusal(json!({ "name": "d", "requiresEscalation": "yes" }));
+        assert_eq!(error.path, "$.requiresEscalation");
+        assert_eq!(error.problem.to_string(), "must be a boolean, got a string");
+    }
+
+    #[test]
     fn entry_level_problems_are_at_the_entry() {
         let error = refusal(json!(["x"]));
         assert_eq!((error.name, error.path.as_str()), (None, "$"));
@@ -447,7 +471,7 @@ mod tests {
         let entry = read(json!({
             "name": "n", "description": null, "summary": null, "readOnly": null,
             "annotations": null, "timeoutMs": null, "policy": null,
-            "callTitle": null, "resultTitle": null
+            "callTitle": null, "resultTitle": null, "requiresEscalation": null
         }))
         .unwrap();
         assert_eq!(entry.definition, ToolDefinition::new("n"));
@@ -530,7 +554,8 @@ mod tests {
             .output(json!({}))
             .timeout_ms(5)
             .call_title_template("c")
-            .result_title_template("r");
+            .result_title_template("r")
+            .escalation_only(true);
         let Value::Object(members) = serde_json::to_value(def).unwrap() else {
             panic!("a definition serializes as an object")
         };

@@ -15,8 +15,8 @@ The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
   command); then calls `run_code` again with `after` to show the server
   still answers.
 - `elicit`: like `call`, answering each elicitation with `answer`
-  (`accept`, `refuse`, `decline`), or declaring no elicitation at all when
-  `answer` is absent.
+  (`accept`, `refuse`, `decline`; a list answers in turn, then refuses),
+  or declaring no elicitation at all when `answer` is absent.
 
 Prints one JSON object on stdout. Rust tests (tests/mcp_server.rs) run it.
 """
@@ -156,11 +156,16 @@ def elicitation_callback(plan, seen):
     if answer is None:
         return None
 
+    answers = list(answer) if isinstance(answer, list) else None
+
     async def on_elicit(context, params):
         seen.append({"message": params.message, "schema": params.requested_schema})
-        if answer == "decline":
+        current = answer
+        if answers is not None:
+            current = answers.pop(0) if answers else "refuse"
+        if current == "decline":
             return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content={"approve": answer == "accept"})
+        return types.ElicitResult(action="accept", content={"approve": current == "accept"})
 
     return on_elicit
 

@@ -27,16 +27,28 @@ pub(crate) struct LimitArgs {
     /// Accepts suffixes like --output-cap.
     #[arg(long, value_name = "BYTES", value_parser = parse_size)]
     description_budget: Option<u64>,
+    /// Largest deadline of an escalated run in milliseconds [default: 1800000].
+    #[arg(long, value_name = "MS")]
+    escalated_max_timeout_ms: Option<u64>,
+    /// Bytes of output text an escalated run keeps [default: 128KiB].
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    escalated_output_cap: Option<u64>,
+    /// JavaScript heap limit of an escalated run [default: 256MiB].
+    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
+    escalated_memory_limit: Option<u64>,
 }
 
 /// Which flag sets a limit, by the limit's wire name.
-const FLAGS: [(&str, &str); 6] = [
+const FLAGS: [(&str, &str); 9] = [
     ("maxParallelSubCalls", "--max-parallel"),
     ("defaultTimeoutMs", "--timeout-ms"),
     ("maxTimeoutMs", "--timeout-ms"),
     ("outputCapBytes", "--output-cap"),
     ("memoryLimitBytes", "--memory-limit"),
     ("descriptionBudgetBytes", "--description-budget"),
+    ("escalatedMaxTimeoutMs", "--escalated-max-timeout-ms"),
+    ("escalatedOutputCapBytes", "--escalated-output-cap"),
+    ("escalatedMemoryLimitBytes", "--escalated-memory-limit"),
 ];
 
 impl LimitArgs {
@@ -60,6 +72,15 @@ impl LimitArgs {
         }
         if let Some(bytes) = self.description_budget {
             limits.description_budget_bytes = saturate(bytes);
+        }
+        if let Some(ms) = self.escalated_max_timeout_ms {
+            limits.escalated_max_timeout_ms = ms;
+        }
+        if let Some(bytes) = self.escalated_output_cap {
+            limits.escalated_output_cap_bytes = saturate(bytes);
+        }
+        if let Some(bytes) = self.escalated_memory_limit {
+            limits.escalated_memory_limit_bytes = saturate(bytes);
         }
         limits
     }

@@ -12,7 +12,10 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
-use ptc::{Engine, Limits, McpConfigError, McpServers, Mode, Registry, RunOptions, RunRequest};
+use ptc::{
+    Engine, Limits, McpConfigError, McpServers, Mode, Registry, RunOptions, RunRequest,
+    SandboxPermissions,
+};
 
 mod limits;
 mod mcp;
@@ -88,6 +91,11 @@ struct RunArgs {
     /// Print the whole outcome as JSON (as the host protocol's run_code result).
     #[arg(long)]
     json: bool,
+    /// Run escalated (sandboxPermissions "require_escalated"), saying why:
+    /// asks on the terminal before the program starts; approved, the run
+    /// may call escalation-only tools and gets the escalated limits.
+    #[arg(long, value_name = "JUSTIFICATION")]
+    escalate: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -282,7 +290,12 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     let engine = Engine::new(registry, limits).map_err(|e| Usage::new(limits::explain(&e)))?;
 
     let progress = Progress::start();
-    let request = RunRequest::new(code).description(description);
+    let mut request = RunRequest::new(code).description(description);
+    if let Some(justification) = args.escalate {
+        request = request
+            .sandbox_permissions(SandboxPermissions::RequireEscalated)
+            .justification(justification);
+    }
     let outcome = engine
         .run_code(request, RunOptions::default().events(progress.sink()))
         .await;

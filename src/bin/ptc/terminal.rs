@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use ptc::{
-    Approval, ApprovalRequest, Approver, BoxFuture, Denial, EventSink, RunEvent, RunEventKind,
+    Approval, ApprovalRequest, Approver, BoxFuture, Denial, EscalationRequest, EventSink, RunEvent,
+    RunEventKind,
 };
 
 /// The state of stderr's last line.
@@ -54,6 +55,10 @@ impl StatusLine {
 /// refused as `DENIED` with a reason saying approval was needed and no
 /// terminal was available. One prompt at a time; the blocking read runs on
 /// tokio's blocking pool.
+///
+/// A run asking for escalation is put the same way before it starts: the
+/// justification and what the run would get, then `allow the escalated
+/// run? [y/N]`.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub(crate) struct TerminalApprover;
@@ -84,6 +89,22 @@ impl Approver for TerminalApprover {
             }
         })
     }
+
+    fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
+        Box::pin(async move {
+            let prompt = escalation_prompt(&request);
+            let answer = tokio::task::spawn_blocking(move || ask(&prompt)).await;
+            match answer {
+                Ok(Some(true)) => Approval::Approved,
+                Ok(Some(false)) => {
+                    Approval::Refused(Denial::new("the user refused the escalation"))
+                }
+                Ok(None) | Err(_) => Approval::Refused(Denial::new(
+                    "escalation needs approval and no terminal was available to ask",
+                )),
+            }
+        })
+    }
 }
 
 /// The question: the title (one line, no control characters), then the
@@ -94,7 +115,47 @@ fn prompt(title: &str, name: &str, arguments: &str) -> String {
     )
 }
 
-/// Asks on the terminal; `None` when there is none.
+/// How much of the model's justification the prompt shows.
+const SHOWN_JUSTIFICATION: usize = 1000;
+
+/// The escalation prompt: the model's justification (its control
+/// characters shown as `\u001b`, cut at 1,000 characters) and the grant.
+fn escalation_prompt(request: &EscalationRequest) -> String {
+    let mut justification: String = request
+        .justification
+        .chars()
+        .take(SHOWN_JUSTIFICATION)
+        .map(|c| match c.is_control() {
+            true => format!("\\u{:04x}", c as u32),
+            false => c.to_string(),
+        })
+        .collect();
+    if request.justification.chars().count() > SHOWN_JUSTIFICATION {
+        justification.push('…');
+    }
+    let tools = match request.tools.as_slice() {
+        [] => "no escalation-only tools".to_owned(),
+        names => format!("the tools {}", names.join(", ")),
+    };
+    format!(
+        "ptc: the program asks for an escalated run: {justification}\nptc: it would get {tools}, a deadline of {} ms, {} of memory and {} of output\nptc: allow the escalated run? [y/N] ",
+        request.timeout_ms,
+        size(request.memory_limit_bytes),
+        size(request.output_cap_bytes)
+    )
+}
+
+/// A size in MiB or KiB when exact, else bytes.
+fn size(bytes: usize) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
+    }
+}
+
+/// Shows `prompt` and reads a yes/no answer on the terminal; `None` when
+/// there is none.
 fn ask(prompt: &str) -> Option<bool> {
     let _turn = PROMPT.lock().unwrap_or_else(PoisonError::into_inner);
     let mut input: Box<dyn BufRead> = match File::options().read(true).write(true).open("/dev/tty")

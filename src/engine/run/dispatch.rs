@@ -128,6 +128,7 @@ impl Shared {
             cancel: self.calls_cancel.child_token(),
             caller: self.setup.caller.clone(),
             run_id: Some(Arc::clone(&self.setup.run_id)),
+            escalated: self.setup.escalated,
         };
         let SubCall {
             n,
@@ -186,7 +187,11 @@ impl Shared {
                     shared.complete_locked(&mut st, n, result);
                     Completion::Settled
                 }
-                Err(TryLockError::WouldBlock) => Completion::Result(n, result),
+                Err(TryLockError::WouldBlock) => {
+                    #[cfg(test)]
+                    tests::BUSY_FOUND.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    Completion::Result(n, result)
+                }
                 Err(TryLockError::Poisoned(e)) => {
                     shared.complete_locked(&mut e.into_inner(), n, result);
                     Completion::Settled
@@ -345,6 +350,8 @@ mod tests {
 
     /// Results the run recorded because their task found its state busy.
     pub(super) static BUSY_SETTLEMENTS: AtomicUsize = AtomicUsize::new(0);
+    /// Tasks that found their run's state busy.
+    pub(super) static BUSY_FOUND: AtomicUsize = AtomicUsize::new(0);
 
     /// `quick` settles while `hog`'s first poll holds the run's state: its
     /// task cannot record the result, so the run must (the fallback path).
@@ -368,13 +375,16 @@ mod tests {
         let hog = Tool::new(
             ToolDefinition::new("hog").read_only(true),
             move |_: Value, _: ToolContext| {
-                // Hold the run's state until `quick` has finished, then long
-                // enough for its task to find the state busy.
+                // Hold the run's state until `quick` has finished and its
+                // task has found the state busy (or 10 s, and the test fails):
+                // no sleep that a loaded machine could outlast.
+                let seen = BUSY_FOUND.load(Ordering::SeqCst);
                 let since = Instant::now();
-                while !done.load(Ordering::SeqCst) && since.elapsed() < Duration::from_secs(10) {
+                while (!done.load(Ordering::SeqCst) || BUSY_FOUND.load(Ordering::SeqCst) == seen)
+                    && since.elapsed() < Duration::from_secs(10)
+                {
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                std::thread::sleep(Duration::from_millis(100));
                 async move { Ok::<_, ToolError>(json!(2)) }
             },
         );

@@ -51,6 +51,8 @@ pub(super) fn map_tools(
             definition.policy = Policy::Ask;
         }
         definition.timeout_ms = config.call_timeout_ms;
+        // Escalation is the host's to decide, not the server's.
+        definition.escalation_only = false;
         tools.push(ListedTool { remote, definition });
     }
     (tools, skipped)
@@ -100,6 +102,14 @@ mod tests {
         assert_eq!(def.output, Some(json!({ "type": "object" })));
         assert!(def.read_only);
         assert_eq!((def.policy, def.timeout_ms), (Policy::Allow, Some(900)));
+    }
+
+    #[test]
+    fn a_server_cannot_mark_its_tools_escalation_only() {
+        let entry = json!({ "name": "ship", "inputSchema": {}, "requiresEscalation": true });
+        let (tools, skipped) = map_tools("s", &config(""), vec![entry]);
+        assert!(skipped.is_empty());
+        assert!(!tools[0].definition.escalation_only);
     }
 
     #[test]

@@ -10,6 +10,9 @@ use crate::sdk::typescript::keywords::Keywords;
 use crate::sdk::typescript::writing::{is_ident, push_json_str, trim};
 use crate::tool::definition::ToolDefinition;
 
+/// The JSDoc line of an escalation-only tool.
+const ESCALATION_NOTE: &str = "Needs an escalated run: call run_code with sandboxPermissions \"require_escalated\" and a justification.";
+
 impl<'a> Renderer<'a> {
     /// [`method`](Self::method), after loading the tool's schemas into the
     /// cache: this walk's loads do not wait on each other, the renderer's
@@ -76,7 +79,8 @@ impl<'a> Renderer<'a> {
     }
 
     /// ` /** … */` and a line break, if the tool has anything to say: its
-    /// description, how to call a name that is not an identifier, `@readonly`,
+    /// description, how to call a name that is not an identifier, that it
+    /// needs an escalated run, `@readonly`,
     /// and what its argument and result schemas say of themselves.
     fn method_doc(
         &mut self,
@@ -100,6 +104,13 @@ impl<'a> Renderer<'a> {
             self.out.push_str("Call: tools[");
             push_json_str(&mut self.out, &tool.name);
             self.out.push_str("](args)");
+        }
+        if tool.escalation_only {
+            if self.out.len() > body {
+                self.newline();
+                self.out.push_str(" * ");
+            }
+            self.out.push_str(ESCALATION_NOTE);
         }
         if tool.read_only {
             self.doc_sep(body);

@@ -1,0 +1,105 @@
+//! Escalation (contracts §6): a run that asks for `sandboxPermissions:
+//! "require_escalated"` goes to the host's approver before anything of it
+//! runs, with what would be granted.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures::FutureExt;
+
+use super::outcome::{FailureKind, Outcome};
+use super::report::Report;
+use super::request::{RunOptions, RunRequest};
+use crate::limits::Tier;
+use crate::tool::call::ToolContext;
+use crate::tool::pipeline::{Approval, EscalationRequest};
+use crate::tool::registry::Scope;
+
+/// The approver's answer to a run's escalation.
+pub(super) enum Verdict {
+    /// Run it escalated.
+    Granted,
+    /// Do not run it; the model-facing reason.
+    Refused(String),
+    /// The run was cancelled while the approver was deciding.
+    Cancelled,
+}
+
+impl Verdict {
+    /// The run's outcome if it may not start: `denied` with the reason, or
+    /// `cancelled`.
+    pub(super) fn outcome(self, report: &Report) -> Option<Outcome> {
+        match self {
+            Verdict::Granted => None,
+            Verdict::Refused(reason) => {
+                Some(report.failure(FailureKind::Denied, Some(reason), None, 0))
+            }
+            Verdict::Cancelled => Some(report.failure(FailureKind::Cancelled, None, None, 0)),
+        }
+    }
+}
+
+/// What one escalated run would be granted.
+pub(super) struct Grant<'a> {
+    pub(super) run_id: &'a Arc<str>,
+    pub(super) timeout: Duration,
+    pub(super) tier: &'a Tier,
+}
+
+/// Asks the scope's approver to escalate `request`; no approver refuses.
+/// A panicking approver refuses too, saying so.
+pub(super) async fn ask(
+    scope: &Scope,
+    request: &RunRequest,
+    grant: Grant<'_>,
+    options: &RunOptions,
+) -> Verdict {
+    let Some(approver) = scope.registry().hooks().approver.clone() else {
+        return Verdict::Refused("escalation needs approval and no approver is available".into());
+    };
+    let tools = scope
+        .definitions()
+        .into_iter()
+        .filter(|d| d.escalation_only)
+        .map(|d| d.name)
+        .collect();
+    let cancel = options.cancel.child_token();
+    let context = ToolContext {
+        call_id: Arc::clone(grant.run_id),
+        cancel: cancel.clone(),
+        caller: options.caller.clone(),
+        run_id: Some(Arc::clone(grant.run_id)),
+    };
+    let asked = EscalationRequest {
+        run_id: grant.run_id.to_string(),
+        code: request.code.clone(),
+        description: request.description.clone(),
+        justification: request.justification.clone(),
+        tools,
+        timeout_ms: u64::try_from(grant.timeout.as_millis()).unwrap_or(u64::MAX),
+        memory_limit_bytes: grant.tier.memory_limit_bytes,
+        output_cap_bytes: grant.tier.output_cap_bytes,
+        context,
+    };
+    let answer = std::panic::catch_unwind(AssertUnwindSafe(|| approver.escalate(asked)));
+    let Ok(answer) = answer else {
+        return panicked();
+    };
+    let verdict = tokio::select! {
+        biased;
+        _ = options.cancel.cancelled() => Verdict::Cancelled,
+        answer = AssertUnwindSafe(answer).catch_unwind() => match answer {
+            Ok(Approval::Refused(denial)) => Verdict::Refused(denial.reason),
+            Ok(_) => Verdict::Granted,
+            Err(_) => panicked(),
+        },
+    };
+    // The approver's signal fires once the answer is no longer awaited.
+    cancel.cancel();
+    verdict
+}
+
+fn panicked() -> Verdict {
+    Verdict::Refused("escalation needs approval and the approver failed (it panicked)".into())
+}
