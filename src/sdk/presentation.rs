@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::forms::run_code_text;
+use super::typescript::ESCALATION_NOTE;
 use super::{SdkOptions, render_declarations, run_code_parameters};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::registry::Mode;
@@ -78,11 +79,17 @@ pub(crate) fn present(
     let sdk = cache.declarations(key, tools);
     let mut presented = Vec::new();
     if matches!(mode, Mode::Native | Mode::Both) {
-        presented.extend(tools.iter().map(|t| PresentedTool {
-            name: t.name.clone(),
-            description: t.advertised_description().map(str::to_owned),
-            parameters: t.parameters.clone(),
-        }));
+        presented.extend(
+            tools
+                .iter()
+                // Without run_code there is no escalated run to call it in.
+                .filter(|t| mode == Mode::Both || !t.escalation_only)
+                .map(|t| PresentedTool {
+                    name: t.name.clone(),
+                    description: native_description(t),
+                    parameters: t.parameters.clone(),
+                }),
+        );
     }
     if matches!(mode, Mode::Ptc | Mode::Both) {
         presented.push(PresentedTool {
@@ -95,6 +102,19 @@ pub(crate) fn present(
         tools: presented,
         sdk,
     }
+}
+
+/// A tool's description as the model sees it natively; an escalation-only
+/// one (shown only beside run_code) ends with how to reach it.
+fn native_description(tool: &ToolDefinition) -> Option<String> {
+    let description = tool.advertised_description();
+    if !tool.escalation_only {
+        return description.map(str::to_owned);
+    }
+    Some(match description {
+        Some(text) => format!("{}\n{ESCALATION_NOTE}", text.trim_end()),
+        None => ESCALATION_NOTE.to_owned(),
+    })
 }
 
 #[cfg(test)]
@@ -133,6 +153,23 @@ mod tests {
         assert_eq!(names(Mode::Both), ["a", "b", "run_code"]);
         let p = present(&cache, (0, vec![]), &refs(&defs()), Mode::Native, &o);
         assert_eq!(p.tools[0].description.as_deref(), Some("short a"));
+    }
+
+    #[test]
+    fn escalation_only_tools_are_noted_beside_run_code_and_left_out_without_it() {
+        let cache = SdkCache::default();
+        let o = SdkOptions::default();
+        let mut defs = defs();
+        defs[0] = defs[0].clone().escalation_only(true);
+        let native = present(&cache, (0, vec![]), &refs(&defs), Mode::Native, &o);
+        let names: Vec<&str> = native.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["b"]);
+        let both = present(&cache, (0, vec![]), &refs(&defs), Mode::Both, &o);
+        assert_eq!(
+            both.tools[0].description.as_deref(),
+            Some(format!("short a\n{ESCALATION_NOTE}").as_str())
+        );
+        assert_eq!(both.tools[1].description, None, "others unchanged");
     }
 
     #[test]

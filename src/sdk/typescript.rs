@@ -38,6 +38,7 @@ mod writing;
 use serde_json::Value;
 
 use crate::tool::definition::ToolDefinition;
+pub(crate) use render::ESCALATION_NOTE;
 use render::Renderer;
 
 /// Nesting deeper than this renders as `unknown`.

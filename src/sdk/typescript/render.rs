@@ -5,6 +5,8 @@
 
 mod arrays;
 mod declarations;
+
+pub(crate) use declarations::ESCALATION_NOTE;
 mod docs;
 mod objects;
 mod references;

@@ -10,8 +10,9 @@ use crate::sdk::typescript::keywords::Keywords;
 use crate::sdk::typescript::writing::{is_ident, push_json_str, trim};
 use crate::tool::definition::ToolDefinition;
 
-/// The JSDoc line of an escalation-only tool.
-const ESCALATION_NOTE: &str = "Needs an escalated run: call run_code with sandboxPermissions \"require_escalated\" and a justification.";
+/// The JSDoc line of an escalation-only tool (also the last line of its
+/// description in mode `both`).
+pub(crate) const ESCALATION_NOTE: &str = "Needs an escalated run: call run_code with sandboxPermissions \"require_escalated\" and a justification.";
 
 impl<'a> Renderer<'a> {
     /// [`method`](Self::method), after loading the tool's schemas into the
