@@ -575,6 +575,32 @@ async fn a_heap_bomb_ends_as_memory_even_when_caught() {
     assert_eq!(run(&engine, "return [1, 2].length").await.text(), "2");
 }
 
+/// Cyclic garbage (which only QuickJS's cycle collector frees) is collected
+/// before it can push a run over its limit, even beside a live set of half
+/// the limit (a first collection at or past the limit fails here).
+#[tokio::test]
+async fn cyclic_garbage_beside_a_large_live_set_fits_the_limit() {
+    let engine = Engine::new(
+        test_registry(),
+        Limits {
+            memory_limit_bytes: 16 << 20,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    // ~8 MiB kept, then ~200 MiB of two-object cycles dropped as they go.
+    let o = run(
+        &engine,
+        "const keep: string[] = []; for (let i = 0; i < 8; i++) keep.push('k'.repeat(1 << 20) + i)
+         let n = 0
+         for (let i = 0; i < 1_000_000; i++) { const a: any = { i }; const b = { a }; a.b = b; n += b.a.i & 1 }
+         return keep.length + ':' + n",
+    )
+    .await;
+    assert_eq!(o.kind, None, "{}", o.text());
+    assert_eq!(o.text(), "8:500000");
+}
+
 #[tokio::test]
 async fn stack_overflow_is_a_catchable_range_error() {
     let out = text("function f(n: number): number { return f(n + 1) + 1 } try { f(0) } catch (e: any) { return e.name }").await;
