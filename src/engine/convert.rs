@@ -120,15 +120,29 @@ pub(crate) enum NotPlain {
 /// most `room`. (A getter runs here; on the exact path it runs again in
 /// `JSON.stringify`.)
 pub(crate) fn plain_from_js(value: &Value<'_>, room: usize) -> Result<(Json, usize), NotPlain> {
+    let object_proto = object_prototype(value.ctx()).ok_or(NotPlain::Lossy)?;
+    plain_from_js_with(value, object_proto, room)
+}
+
+/// The realm's own `Object.prototype`, whatever the program did to `Object`
+/// (an object made here has it: it is fixed for the context's life).
+pub(crate) fn object_prototype<'js>(ctx: &Ctx<'js>) -> Option<Object<'js>> {
+    Object::new(ctx.clone())
+        .ok()
+        .and_then(|o| o.get_prototype())
+}
+
+/// [`plain_from_js`] with the realm's `Object.prototype` already at hand
+/// (see [`object_prototype`]), as each sub-call has it.
+pub(crate) fn plain_from_js_with<'js>(
+    value: &Value<'js>,
+    object_proto: Object<'js>,
+    room: usize,
+) -> Result<(Json, usize), NotPlain> {
     if value.is_undefined() {
         return Ok((Json::Object(serde_json::Map::new()), VALUE_BYTES));
     }
     let ctx = value.ctx();
-    // The realm's own Object.prototype, whatever the program did to `Object`.
-    let object_proto = Object::new(ctx.clone())
-        .ok()
-        .and_then(|o| o.get_prototype())
-        .ok_or(NotPlain::Lossy)?;
     let mut reader = Reader {
         object_proto,
         room,

@@ -12,6 +12,7 @@ use serde_json::Value as Json;
 use super::super::convert::{self, NotPlain};
 use super::super::events::RunEventKind;
 use super::super::text;
+use super::bridge::Bridge;
 use super::{Image, RunState, Shared};
 use crate::tool::call::{Call, ContentBlock, ToolResult};
 use crate::tool::pipeline::CallOptions;
@@ -54,7 +55,12 @@ impl Shared {
     /// otherwise it continues on tokio.
     pub(super) fn submit(&self, name: &Value<'_>, args: &Value<'_>) -> Submitted {
         let name = text::of_string(name).unwrap_or_default();
-        let (arguments, charged) = match convert::plain_from_js(args, self.memory.room()) {
+        let object_proto = match args.ctx().userdata::<Bridge>() {
+            Some(bridge) => bridge.object_proto.clone(),
+            None => return Submitted::NotPlain,
+        };
+        let room = self.memory.room();
+        let (arguments, charged) = match convert::plain_from_js_with(args, object_proto, room) {
             Ok(plain) => plain,
             Err(NotPlain::Lossy) => return Submitted::NotPlain,
             Err(NotPlain::TooDeep) => return Submitted::TooDeep,
@@ -246,7 +252,7 @@ pub(super) enum Submitted {
     TooDeep,
     /// The call's number: `settle` delivers it later.
     Pending(u32),
-    /// Settled at once: `[value]`.
+    /// Settled at once: a promise resolved with the value.
     Value(Json),
     /// Failed at once: `[code, message]`.
     Error(&'static str, String),
@@ -258,10 +264,15 @@ impl<'js> IntoJs<'js> for Submitted {
             Submitted::NotPlain => Ok(Value::new_undefined(ctx.clone())),
             Submitted::TooDeep => Ok(Value::new_bool(ctx.clone(), false)),
             Submitted::Pending(n) => n.into_js(ctx),
+            // A promise already resolved with the value, as `Promise.resolve`
+            // would make (a `then` the program put on `Object.prototype` is
+            // honoured the same way): no array to carry it, nor a call back
+            // into the prelude to wrap it.
             Submitted::Value(json) => {
-                let array = rquickjs::Array::new(ctx.clone())?;
-                array.set(0, convert::to_js(ctx, &json)?)?;
-                Ok(array.into_value())
+                let value = convert::to_js(ctx, &json)?;
+                let (promise, resolve, _reject) = ctx.promise()?;
+                resolve.call::<_, ()>((value,))?;
+                Ok(promise.into_value())
             }
             Submitted::Error(code, message) => {
                 let array = rquickjs::Array::new(ctx.clone())?;
