@@ -27,7 +27,7 @@ pub(crate) fn to_js<'js>(ctx: &Ctx<'js>, json: &Json) -> rquickjs::Result<Value<
 ///
 /// # Safety
 /// Every value made here belongs to `ctx`; each is either returned, handed
-/// to a `Define` call (which takes it), or freed.
+/// to a `Define` call or `JS_NewArrayFrom` (which take it), or freed.
 unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> {
     let raw = ctx.as_raw().as_ptr();
     let value = match json {
@@ -41,6 +41,25 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
             let parsed = ctx.json_parse(text).ok()?;
             // A reference of our own; `parsed` (and its hold on the context) drops.
             unsafe { qjs::JS_DupValue(raw, parsed.as_raw()) }
+        }
+        Json::Array(items) if items.len() <= WHOLE_ARRAY => {
+            // Every element first, then the array made from them at once (a
+            // dense array, as a definition per element makes, without its
+            // per-element lookups and regrowths). Takes the values, freeing
+            // them if it fails.
+            let mut values = Vec::with_capacity(items.len());
+            for item in items {
+                match unsafe { build(ctx, item, depth + 1) } {
+                    Some(value) => values.push(value),
+                    None => {
+                        for value in values {
+                            unsafe { qjs::JS_FreeValue(raw, value) };
+                        }
+                        return None;
+                    }
+                }
+            }
+            unsafe { qjs::JS_NewArrayFrom(raw, values.len() as _, values.as_ptr()) }
         }
         Json::Array(items) => {
             let array = unsafe { qjs::JS_NewArray(raw) };
@@ -87,6 +106,11 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
     };
     (!is_exception(value)).then_some(value)
 }
+
+/// Arrays up to this many elements are made at once from their values
+/// (held meanwhile in a buffer outside the run's heap: 1 MiB at most);
+/// longer ones element by element.
+const WHOLE_ARRAY: usize = 1 << 16;
 
 /// 2^63 as a float: integral floats below it convert to `i64` exactly.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
@@ -320,6 +344,8 @@ mod tests {
             json!([1, "two", [3], { "four": 4 }, null]),
             json!({ "__proto__": { "x": 1 }, "b": [], "a": {}, "": "empty key" }),
             deep,
+            // Made element by element, past the arrays made at once.
+            Json::Array((0..=WHOLE_ARRAY).map(|i| json!([i, { "i": i }])).collect()),
         ] {
             let (direct, parsed) = both_ways(&value);
             assert_eq!(direct, parsed, "{value}");
@@ -340,6 +366,32 @@ mod tests {
                 )
                 .unwrap();
             assert_eq!(out, "z,__proto__,a true undefined");
+        });
+    }
+
+    /// An array made at once is an ordinary dense array: it grows, shrinks,
+    /// reports its length and its own keys as one defined element by
+    /// element does.
+    #[test]
+    fn arrays_made_at_once_behave_as_arrays() {
+        let runtime = Runtime::new().unwrap();
+        let context = Context::full(&runtime).unwrap();
+        context.with(|ctx| {
+            let value = to_js(&ctx, &json!([[], [1, "b", { "c": [null] }], "d"])).unwrap();
+            ctx.globals().set("v", value).unwrap();
+            let out: String = ctx
+                .eval(
+                    "const w = v[1]; w.push(4); w.length = 3; v[0][2] = 'x';
+                    const d = Object.getOwnPropertyDescriptor(w, 0);
+                    JSON.stringify([Array.isArray(v), v.length, Object.keys(w), w.length,
+                        v[0].length, 1 in v[0], d.writable && d.enumerable && d.configurable,
+                        Object.isExtensible(w), v.indexOf('d'), [...v[1][2].c]])",
+                )
+                .unwrap();
+            assert_eq!(
+                out,
+                r#"[true,3,["0","1","2"],3,3,false,true,true,2,[null]]"#
+            );
         });
     }
 
