@@ -17,24 +17,65 @@ const MAX_DEPTH: u32 = 256;
 pub(crate) fn to_js<'js>(ctx: &Ctx<'js>, json: &Json) -> rquickjs::Result<Value<'js>> {
     // SAFETY: `build` returns an owned value of this context, or nothing;
     // the value is handed to rquickjs, which frees it.
-    match unsafe { build(ctx, json, 0) } {
+    let mut strings = Strings::default();
+    let built = unsafe { build(ctx, json, 0, &mut strings) };
+    let raw = ctx.as_raw().as_ptr();
+    for (_, value) in strings.made {
+        // SAFETY: the conversion's own reference to a string it shared.
+        unsafe { qjs::JS_FreeValue(raw, value) };
+    }
+    match built {
         Some(raw) => Ok(unsafe { Value::from_raw(ctx.clone(), raw) }),
         None => Err(rquickjs::Error::Exception),
     }
+}
+
+/// Strings of at most this many bytes are made once per conversion and
+/// shared wherever they recur (W4's 30,000 tags are 50 strings): a
+/// string's identity cannot be observed, only its contents.
+const SHARED_STRING_BYTES: usize = 32;
+/// At most this many strings are kept for sharing in one conversion.
+const SHARED_STRINGS: usize = 1024;
+
+/// The short strings a conversion has made, each holding a reference of
+/// its own (freed when the conversion ends).
+#[derive(Default)]
+struct Strings<'a> {
+    /// Fx: a short key hashes in a few instructions, where the standard
+    /// SipHash cost as much as making the string again.
+    made: rustc_hash::FxHashMap<&'a str, qjs::JSValue>,
 }
 
 /// An owned value for `json`, or `None` with an exception pending.
 ///
 /// # Safety
 /// Every value made here belongs to `ctx`; each is either returned, handed
-/// to a `Define` call or `JS_NewArrayFrom` (which take it), or freed.
-unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> {
+/// to a `Define` call or `JS_NewArrayFrom` (which take it), or freed; a
+/// shared string's own reference stays in `strings`, for the caller to free.
+unsafe fn build<'a>(
+    ctx: &Ctx<'_>,
+    json: &'a Json,
+    depth: u32,
+    strings: &mut Strings<'a>,
+) -> Option<qjs::JSValue> {
     let raw = ctx.as_raw().as_ptr();
     let value = match json {
         Json::Null => qjs::JS_NULL,
         Json::Bool(true) => qjs::JS_TRUE,
         Json::Bool(false) => qjs::JS_FALSE,
         Json::Number(n) => number(n),
+        Json::String(s) if s.len() <= SHARED_STRING_BYTES => {
+            if let Some(&made) = strings.made.get(s.as_str()) {
+                return Some(unsafe { qjs::JS_DupValue(raw, made) });
+            }
+            let value = unsafe { qjs::JS_NewStringLen(raw, s.as_ptr().cast(), s.len() as _) };
+            if !is_exception(value) && strings.made.len() < SHARED_STRINGS {
+                strings
+                    .made
+                    .insert(s, unsafe { qjs::JS_DupValue(raw, value) });
+            }
+            value
+        }
         Json::String(s) => unsafe { qjs::JS_NewStringLen(raw, s.as_ptr().cast(), s.len() as _) },
         Json::Array(_) | Json::Object(_) if depth >= MAX_DEPTH => {
             let text = serde_json::to_string(json).ok()?;
@@ -49,7 +90,7 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
             // them if it fails.
             let mut values = Vec::with_capacity(items.len());
             for item in items {
-                match unsafe { build(ctx, item, depth + 1) } {
+                match unsafe { build(ctx, item, depth + 1, strings) } {
                     Some(value) => values.push(value),
                     None => {
                         for value in values {
@@ -67,7 +108,7 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
                 return None;
             }
             for (i, item) in items.iter().enumerate() {
-                let defined = unsafe { build(ctx, item, depth + 1) }.is_some_and(|v| {
+                let defined = unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
                     let flags = qjs::JS_PROP_C_W_E as i32;
                     unsafe {
                         qjs::JS_DefinePropertyValueUint32(raw, array, i as u32, v, flags) >= 0
@@ -89,7 +130,7 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
                 // A definition, as JSON.parse makes: `__proto__` is a key.
                 let atom = unsafe { qjs::JS_NewAtomLen(raw, key.as_ptr().cast(), key.len() as _) };
                 let defined = atom != qjs::JS_ATOM_NULL
-                    && unsafe { build(ctx, item, depth + 1) }.is_some_and(|v| {
+                    && unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
                         let flags = qjs::JS_PROP_C_W_E as i32;
                         unsafe { qjs::JS_DefinePropertyValue(raw, object, atom, v, flags) >= 0 }
                     });
@@ -346,6 +387,19 @@ mod tests {
             deep,
             // Made element by element, past the arrays made at once.
             Json::Array((0..=WHOLE_ARRAY).map(|i| json!([i, { "i": i }])).collect()),
+            // Short strings shared, past the number kept for sharing, and
+            // one just too long to be.
+            Json::Array(
+                (0..3 * SHARED_STRINGS)
+                    .map(|i| {
+                        json!([
+                            format!("s{}", i % (2 * SHARED_STRINGS)),
+                            "é".repeat(16),
+                            "x".repeat(33)
+                        ])
+                    })
+                    .collect(),
+            ),
         ] {
             let (direct, parsed) = both_ways(&value);
             assert_eq!(direct, parsed, "{value}");
