@@ -231,6 +231,49 @@ async fn the_sandbox_has_the_contract_globals_and_nothing_else() {
     );
 }
 
+/// The global object exactly as a program sees it: each name in QuickJS's
+/// own order, with its type and property flags. Any change to how a run's
+/// context is made (intrinsics added later or lazily, another start-up
+/// path) must leave this as it is. Runs several at once, so some take a
+/// warm sandbox and some one built on demand.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_run_sees_the_same_globals_in_the_same_order() {
+    let code = "return Object.getOwnPropertyNames(globalThis).map((n) => { \
+        const d: any = Object.getOwnPropertyDescriptor(globalThis, n); \
+        return n + ':' + typeof d.value + ':' + (d.writable ? 'w' : '') + (d.enumerable ? 'e' : '') \
+            + (d.configurable ? 'c' : '') }).join(' ')";
+    let want = "Object:function:wc Function:function:wc Error:function:wc EvalError:function:wc \
+        RangeError:function:wc ReferenceError:function:wc SyntaxError:function:wc \
+        TypeError:function:wc URIError:function:wc InternalError:function:wc \
+        AggregateError:function:wc Iterator:function:wc Array:function:wc parseInt:function:wc \
+        parseFloat:function:wc isNaN:function:wc isFinite:function:wc queueMicrotask:function:wc \
+        decodeURI:function:wc decodeURIComponent:function:wc encodeURI:function:wc \
+        encodeURIComponent:function:wc escape:function:wc unescape:function:wc Infinity:number: \
+        NaN:number: undefined:undefined: Number:function:wc Boolean:function:wc \
+        String:function:wc Math:object:wc Reflect:object:wc Symbol:function:wc eval:function:wc \
+        globalThis:object:wc Date:function:wc RegExp:function:wc JSON:object:wc \
+        Proxy:function:wc Map:function:wc Set:function:wc WeakMap:function:wc \
+        WeakSet:function:wc ArrayBuffer:function:wc SharedArrayBuffer:function:wc \
+        Uint8ClampedArray:function:wc Int8Array:function:wc Uint8Array:function:wc \
+        Int16Array:function:wc Uint16Array:function:wc Int32Array:function:wc \
+        Uint32Array:function:wc BigInt64Array:function:wc BigUint64Array:function:wc \
+        Float16Array:function:wc Float32Array:function:wc Float64Array:function:wc \
+        DataView:function:wc Atomics:object:wc Promise:function:wc BigInt:function:wc \
+        WeakRef:function:wc FinalizationRegistry:function:wc DOMException:function:wc \
+        performance:object:wec tools:object: ToolCallError:function:wc console:object:wc \
+        setTimeout:function:wec clearTimeout:function:wec";
+    let engine = engine();
+    let runs = (0..8).map(|_| {
+        let engine = engine.clone();
+        tokio::spawn(async move { run(&engine, code).await })
+    });
+    for outcome in futures::future::join_all(runs).await {
+        let outcome = outcome.unwrap();
+        assert_eq!(outcome.kind, None, "{}", outcome.text());
+        assert_eq!(outcome.text(), want);
+    }
+}
+
 #[tokio::test]
 async fn tools_resolve_values_and_reject_with_tool_call_errors() {
     let out = text(
@@ -573,6 +616,32 @@ async fn a_heap_bomb_ends_as_memory_even_when_caught() {
     .await;
     assert_eq!(o.kind, Some(FailureKind::Memory), "{}", o.text());
     assert_eq!(run(&engine, "return [1, 2].length").await.text(), "2");
+}
+
+/// Cyclic garbage (which only QuickJS's cycle collector frees) is collected
+/// before it can push a run over its limit, even beside a live set of half
+/// the limit (a first collection at or past the limit fails here).
+#[tokio::test]
+async fn cyclic_garbage_beside_a_large_live_set_fits_the_limit() {
+    let engine = Engine::new(
+        test_registry(),
+        Limits {
+            memory_limit_bytes: 16 << 20,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    // ~8 MiB kept, then ~200 MiB of two-object cycles dropped as they go.
+    let o = run(
+        &engine,
+        "const keep: string[] = []; for (let i = 0; i < 8; i++) keep.push('k'.repeat(1 << 20) + i)
+         let n = 0
+         for (let i = 0; i < 1_000_000; i++) { const a: any = { i }; const b = { a }; a.b = b; n += b.a.i & 1 }
+         return keep.length + ':' + n",
+    )
+    .await;
+    assert_eq!(o.kind, None, "{}", o.text());
+    assert_eq!(o.text(), "8:500000");
 }
 
 #[tokio::test]

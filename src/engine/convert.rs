@@ -17,24 +17,65 @@ const MAX_DEPTH: u32 = 256;
 pub(crate) fn to_js<'js>(ctx: &Ctx<'js>, json: &Json) -> rquickjs::Result<Value<'js>> {
     // SAFETY: `build` returns an owned value of this context, or nothing;
     // the value is handed to rquickjs, which frees it.
-    match unsafe { build(ctx, json, 0) } {
+    let mut strings = Strings::default();
+    let built = unsafe { build(ctx, json, 0, &mut strings) };
+    let raw = ctx.as_raw().as_ptr();
+    for (_, value) in strings.made {
+        // SAFETY: the conversion's own reference to a string it shared.
+        unsafe { qjs::JS_FreeValue(raw, value) };
+    }
+    match built {
         Some(raw) => Ok(unsafe { Value::from_raw(ctx.clone(), raw) }),
         None => Err(rquickjs::Error::Exception),
     }
+}
+
+/// Strings of at most this many bytes are made once per conversion and
+/// shared wherever they recur (W4's 30,000 tags are 50 strings): a
+/// string's identity cannot be observed, only its contents.
+const SHARED_STRING_BYTES: usize = 32;
+/// At most this many strings are kept for sharing in one conversion.
+const SHARED_STRINGS: usize = 1024;
+
+/// The short strings a conversion has made, each holding a reference of
+/// its own (freed when the conversion ends).
+#[derive(Default)]
+struct Strings<'a> {
+    /// Fx: a short key hashes in a few instructions, where the standard
+    /// SipHash cost as much as making the string again.
+    made: rustc_hash::FxHashMap<&'a str, qjs::JSValue>,
 }
 
 /// An owned value for `json`, or `None` with an exception pending.
 ///
 /// # Safety
 /// Every value made here belongs to `ctx`; each is either returned, handed
-/// to a `Define` call (which takes it), or freed.
-unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> {
+/// to a `Define` call or `JS_NewArrayFrom` (which take it), or freed; a
+/// shared string's own reference stays in `strings`, for the caller to free.
+unsafe fn build<'a>(
+    ctx: &Ctx<'_>,
+    json: &'a Json,
+    depth: u32,
+    strings: &mut Strings<'a>,
+) -> Option<qjs::JSValue> {
     let raw = ctx.as_raw().as_ptr();
     let value = match json {
         Json::Null => qjs::JS_NULL,
         Json::Bool(true) => qjs::JS_TRUE,
         Json::Bool(false) => qjs::JS_FALSE,
         Json::Number(n) => number(n),
+        Json::String(s) if s.len() <= SHARED_STRING_BYTES => {
+            if let Some(&made) = strings.made.get(s.as_str()) {
+                return Some(unsafe { qjs::JS_DupValue(raw, made) });
+            }
+            let value = unsafe { qjs::JS_NewStringLen(raw, s.as_ptr().cast(), s.len() as _) };
+            if !is_exception(value) && strings.made.len() < SHARED_STRINGS {
+                strings
+                    .made
+                    .insert(s, unsafe { qjs::JS_DupValue(raw, value) });
+            }
+            value
+        }
         Json::String(s) => unsafe { qjs::JS_NewStringLen(raw, s.as_ptr().cast(), s.len() as _) },
         Json::Array(_) | Json::Object(_) if depth >= MAX_DEPTH => {
             let text = serde_json::to_string(json).ok()?;
@@ -42,13 +83,32 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
             // A reference of our own; `parsed` (and its hold on the context) drops.
             unsafe { qjs::JS_DupValue(raw, parsed.as_raw()) }
         }
+        Json::Array(items) if items.len() <= WHOLE_ARRAY => {
+            // Every element first, then the array made from them at once (a
+            // dense array, as a definition per element makes, without its
+            // per-element lookups and regrowths). Takes the values, freeing
+            // them if it fails.
+            let mut values = Vec::with_capacity(items.len());
+            for item in items {
+                match unsafe { build(ctx, item, depth + 1, strings) } {
+                    Some(value) => values.push(value),
+                    None => {
+                        for value in values {
+                            unsafe { qjs::JS_FreeValue(raw, value) };
+                        }
+                        return None;
+                    }
+                }
+            }
+            unsafe { qjs::JS_NewArrayFrom(raw, values.len() as _, values.as_ptr()) }
+        }
         Json::Array(items) => {
             let array = unsafe { qjs::JS_NewArray(raw) };
             if is_exception(array) {
                 return None;
             }
             for (i, item) in items.iter().enumerate() {
-                let defined = unsafe { build(ctx, item, depth + 1) }.is_some_and(|v| {
+                let defined = unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
                     let flags = qjs::JS_PROP_C_W_E as i32;
                     unsafe {
                         qjs::JS_DefinePropertyValueUint32(raw, array, i as u32, v, flags) >= 0
@@ -70,7 +130,7 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
                 // A definition, as JSON.parse makes: `__proto__` is a key.
                 let atom = unsafe { qjs::JS_NewAtomLen(raw, key.as_ptr().cast(), key.len() as _) };
                 let defined = atom != qjs::JS_ATOM_NULL
-                    && unsafe { build(ctx, item, depth + 1) }.is_some_and(|v| {
+                    && unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
                         let flags = qjs::JS_PROP_C_W_E as i32;
                         unsafe { qjs::JS_DefinePropertyValue(raw, object, atom, v, flags) >= 0 }
                     });
@@ -87,6 +147,11 @@ unsafe fn build(ctx: &Ctx<'_>, json: &Json, depth: u32) -> Option<qjs::JSValue> 
     };
     (!is_exception(value)).then_some(value)
 }
+
+/// Arrays up to this many elements are made at once from their values
+/// (held meanwhile in a buffer outside the run's heap: 1 MiB at most);
+/// longer ones element by element.
+const WHOLE_ARRAY: usize = 1 << 16;
 
 /// 2^63 as a float: integral floats below it convert to `i64` exactly.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
@@ -120,15 +185,29 @@ pub(crate) enum NotPlain {
 /// most `room`. (A getter runs here; on the exact path it runs again in
 /// `JSON.stringify`.)
 pub(crate) fn plain_from_js(value: &Value<'_>, room: usize) -> Result<(Json, usize), NotPlain> {
+    let object_proto = object_prototype(value.ctx()).ok_or(NotPlain::Lossy)?;
+    plain_from_js_with(value, object_proto, room)
+}
+
+/// The realm's own `Object.prototype`, whatever the program did to `Object`
+/// (an object made here has it: it is fixed for the context's life).
+pub(crate) fn object_prototype<'js>(ctx: &Ctx<'js>) -> Option<Object<'js>> {
+    Object::new(ctx.clone())
+        .ok()
+        .and_then(|o| o.get_prototype())
+}
+
+/// [`plain_from_js`] with the realm's `Object.prototype` already at hand
+/// (see [`object_prototype`]), as each sub-call has it.
+pub(crate) fn plain_from_js_with<'js>(
+    value: &Value<'js>,
+    object_proto: Object<'js>,
+    room: usize,
+) -> Result<(Json, usize), NotPlain> {
     if value.is_undefined() {
         return Ok((Json::Object(serde_json::Map::new()), VALUE_BYTES));
     }
     let ctx = value.ctx();
-    // The realm's own Object.prototype, whatever the program did to `Object`.
-    let object_proto = Object::new(ctx.clone())
-        .ok()
-        .and_then(|o| o.get_prototype())
-        .ok_or(NotPlain::Lossy)?;
     let mut reader = Reader {
         object_proto,
         room,
@@ -306,6 +385,21 @@ mod tests {
             json!([1, "two", [3], { "four": 4 }, null]),
             json!({ "__proto__": { "x": 1 }, "b": [], "a": {}, "": "empty key" }),
             deep,
+            // Made element by element, past the arrays made at once.
+            Json::Array((0..=WHOLE_ARRAY).map(|i| json!([i, { "i": i }])).collect()),
+            // Short strings shared, past the number kept for sharing, and
+            // one just too long to be.
+            Json::Array(
+                (0..3 * SHARED_STRINGS)
+                    .map(|i| {
+                        json!([
+                            format!("s{}", i % (2 * SHARED_STRINGS)),
+                            "é".repeat(16),
+                            "x".repeat(33)
+                        ])
+                    })
+                    .collect(),
+            ),
         ] {
             let (direct, parsed) = both_ways(&value);
             assert_eq!(direct, parsed, "{value}");
@@ -326,6 +420,32 @@ mod tests {
                 )
                 .unwrap();
             assert_eq!(out, "z,__proto__,a true undefined");
+        });
+    }
+
+    /// An array made at once is an ordinary dense array: it grows, shrinks,
+    /// reports its length and its own keys as one defined element by
+    /// element does.
+    #[test]
+    fn arrays_made_at_once_behave_as_arrays() {
+        let runtime = Runtime::new().unwrap();
+        let context = Context::full(&runtime).unwrap();
+        context.with(|ctx| {
+            let value = to_js(&ctx, &json!([[], [1, "b", { "c": [null] }], "d"])).unwrap();
+            ctx.globals().set("v", value).unwrap();
+            let out: String = ctx
+                .eval(
+                    "const w = v[1]; w.push(4); w.length = 3; v[0][2] = 'x';
+                    const d = Object.getOwnPropertyDescriptor(w, 0);
+                    JSON.stringify([Array.isArray(v), v.length, Object.keys(w), w.length,
+                        v[0].length, 1 in v[0], d.writable && d.enumerable && d.configurable,
+                        Object.isExtensible(w), v.indexOf('d'), [...v[1][2].c]])",
+                )
+                .unwrap();
+            assert_eq!(
+                out,
+                r#"[true,3,["0","1","2"],3,3,false,true,true,2,[null]]"#
+            );
         });
     }
 

@@ -358,6 +358,23 @@ fn tune_allocator() {
     ONCE.call_once(|| unsafe { mi::mi_option_set(MI_OPTION_ARENA_EAGER_COMMIT, 0) });
 }
 
+/// QuickJS's first cycle collection comes when its heap passes 256 KiB,
+/// and each later one at half as much again as survived the last: a program
+/// building a large result (W4's 10,000 rows) ran a dozen collections, each
+/// walking everything it had built so far.
+const QUICKJS_GC_THRESHOLD: usize = 256 << 10;
+
+/// The heap at which a run's first cycle collection comes: a quarter of its
+/// limit (never below QuickJS's own threshold). Reference counting frees
+/// everything but cycles at once, so only cyclic garbage waits for it, and
+/// the heap it waits in stays under a quarter of the limit: a run that
+/// keeps less than that never collects, and the rest of the limit stays
+/// for what the program keeps. After a collection QuickJS sets its own next
+/// threshold (half again as much as survived), as before.
+fn gc_threshold(heap_limit: usize) -> usize {
+    (heap_limit / 4).max(QUICKJS_GC_THRESHOLD)
+}
+
 impl Sandbox {
     pub(crate) fn new(heap_limit: usize, stack_limit: usize) -> rquickjs::Result<Self> {
         tune_allocator();
@@ -372,6 +389,7 @@ impl Sandbox {
         // `memory`. The allocator is the one limit.
         let runtime = Runtime::new_with_alloc(allocator)?;
         runtime.set_max_stack_size(stack_limit);
+        runtime.set_gc_threshold(gc_threshold(heap_limit));
         let context = Context::full(&runtime)?;
         context.with(|ctx| super::guards::install(&ctx))?;
         Ok(Self {

@@ -93,8 +93,9 @@
     if (typeof r === 'number') {
       return new Promise((resolve, reject) => { pending.set(r, [resolve, reject, name]); });
     }
-    if (r.length === 1) return Promise.resolve(r[0]);
-    return Promise.reject(new ToolCallError(name, r[0], r[1]));
+    // Failed at once: [code, message]; else settled at once: a promise.
+    if (isArray(r)) return Promise.reject(new ToolCallError(name, r[0], r[1]));
+    return r;
   }
 
   // Settles a sub-call that completed after its submission.

@@ -8,7 +8,7 @@ use std::sync::{Arc, OnceLock};
 use rquickjs::function::{Func, Opt};
 use rquickjs::{Array, Ctx, Function, JsLifetime, Object, Value};
 
-use super::super::convert::MAX_ARGUMENT_DEPTH;
+use super::super::convert::{self, MAX_ARGUMENT_DEPTH};
 use super::super::sandbox::Bytecode;
 use super::super::text;
 use super::describe::describe_error;
@@ -38,6 +38,8 @@ pub(super) struct Bridge<'js> {
     host: Object<'js>,
     /// `[promise, reason]` pairs, flat, by slot (see `Rejections`).
     pub(super) unhandled: Array<'js>,
+    /// The realm's `Object.prototype`, for reading each sub-call's arguments.
+    pub(super) object_proto: Object<'js>,
 }
 
 // SAFETY: `Bridge` holds only values of lifetime 'js, renamed as a whole.
@@ -99,9 +101,12 @@ pub(super) fn install<'js>(
     }
     .map_err(internal)?;
     let host: Object = prelude.call((native,)).map_err(internal)?;
+    let object_proto = convert::object_prototype(ctx)
+        .ok_or_else(|| StartError::Sandbox("no Object.prototype".into()))?;
     let bridge = Bridge {
         host: host.clone(),
         unhandled: Array::new(ctx.clone()).map_err(internal)?,
+        object_proto,
     };
     if ctx.store_userdata(bridge).is_err() {
         return Err(StartError::Sandbox("the sandbox bridge is in use".into()));
