@@ -207,6 +207,18 @@ fn describe_renders_visible_tools_and_names_the_rest() {
     assert_eq!(describe(&scope, &[]), "");
 }
 
+/// JSON leaves U+2028 and U+2029 as they are, and JavaScript ends a `//`
+/// comment at them: a name with one is shown escaped, on the one line.
+#[test]
+fn describe_keeps_unknown_names_on_the_comment_line() {
+    let scope = registry().scope();
+    let text = describe(
+        &scope,
+        &["a\u{2028}b".to_owned(), "c\u{2029}d\u{202e}".to_owned()],
+    );
+    assert_eq!(text, "// unknown: \"a\\u2028b\", \"c\\u2029d\\u202e\"\n");
+}
+
 #[test]
 fn terms_drop_common_words_and_meet_at_their_stems() {
     use super::words::{query_terms, terms};
