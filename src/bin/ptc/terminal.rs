@@ -111,8 +111,11 @@ impl Approver for TerminalApprover {
 /// tool and its arguments as JSON (which escapes control characters; the
 /// line and paragraph separators and bidirectional controls JSON leaves
 /// as they are are shown as `\u202e`, so the arguments read as they are).
+/// Arguments past [`SHOWN_ARGUMENTS`] characters are cut with `…`: a
+/// megabyte of them would scroll the title and the tool's name off the
+/// screen, leaving the model's text in their place.
 fn prompt(title: &str, name: &str, arguments: &str) -> String {
-    let arguments = visible(arguments);
+    let arguments = shown(arguments, SHOWN_ARGUMENTS);
     format!(
         "ptc: the program asks for: {title}\nptc: (tool `{name}` with {arguments})\nptc: allow this call? [y/N] "
     )
@@ -136,6 +139,8 @@ fn visible(text: &str) -> String {
 
 /// How much of the model's justification the prompt shows.
 const SHOWN_JUSTIFICATION: usize = 1000;
+/// How much of a call's JSON arguments the prompt shows (as MCP's form).
+const SHOWN_ARGUMENTS: usize = 2000;
 
 /// The escalation prompt: the model's justification (see
 /// [`shown_justification`]) and the grant.
@@ -157,17 +162,21 @@ fn escalation_prompt(request: &EscalationRequest) -> String {
 /// characters, its control characters, line and paragraph separators and
 /// bidirectional controls shown as `\u001b` ([`visible`]).
 fn shown_justification(justification: &str) -> String {
-    let mut cut = justification
+    shown(justification, SHOWN_JUSTIFICATION)
+}
+
+/// `text` cut at `max_chars` characters (then ending with `…`), what is
+/// left [`visible`].
+fn shown(text: &str, max_chars: usize) -> String {
+    let cut = text
         .char_indices()
-        .nth(SHOWN_JUSTIFICATION)
-        .map_or(justification, |(at, _)| &justification[..at])
-        .to_owned();
-    let longer = cut.len() < justification.len();
-    cut = visible(&cut);
-    if longer {
-        cut.push('…');
+        .nth(max_chars)
+        .map_or(text, |(at, _)| &text[..at]);
+    let mut shown = visible(cut);
+    if cut.len() < text.len() {
+        shown.push('…');
     }
-    cut
+    shown
 }
 
 /// A size in MiB or KiB when exact, else bytes.
@@ -374,6 +383,21 @@ mod tests {
             !text.contains(['\u{202e}', '\u{2028}', '\u{2066}']),
             "{text}"
         );
+    }
+
+    #[test]
+    fn the_prompt_cuts_long_arguments() {
+        let arguments = format!(r#"{{"text":"{}"}}"#, "é".repeat(100_000));
+        let text = prompt("Write a", "write_file", &arguments);
+        assert!(
+            text.starts_with("ptc: the program asks for: Write a\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("éé…)\nptc: allow this call? [y/N] "),
+            "{text}"
+        );
+        assert_eq!(text.chars().filter(|&c| c == 'é').count(), 2000 - 9);
     }
 
     #[test]
