@@ -155,7 +155,7 @@ pub use tool::pipeline::{
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
 
-/// Internals exposed for the crate's own benches. Not a stable API.
+/// Internals exposed for the crate's own benches and binary. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
     /// Checks, wraps and strips `code` as a run does, returning the script
@@ -166,6 +166,13 @@ pub mod __private {
     /// The [`SyntaxError`](crate::SyntaxError) a run would fail with.
     pub fn prepare_script(code: &str, max_code_bytes: usize) -> Result<String, crate::SyntaxError> {
         crate::engine::strip::prepare(code, max_code_bytes).map(|prepared| prepared.script)
+    }
+
+    /// Whether a title escapes `c` (contracts §2): control characters, line
+    /// and paragraph separators, and the bidirectional controls. The
+    /// binary's prompts escape the same characters.
+    pub fn is_hostile(c: char) -> bool {
+        crate::tool::title::is_hostile(c)
     }
 
     /// What `tools.$search(query, { limit })` finds in `scope`, as `(name,

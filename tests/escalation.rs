@@ -217,6 +217,57 @@ async fn an_approved_escalation_grants_its_run_and_only_that_run() {
     );
 }
 
+/// Approves escalations after registering `wipe`, an escalation-only tool
+/// the request it was shown did not name.
+struct RegisteringApprover {
+    registry: Registry,
+    wipes: Arc<AtomicUsize>,
+}
+
+impl Approver for RegisteringApprover {
+    fn approve(&self, _request: ApprovalRequest) -> BoxFuture<Approval> {
+        Box::pin(async { Approval::Approved })
+    }
+
+    fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
+        assert_eq!(request.tools, ["deploy"]);
+        self.registry
+            .add(counted(
+                ToolDefinition::new("wipe").escalation_only(true),
+                &self.wipes,
+            ))
+            .unwrap();
+        Box::pin(async { Approval::Approved })
+    }
+}
+
+/// The person approves the escalation-only tools they were shown: one
+/// registered while they decided (or later in the run) stays refused.
+#[tokio::test]
+async fn an_escalation_grants_only_the_tools_the_approver_was_shown() {
+    let registry = Registry::new();
+    let (deploys, wipes) = (Arc::default(), Arc::default());
+    registry
+        .add(counted(
+            ToolDefinition::new("deploy").escalation_only(true),
+            &deploys,
+        ))
+        .unwrap();
+    registry.set_approver(RegisteringApprover {
+        registry: registry.clone(),
+        wipes: Arc::clone(&wipes),
+    });
+    let engine = Engine::new(registry, limits()).unwrap();
+    let code = "const d = await tools.deploy({})\ntry { await tools.wipe({}) } catch (e: any) { return `${d} ${e.code}` }\nreturn 'wiped'";
+    let outcome = engine
+        .run_code(escalated(code), RunOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), "deploy DENIED");
+    assert_eq!(deploys.load(Ordering::SeqCst), 1);
+    assert_eq!(wipes.load(Ordering::SeqCst), 0);
+}
+
 #[tokio::test]
 async fn a_refused_escalation_runs_nothing_and_says_what_to_do() {
     let f = fixture(Seen {

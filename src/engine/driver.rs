@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::EngineInner;
-use super::escalation::{self, Grant};
+use super::escalation::{self, Grant, Verdict};
 use super::outcome::{FailureKind, Outcome};
 use super::report::{Report, StartFailure};
 use super::request::{RunError, RunOptions, RunRequest};
@@ -34,18 +34,22 @@ pub(super) async fn run_code(
         .scope
         .clone()
         .unwrap_or_else(|| inner.registry.scope());
-    let escalated = request.escalated();
     // Code too large to run fails as `syntax` before anything runs: no
     // approver is asked about it.
-    if escalated && request.code.len() <= limits.max_code_bytes {
+    let mut granted = None;
+    if request.escalated() && request.code.len() <= limits.max_code_bytes {
         let grant = Grant {
             run_id: &run_id,
             timeout,
             tier: &tier,
         };
-        let verdict = escalation::ask(&scope, &request, grant, &options).await;
-        if let Some(outcome) = verdict.outcome(&report) {
-            return Ok(outcome);
+        match escalation::ask(&scope, &request, grant, &options).await {
+            Verdict::Granted(tools) => granted = Some(Arc::from(tools)),
+            refused => {
+                if let Some(outcome) = refused.outcome(&report) {
+                    return Ok(outcome);
+                }
+            }
         }
     }
     // The deadline starts once the run may start: a person's time to decide
@@ -76,7 +80,7 @@ pub(super) async fn run_code(
         max_parallel: limits.max_parallel_sub_calls,
         output_cap: tier.output_cap_bytes,
         memory_limit: tier.memory_limit_bytes,
-        escalated,
+        granted,
     };
     let (run, step) = match first_step(inner, request.code, setup, &stop, &report).await {
         Ok(started) => started,

@@ -18,8 +18,9 @@ use crate::tool::registry::Scope;
 
 /// The approver's answer to a run's escalation.
 pub(super) enum Verdict {
-    /// Run it escalated.
-    Granted,
+    /// Run it escalated, with the escalation-only tools the approver was
+    /// shown (a tool registered while it decided was not approved).
+    Granted(Vec<String>),
     /// Do not run it; the model-facing reason.
     Refused(String),
     /// The run was cancelled while the approver was deciding.
@@ -31,7 +32,7 @@ impl Verdict {
     /// `cancelled`.
     pub(super) fn outcome(self, report: &Report) -> Option<Outcome> {
         match self {
-            Verdict::Granted => None,
+            Verdict::Granted(_) => None,
             Verdict::Refused(reason) => {
                 Some(report.failure(FailureKind::Denied, Some(reason), None, 0))
             }
@@ -58,12 +59,13 @@ pub(super) async fn ask(
     let Some(approver) = scope.registry().hooks().approver.clone() else {
         return Verdict::Refused("escalation needs approval and no approver is available".into());
     };
-    let tools = scope
+    let tools: Vec<String> = scope
         .definitions()
         .into_iter()
         .filter(|d| d.escalation_only)
         .map(|d| d.name)
         .collect();
+    let shown = tools.clone();
     let cancel = options.cancel.child_token();
     let context = ToolContext {
         call_id: Arc::clone(grant.run_id),
@@ -91,7 +93,7 @@ pub(super) async fn ask(
         _ = options.cancel.cancelled() => Verdict::Cancelled,
         answer = AssertUnwindSafe(answer).catch_unwind() => match answer {
             Ok(Approval::Refused(denial)) => Verdict::Refused(denial.reason),
-            Ok(_) => Verdict::Granted,
+            Ok(_) => Verdict::Granted(shown),
             Err(_) => panicked(),
         },
     };

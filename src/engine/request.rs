@@ -151,7 +151,7 @@ impl RunRequest {
     /// An escalation without a justification, or a `timeoutMs` outside
     /// 1 … the tier's maximum.
     pub(crate) fn admit(&self, limits: &Limits) -> Result<(Duration, Tier), RunError> {
-        if self.escalated() && self.justification.trim().is_empty() {
+        if self.escalated() && !self.justification.chars().any(shows) {
             return Err(RunError::InvalidArguments(
                 "justification is required with sandboxPermissions \"require_escalated\": say why the run needs escalation".to_owned(),
             ));
@@ -166,6 +166,23 @@ impl RunRequest {
         };
         Ok((Duration::from_millis(ms), tier))
     }
+}
+
+/// Whether `c` shows in a prompt: not whitespace, and not one of the
+/// invisible format characters (zero-width space, joiners, word joiner,
+/// byte order mark, bidirectional marks and controls), so a justification
+/// made only of them counts as blank.
+fn shows(c: char) -> bool {
+    !(c.is_whitespace()
+        || matches!(
+            c,
+            '\u{200b}'..='\u{200f}'
+                | '\u{202a}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{061c}'
+                | '\u{feff}'
+        ))
 }
 
 /// Why a `timeoutMs` is refused: its range, and how to get the escalated
@@ -280,7 +297,11 @@ mod tests {
         let limits = crate::Limits::default();
         let escalated =
             RunRequest::new("").sandbox_permissions(SandboxPermissions::RequireEscalated);
-        for blank in ["", "  \n"] {
+        for blank in [
+            "",
+            "  \n",
+            "\u{200b}\u{feff}\u{200d} \u{2060}\u{200e}\u{202e}",
+        ] {
             let Err(RunError::InvalidArguments(message)) =
                 escalated.clone().justification(blank).admit(&limits)
             else {

@@ -46,8 +46,9 @@ pub(crate) struct RunSetup {
     pub(crate) output_cap: usize,
     /// The run's heap limit (the escalated one in an escalated run).
     pub(crate) memory_limit: usize,
-    /// An approved escalated run: escalation-only tools may be called.
-    pub(crate) escalated: bool,
+    /// In an approved escalated run, the escalation-only tools it may call:
+    /// those the approver was shown. `None`: a standard run.
+    pub(crate) granted: Option<Arc<[String]>>,
 }
 
 /// How the program ended, as the prelude reports it.

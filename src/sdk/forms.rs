@@ -86,15 +86,19 @@ impl Partial<'_> {
         }
         let empty = self.fill(templates::NAMESPACES, "").len();
         let mut list = String::new();
-        for (shown, group) in groups.iter().enumerate() {
+        // The namespaces and tools not shown yet, kept as the list grows
+        // (summing the rest anew for each line is quadratic).
+        let mut rest = (groups.len(), groups.iter().map(|g| g.tools.len()).sum());
+        for group in groups {
             let line = namespace_line(group, 0);
-            let after = more_line(&groups[shown + 1..]);
+            let after = more_line(rest.0 - 1, rest.1 - group.tools.len());
             if empty + list.len() + line.len() + after.len() > budget {
                 // What was shown fit with this group counted among the rest.
-                list.push_str(&more_line(&groups[shown..]));
+                list.push_str(&more_line(rest.0, rest.1));
                 break;
             }
             list.push_str(&line);
+            rest = (rest.0 - 1, rest.1 - group.tools.len());
         }
         self.fill(templates::NAMESPACES, &list)
     }
@@ -184,19 +188,17 @@ fn namespace_line(group: &Namespace, names: usize) -> String {
 }
 
 /// `… and 3 more namespaces with 41 tools`, or nothing when none are left.
-fn more_line(rest: &[Namespace]) -> String {
-    if rest.is_empty() {
+fn more_line(namespaces: usize, tools: usize) -> String {
+    if namespaces == 0 {
         return String::new();
     }
-    let tools = rest.iter().map(|g| g.tools.len()).sum();
-    let noun = if rest.len() == 1 {
+    let noun = if namespaces == 1 {
         "namespace"
     } else {
         "namespaces"
     };
     format!(
-        "… and {} more {noun} with {}\n",
-        rest.len(),
+        "… and {namespaces} more {noun} with {}\n",
         counted(tools, "tool")
     )
 }

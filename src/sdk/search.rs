@@ -165,11 +165,13 @@ pub(crate) fn describe(scope: &Scope, names: &[String]) -> String {
     let mut unknown: Vec<String> = Vec::new();
     for name in names {
         let known = known.contains(name.as_str());
-        // A name that could break the comment is shown quoted.
+        // A name that could break the comment is shown quoted, and what
+        // JSON leaves (U+2028, which ends a JavaScript comment too, and
+        // the other characters titles escape) as `\u2028`.
         let shown_as = if is_valid_tool_name(name) {
             name.clone()
         } else {
-            serde_json::to_string(name).unwrap_or_default()
+            quoted(name)
         };
         if !known && !unknown.contains(&shown_as) {
             unknown.push(shown_as);
@@ -179,6 +181,24 @@ pub(crate) fn describe(scope: &Scope, names: &[String]) -> String {
         out.push_str("// unknown: ");
         out.push_str(&unknown.join(", "));
         out.push('\n');
+    }
+    out
+}
+
+/// `name` as a JSON string on one line, nothing in it reordering or
+/// breaking what shows it.
+fn quoted(name: &str) -> String {
+    let json = serde_json::to_string(name).unwrap_or_default();
+    if !json.contains(crate::tool::title::is_hostile) {
+        return json;
+    }
+    let mut out = String::with_capacity(json.len() + 12);
+    for c in json.chars() {
+        if crate::tool::title::is_hostile(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
     }
     out
 }

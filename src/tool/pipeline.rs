@@ -99,7 +99,8 @@ pub struct EscalationRequest {
     pub code: String,
     /// The model's summary of what the program does.
     pub description: String,
-    /// The model's reason for escalation (never blank).
+    /// The model's reason for escalation (never blank, nor only invisible
+    /// format characters).
     pub justification: String,
     /// What would be granted: the escalation-only tools visible in the
     /// run's scope, in registration order.

@@ -446,7 +446,7 @@ fn push_escaped(out: &mut String, c: char) -> usize {
 
 /// Control characters, line and paragraph separators, and the bidirectional
 /// controls that reorder what a terminal shows.
-fn is_hostile(c: char) -> bool {
+pub(crate) fn is_hostile(c: char) -> bool {
     c.is_control()
         || matches!(
             c,

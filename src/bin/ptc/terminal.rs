@@ -108,31 +108,44 @@ impl Approver for TerminalApprover {
 }
 
 /// The question: the title (one line, no control characters), then the
-/// tool and its arguments as JSON (which escapes control characters).
+/// tool and its arguments as JSON (which escapes control characters; the
+/// line and paragraph separators and bidirectional controls JSON leaves
+/// as they are are shown as `\u202e`, so the arguments read as they are).
+/// Arguments past [`SHOWN_ARGUMENTS`] characters are cut with `…`: a
+/// megabyte of them would scroll the title and the tool's name off the
+/// screen, leaving the model's text in their place.
 fn prompt(title: &str, name: &str, arguments: &str) -> String {
+    let arguments = shown(arguments, SHOWN_ARGUMENTS);
     format!(
         "ptc: the program asks for: {title}\nptc: (tool `{name}` with {arguments})\nptc: allow this call? [y/N] "
     )
 }
 
+/// `text` with the characters that could break a prompt's line, drive the
+/// terminal or reorder what it shows (control characters, line and
+/// paragraph separators, bidirectional controls: the characters titles
+/// escape) written as `\u001b`.
+fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if ptc::__private::is_hostile(c) {
+            out.push_str(&format!("\\u{:04x}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// How much of the model's justification the prompt shows.
 const SHOWN_JUSTIFICATION: usize = 1000;
+/// How much of a call's JSON arguments the prompt shows (as MCP's form).
+const SHOWN_ARGUMENTS: usize = 2000;
 
-/// The escalation prompt: the model's justification (its control
-/// characters shown as `\u001b`, cut at 1,000 characters) and the grant.
+/// The escalation prompt: the model's justification (see
+/// [`shown_justification`]) and the grant.
 fn escalation_prompt(request: &EscalationRequest) -> String {
-    let mut justification: String = request
-        .justification
-        .chars()
-        .take(SHOWN_JUSTIFICATION)
-        .map(|c| match c.is_control() {
-            true => format!("\\u{:04x}", c as u32),
-            false => c.to_string(),
-        })
-        .collect();
-    if request.justification.chars().count() > SHOWN_JUSTIFICATION {
-        justification.push('…');
-    }
+    let justification = shown_justification(&request.justification);
     let tools = match request.tools.as_slice() {
         [] => "no escalation-only tools".to_owned(),
         names => format!("the tools {}", names.join(", ")),
@@ -143,6 +156,27 @@ fn escalation_prompt(request: &EscalationRequest) -> String {
         size(request.memory_limit_bytes),
         size(request.output_cap_bytes)
     )
+}
+
+/// The model's justification as the prompt shows it: cut at 1,000
+/// characters, its control characters, line and paragraph separators and
+/// bidirectional controls shown as `\u001b` ([`visible`]).
+fn shown_justification(justification: &str) -> String {
+    shown(justification, SHOWN_JUSTIFICATION)
+}
+
+/// `text` cut at `max_chars` characters (then ending with `…`), what is
+/// left [`visible`].
+fn shown(text: &str, max_chars: usize) -> String {
+    let cut = text
+        .char_indices()
+        .nth(max_chars)
+        .map_or(text, |(at, _)| &text[..at]);
+    let mut shown = visible(cut);
+    if cut.len() < text.len() {
+        shown.push('…');
+    }
+    shown
 }
 
 /// A size in MiB or KiB when exact, else bytes.
@@ -328,6 +362,55 @@ mod tests {
             "ptc: the program asks for: Write notes.md\n\
              ptc: (tool `write_file` with {\"path\":\"notes.md\"})\n\
              ptc: allow this call? [y/N] "
+        );
+    }
+
+    /// serde_json leaves U+2028 and the bidirectional controls as they
+    /// are: a right-to-left override in an argument would reorder what the
+    /// person reads before answering.
+    #[test]
+    fn the_prompt_shows_separators_and_bidi_controls_in_arguments() {
+        let arguments = serde_json::to_string(&serde_json::json!({
+            "path": "invoice\u{202e}fdp.exe\u{2028}x\u{2066}"
+        }))
+        .unwrap();
+        let text = prompt("t", "write_file", &arguments);
+        assert!(
+            text.contains(r#"{"path":"invoice\u202efdp.exe\u2028x\u2066"}"#),
+            "{text}"
+        );
+        assert!(
+            !text.contains(['\u{202e}', '\u{2028}', '\u{2066}']),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_prompt_cuts_long_arguments() {
+        let arguments = format!(r#"{{"text":"{}"}}"#, "é".repeat(100_000));
+        let text = prompt("Write a", "write_file", &arguments);
+        assert!(
+            text.starts_with("ptc: the program asks for: Write a\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("éé…)\nptc: allow this call? [y/N] "),
+            "{text}"
+        );
+        assert_eq!(text.chars().filter(|&c| c == 'é').count(), 2000 - 9);
+    }
+
+    #[test]
+    fn the_justification_shows_bidi_controls_and_is_cut() {
+        assert_eq!(
+            shown_justification("ship \u{1b}[2J\u{202e}esaeler\u{2029}."),
+            "ship \\u001b[2J\\u202eesaeler\\u2029."
+        );
+        let long = shown_justification(&format!("{}\u{202e}", "é".repeat(1000)));
+        assert_eq!(long, format!("{}…", "é".repeat(1000)));
+        assert_eq!(
+            shown_justification(&"\u{7}".repeat(1001)).len(),
+            6 * 1000 + 3
         );
     }
 }

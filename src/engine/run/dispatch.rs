@@ -134,7 +134,9 @@ impl Shared {
             cancel: self.calls_cancel.child_token(),
             caller: self.setup.caller.clone(),
             run_id: Some(Arc::clone(&self.setup.run_id)),
-            escalated: self.setup.escalated,
+            // Only the escalation-only tools the approver was shown.
+            escalated: (self.setup.granted.as_ref())
+                .is_some_and(|granted| granted.contains(&call.name)),
         };
         let SubCall {
             n,

@@ -50,7 +50,10 @@ impl Approver for ElicitingApprover {
             let message = format!(
                 "Allow {}? (the tool call `{name}` with arguments {})",
                 request.title,
-                shortened(request.call.arguments.to_string(), SHOWN_ARGUMENTS)
+                visible(&shortened(
+                    request.call.arguments.to_string(),
+                    SHOWN_ARGUMENTS
+                ))
             );
             let subject = Subject {
                 needs: format!("tool `{name}` needs approval"),
@@ -82,13 +85,34 @@ fn escalation_message(request: &EscalationRequest) -> String {
     };
     format!(
         "Allow an escalated run? The model says: {}\nIt would get {tools}, a deadline of {} ms, {} of memory and {} of output.\nThe program ({}):\n{}",
-        shortened(request.justification.clone(), SHOWN_JUSTIFICATION),
+        visible(&shortened(
+            request.justification.clone(),
+            SHOWN_JUSTIFICATION
+        )),
         request.timeout_ms,
         size(request.memory_limit_bytes as u64),
         size(request.output_cap_bytes as u64),
-        shortened(request.description.clone(), SHOWN_JUSTIFICATION),
-        shortened(request.code.clone(), SHOWN_ARGUMENTS),
+        visible(&shortened(request.description.clone(), SHOWN_JUSTIFICATION)),
+        visible(&shortened(request.code.clone(), SHOWN_ARGUMENTS)),
     )
+}
+
+/// The model's text as a form shows it: what a title escapes (control
+/// characters — C1 ones like U+009B too, which JSON leaves —, line and
+/// paragraph separators, bidirectional controls) written as `\u{1b}`,
+/// except line breaks and tabs. Clients that draw the form on a terminal
+/// would otherwise obey an escape sequence in it, or let a right-to-left
+/// override reorder what the user approves.
+fn visible(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if crate::tool::title::is_hostile(c) && c != '\n' && c != '\t' {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// Asks the client behind `context` with a yes/no form showing `message`.
@@ -171,5 +195,41 @@ fn decide(of: &str, what: &str, answer: ElicitResult) -> Approval {
         }
         ElicitationAction::Decline => refused(format!("the user declined {what}")),
         _ => refused(format!("the user cancelled the approval of {of}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tool::call::ToolContext;
+    use tokio_util::sync::CancellationToken;
+
+    #[test]
+    fn the_escalation_form_shows_the_models_text_escaped() {
+        let request = EscalationRequest {
+            run_id: "run-1".to_owned(),
+            code: "const a = 1\n\treturn '\u{1b}[2J\u{9b}31m'".to_owned(),
+            description: "tidy \u{202e}gnp.exe".to_owned(),
+            justification: "ship\u{2028}the release\u{7}".to_owned(),
+            tools: vec!["deploy".to_owned()],
+            timeout_ms: 1000,
+            memory_limit_bytes: 1 << 20,
+            output_cap_bytes: 1 << 10,
+            context: ToolContext::new("run-1", CancellationToken::new(), None),
+        };
+        let message = escalation_message(&request);
+        assert!(
+            message.contains("The model says: ship\\u{2028}the release\\u{7}\n"),
+            "{message}"
+        );
+        assert!(
+            message.contains("The program (tidy \\u{202e}gnp.exe):"),
+            "{message}"
+        );
+        assert!(
+            message.ends_with("const a = 1\n\treturn '\\u{1b}[2J\\u{9b}31m'"),
+            "{message}"
+        );
+        assert!(!message.contains(['\u{1b}', '\u{9b}', '\u{7}', '\u{202e}', '\u{2028}']));
     }
 }

@@ -163,3 +163,25 @@ fn sizes_read_as_people_write_them() {
     assert_eq!(approximate_size(128_000), "125 KB");
     assert_eq!(approximate_size(1_258_291), "1.2 MB");
 }
+
+/// The namespace form is linear in the namespaces: with 100,000 of them
+/// and a budget for about half their lines, summing the rest anew for
+/// each line shown took 5 billion steps (seconds, minutes unoptimised).
+#[test]
+fn many_namespaces_cost_linear_time() {
+    let n = 100_000;
+    let tools: Vec<ToolDefinition> = (0..n).map(|i| tool(&format!("ns{i}.t"), "x")).collect();
+    let refs: Vec<&ToolDefinition> = tools.iter().collect();
+    let options = SdkOptions {
+        description_budget_bytes: n * 10,
+        ..SdkOptions::default()
+    };
+    let started = std::time::Instant::now();
+    // The declarations only size the text: a short stand-in of the same length.
+    let declarations = "x".repeat(n * 100);
+    let out = run_code_text(&refs, &declarations, &options);
+    let took = started.elapsed();
+    assert!(out.len() <= n * 10, "{}", out.len());
+    assert!(out.contains("more namespaces with"), "the rest is counted");
+    assert!(took < std::time::Duration::from_secs(3), "{took:?}");
+}

@@ -207,6 +207,34 @@ fn describe_renders_visible_tools_and_names_the_rest() {
     assert_eq!(describe(&scope, &[]), "");
 }
 
+/// JSON leaves U+2028 and U+2029 as they are, and JavaScript ends a `//`
+/// comment at them: a name with one is shown escaped, on the one line.
+#[test]
+fn describe_keeps_unknown_names_on_the_comment_line() {
+    let scope = registry().scope();
+    let text = describe(
+        &scope,
+        &["a\u{2028}b".to_owned(), "c\u{2029}d\u{202e}".to_owned()],
+    );
+    assert_eq!(text, "// unknown: \"a\\u2028b\", \"c\\u2029d\\u202e\"\n");
+}
+
+/// The stems remembered on a thread outlive the run: a program searching
+/// long new words again and again must not grow them past a few short words
+/// each (16,384 × 2 × 1 KiB would be 32 MiB per thread).
+#[test]
+fn long_words_are_stemmed_without_being_remembered() {
+    use super::words::{remembered_bytes, terms};
+    let before = remembered_bytes();
+    for i in 0..200 {
+        let word = format!("{i}{}", "abcdefghij".repeat(100));
+        assert_eq!(terms(&word).len(), 1);
+    }
+    let grown = remembered_bytes().saturating_sub(before);
+    assert!(grown < 200 * 100, "{grown} bytes remembered");
+    assert_eq!(terms("Files files FILE"), ["file", "file", "file"]);
+}
+
 #[test]
 fn terms_drop_common_words_and_meet_at_their_stems() {
     use super::words::{query_terms, terms};

@@ -75,12 +75,25 @@ fn stemmer() -> &'static Stemmer {
 /// Words stemmed lately on this thread: tool texts repeat their words, and
 /// stemming is most of an index build. Cleared when full.
 const REMEMBERED_STEMS: usize = 1 << 14;
+/// Longer words are stemmed each time, not remembered: the memo outlives
+/// the run, and a program's `$search` queries (1,024 characters of new
+/// words each) would otherwise fill it with megabytes it never reuses.
+const REMEMBERED_WORD_BYTES: usize = 40;
 
 thread_local! {
     static STEMS: RefCell<HashMap<String, String>> = RefCell::new(HashMap::new());
 }
 
+/// The bytes the words and stems remembered on this thread hold.
+#[cfg(test)]
+pub(crate) fn remembered_bytes() -> usize {
+    STEMS.with_borrow(|memo| memo.iter().map(|(w, s)| w.len() + s.len()).sum())
+}
+
 fn stem(word: String) -> String {
+    if word.len() > REMEMBERED_WORD_BYTES {
+        return stemmer().stem(&word).into_owned();
+    }
     STEMS.with_borrow_mut(|memo| {
         if let Some(stem) = memo.get(&word) {
             return stem.clone();
