@@ -138,29 +138,14 @@ pub(super) fn push_json_str(out: &mut String, s: &str) {
 
 /// A JSON number as JSON writes it; integers without going through `fmt`.
 fn push_number(out: &mut String, n: &serde_json::Number) {
-    let (negative, magnitude) = match (n.as_u64(), n.as_i64()) {
-        (Some(u), _) => (false, u),
-        (None, Some(i)) => (true, i.unsigned_abs()),
+    let mut digits = itoa::Buffer::new();
+    match (n.as_u64(), n.as_i64()) {
+        (Some(u), _) => out.push_str(digits.format(u)),
+        (None, Some(i)) => out.push_str(digits.format(i)),
         (None, None) => {
             let _ = write!(out, "{n}");
-            return;
-        }
-    };
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut rest = magnitude;
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (rest % 10) as u8;
-        rest /= 10;
-        if rest == 0 {
-            break;
         }
     }
-    if negative {
-        out.push('-');
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 #[cfg(test)]
