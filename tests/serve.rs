@@ -1479,3 +1479,26 @@ async fn registered_title_templates_reach_events_and_approvals() {
     let (status, stderr) = host.finish().await;
     assert_eq!(status, 0, "{stderr}");
 }
+
+#[tokio::test]
+async fn a_mode_that_is_not_one_of_the_three_is_invalid_params() {
+    let mut host = Host::start();
+    let error = host
+        .call_error("presentation", json!({ "mode": "all" }))
+        .await;
+    assert_eq!(error["code"], -32602);
+    assert_eq!(
+        error["message"],
+        "invalid params for `presentation`: `mode` must be \"ptc\", \"native\" or \"both\", got \"all\""
+    );
+    let error = host
+        .call_error("initialize", json!({ "config": { "mode": 3 } }))
+        .await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("must be \"ptc\", \"native\" or \"both\", got 3"),
+        "{error}"
+    );
+}

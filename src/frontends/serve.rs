@@ -1112,32 +1112,26 @@ impl Params {
         }
     }
 
-    fn optional_mode(&mut self, key: &str) -> Result<Option<Mode>, RpcError> {
+    /// One of a few strings, read as `T`; `expected` lists them for the error.
+    fn optional_choice<T: serde::de::DeserializeOwned>(
+        &mut self,
+        key: &str,
+        expected: &str,
+    ) -> Result<Option<T>, RpcError> {
         match self.take(key) {
             None => Ok(None),
             Some(value) => serde_json::from_value(value.clone())
                 .map(Some)
-                .map_err(|_| {
-                    self.error(
-                        key,
-                        format!("must be \"ptc\", \"native\" or \"both\", got {value}"),
-                    )
-                }),
+                .map_err(|_| self.error(key, format!("must be {expected}, got {value}"))),
         }
     }
 
+    fn optional_mode(&mut self, key: &str) -> Result<Option<Mode>, RpcError> {
+        self.optional_choice(key, "\"ptc\", \"native\" or \"both\"")
+    }
+
     fn optional_permissions(&mut self, key: &str) -> Result<Option<SandboxPermissions>, RpcError> {
-        match self.take(key) {
-            None => Ok(None),
-            Some(value) => serde_json::from_value(value.clone())
-                .map(Some)
-                .map_err(|_| {
-                    self.error(
-                        key,
-                        format!("must be \"use_default\" or \"require_escalated\", got {value}"),
-                    )
-                }),
-        }
+        self.optional_choice(key, "\"use_default\" or \"require_escalated\"")
     }
 
     fn required_array(&mut self, key: &str) -> Result<Vec<Value>, RpcError> {
