@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use std::time::Duration;
 
-use ptc::{Registry, Tool, ToolContext, ToolDefinition, ToolError};
+use ptc::{Engine, Limits, Registry, Tool, ToolContext, ToolDefinition, ToolError};
 use serde_json::{Value, json};
 
 /// `../shared/...` next to the repository (CI lays a copy there).
@@ -126,4 +126,13 @@ pub fn fixture_union() -> Vec<ToolDefinition> {
     }
     assert_eq!(tools.len(), 86, "the fixture lists changed");
     tools
+}
+
+/// An engine over [`test_registry`] whose runs have this JavaScript heap.
+pub fn engine_with_heap(memory_limit_bytes: usize) -> Engine {
+    let limits = Limits {
+        memory_limit_bytes,
+        ..Limits::default()
+    };
+    Engine::new(test_registry(), limits).expect("a valid heap limit")
 }

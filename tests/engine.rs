@@ -11,6 +11,7 @@ use ptc::{
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use crate::common::engine_with_heap;
 pub use crate::common::test_registry;
 
 pub fn engine() -> Engine {
@@ -591,14 +592,7 @@ async fn the_deadline_bounds_approval_waits() {
 
 #[tokio::test]
 async fn a_heap_bomb_ends_as_memory_even_when_caught() {
-    let engine = Engine::new(
-        test_registry(),
-        Limits {
-            memory_limit_bytes: 16 << 20,
-            ..Limits::default()
-        },
-    )
-    .unwrap();
+    let engine = engine_with_heap(16 << 20);
     let o = run(
         &engine,
         "const a: any[] = []; try { while (true) a.push(new Array(100000).fill(1)) } catch (e) { return 'survived' }",
@@ -623,14 +617,7 @@ async fn a_heap_bomb_ends_as_memory_even_when_caught() {
 /// the limit (a first collection at or past the limit fails here).
 #[tokio::test]
 async fn cyclic_garbage_beside_a_large_live_set_fits_the_limit() {
-    let engine = Engine::new(
-        test_registry(),
-        Limits {
-            memory_limit_bytes: 16 << 20,
-            ..Limits::default()
-        },
-    )
-    .unwrap();
+    let engine = engine_with_heap(16 << 20);
     // ~8 MiB kept, then ~200 MiB of two-object cycles dropped as they go.
     let o = run(
         &engine,

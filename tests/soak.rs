@@ -3,14 +3,14 @@
 //! tests' allocations do not blur the figure.
 
 use ptc::{
-    Engine, FailureKind, Limits, Registry, RunOptions, RunRequest, Tool, ToolContext,
-    ToolDefinition, ToolError,
+    Engine, FailureKind, Registry, RunOptions, RunRequest, Tool, ToolContext, ToolDefinition,
+    ToolError,
 };
 use serde_json::Value;
 
 use crate::common::shared;
 
-use crate::common::test_registry;
+use crate::common::engine_with_heap;
 
 fn rss_mib() -> f64 {
     let statm = std::fs::read_to_string("/proc/self/statm").expect("Linux's /proc/self/statm");
@@ -79,14 +79,7 @@ async fn soak_child() {
         .unwrap();
     let after_registry = rss_mib();
     drop(registry);
-    let engine = Engine::new(
-        test_registry(),
-        Limits {
-            memory_limit_bytes: 16 << 20,
-            ..Limits::default()
-        },
-    )
-    .unwrap();
+    let engine = engine_with_heap(16 << 20);
     let program = "const xs = Array.from({ length: 100 }, (_, i) => ({ i })); console.log(xs.length); \
                    return (await tools.echo({ n: xs.length })).n";
     runs(&engine, program, 1_000, None).await;
