@@ -168,6 +168,14 @@ pub mod __private {
         crate::engine::strip::prepare(code, max_code_bytes).map(|prepared| prepared.script)
     }
 
+    /// Whether a run of `code` gets a lean context (without the intrinsics
+    /// only a name reaches: `engine::intrinsics`), or `None` if the code is
+    /// refused before it runs.
+    pub fn lean_intrinsics(code: &str) -> Option<bool> {
+        let prepared = crate::engine::strip::prepare(code, usize::MAX).ok()?;
+        Some(prepared.intrinsics == crate::engine::intrinsics::Intrinsics::Lean)
+    }
+
     /// Whether a title escapes `c` (contracts §2): control characters, line
     /// and paragraph separators, and the bidirectional controls. The
     /// binary's prompts escape the same characters.

@@ -12,6 +12,7 @@ mod engine;
 mod escalation;
 mod host_tools;
 mod inspect;
+mod lean_context;
 mod limits;
 mod mcp_server;
 mod mcp_sources;

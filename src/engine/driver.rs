@@ -161,8 +161,10 @@ async fn first_step(
         let program = strip::prepare(&code, max_code)
             .map_err(|e| (None, StartError::Syntax(e.message, e.line.zip(e.column))))?;
         let sandbox = match fresh {
-            Some((memory, stack)) => Sandbox::new(memory, stack),
-            None => inner_for_thread.warm.take(&inner_for_thread.threads),
+            Some((memory, stack)) => Sandbox::new(memory, stack, program.intrinsics),
+            None => inner_for_thread
+                .warm
+                .take(program.intrinsics, &inner_for_thread.threads),
         }
         .map_err(|e| (None, StartError::Sandbox(e.to_string())))?;
         let _ = trip_slot.set(Arc::clone(&sandbox.trip));

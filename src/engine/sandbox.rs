@@ -11,6 +11,7 @@ use rquickjs::allocator::Allocator;
 use rquickjs::{Context, Ctx, Runtime, Value, qjs};
 use tokio_util::sync::CancellationToken;
 
+use super::intrinsics::Intrinsics;
 use super::outcome::FailureKind;
 
 /// A run's memory: the JavaScript heap and the host's copies of the run's
@@ -376,7 +377,11 @@ fn gc_threshold(heap_limit: usize) -> usize {
 }
 
 impl Sandbox {
-    pub(crate) fn new(heap_limit: usize, stack_limit: usize) -> rquickjs::Result<Self> {
+    pub(crate) fn new(
+        heap_limit: usize,
+        stack_limit: usize,
+        intrinsics: Intrinsics,
+    ) -> rquickjs::Result<Self> {
         tune_allocator();
         let trip = Arc::new(Tripwires::new(heap_limit));
         let allocator = CappedAllocator {
@@ -390,7 +395,7 @@ impl Sandbox {
         let runtime = Runtime::new_with_alloc(allocator)?;
         runtime.set_max_stack_size(stack_limit);
         runtime.set_gc_threshold(gc_threshold(heap_limit));
-        let context = Context::full(&runtime)?;
+        let context = intrinsics.context(&runtime)?;
         context.with(|ctx| super::guards::install(&ctx))?;
         Ok(Self {
             context,

@@ -55,6 +55,8 @@ use swc_common::sync::Lrc;
 use swc_common::{BytePos, SourceMap};
 use swc_ts_fast_strip::{Mode, Options};
 
+use super::intrinsics::Intrinsics;
+
 mod scan;
 
 /// What goes before the model's code, on the same line.
@@ -71,6 +73,8 @@ pub(crate) struct PreparedProgram {
     pub(crate) script: String,
     /// The model's code as given, to translate columns back.
     code: Box<str>,
+    /// The intrinsics its context needs (see `scan`).
+    pub(crate) intrinsics: Intrinsics,
 }
 
 impl PreparedProgram {
@@ -169,6 +173,7 @@ pub(crate) fn prepare(code: &str, max_code_bytes: usize) -> Result<PreparedProgr
     Ok(PreparedProgram {
         script,
         code: code.into(),
+        intrinsics: scan.intrinsics,
     })
 }
 

@@ -102,15 +102,21 @@
   var ArrayPrototypeJoin = uncurry(Array.prototype.join);
   var NumberPrototypeValueOf = uncurry(Number.prototype.valueOf);
   var BooleanPrototypeValueOf = uncurry(Boolean.prototype.valueOf);
-  var BigIntPrototypeValueOf = uncurry(BigInt.prototype.valueOf);
+  // A lean context (see the engine's `intrinsics`) has no Date, BigInt,
+  // typed arrays or buffers; no value of theirs can exist there either.
+  var hasDate = typeof Date === 'function';
+  var hasBigInt = typeof BigInt === 'function';
+  var hasBuffers = typeof ArrayBuffer === 'function' && typeof Uint8Array === 'function' &&
+    typeof DataView === 'function';
+  var BigIntPrototypeValueOf = hasBigInt ? uncurry(BigInt.prototype.valueOf) : undefined;
   var SymbolPrototypeValueOf = uncurry(Symbol.prototype.valueOf);
   var SymbolPrototypeToString = uncurry(Symbol.prototype.toString);
   var RegExpPrototypeExec = uncurry(RegExp.prototype.exec);
   var RegExpPrototypeToString = uncurry(RegExp.prototype.toString);
   var RegExpPrototypeSourceGetter = uncurry(ObjectGetOwnPropertyDescriptor(RegExp.prototype, 'source').get);
-  var DatePrototypeGetTime = uncurry(Date.prototype.getTime);
-  var DatePrototypeToISOString = uncurry(Date.prototype.toISOString);
-  var DatePrototypeToString = uncurry(Date.prototype.toString);
+  var DatePrototypeGetTime = hasDate ? uncurry(Date.prototype.getTime) : undefined;
+  var DatePrototypeToISOString = hasDate ? uncurry(Date.prototype.toISOString) : undefined;
+  var DatePrototypeToString = hasDate ? uncurry(Date.prototype.toString) : undefined;
   var MapPrototypeGet = uncurry(Map.prototype.get);
   var MapPrototypeSet = uncurry(Map.prototype.set);
   var MapPrototypeClear = uncurry(Map.prototype.clear);
@@ -124,15 +130,19 @@
   var SetIteratorNext = uncurry(SetIteratorPrototype.next);
   var WeakMapPrototypeHas = uncurry(WeakMap.prototype.has);
   var WeakSetPrototypeHas = uncurry(WeakSet.prototype.has);
-  var TypedArrayPrototype = ObjectGetPrototypeOf(Uint8Array.prototype);
-  var TypedArrayPrototypeGetSymbolToStringTag = uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, SymbolToStringTag).get);
-  var TypedArrayPrototypeGetLength = uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, 'length').get);
-  var ArrayBufferPrototypeGetByteLength = uncurry(ObjectGetOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get);
+  var TypedArrayPrototype = hasBuffers ? ObjectGetPrototypeOf(Uint8Array.prototype) : undefined;
+  var TypedArrayPrototypeGetSymbolToStringTag = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, SymbolToStringTag).get) : undefined;
+  var TypedArrayPrototypeGetLength = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, 'length').get) : undefined;
+  var ArrayBufferPrototypeGetByteLength = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get) : undefined;
   var SharedArrayBufferPrototype = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer.prototype : undefined;
   var SharedArrayBufferPrototypeGetByteLength = SharedArrayBufferPrototype !== undefined ?
     uncurry(ObjectGetOwnPropertyDescriptor(SharedArrayBufferPrototype, 'byteLength').get) : undefined;
-  var DataViewPrototypeGetBuffer = uncurry(ObjectGetOwnPropertyDescriptor(DataView.prototype, 'buffer').get);
-  var Uint8ArrayCtor = Uint8Array;
+  var DataViewPrototypeGetBuffer = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(DataView.prototype, 'buffer').get) : undefined;
+  var Uint8ArrayCtor = hasBuffers ? Uint8Array : undefined;
 
   var AsyncFunctionPrototype = ObjectGetPrototypeOf(async function () {});
   var GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
@@ -148,6 +158,17 @@
         MapPrototypeSet(builtInObjects, names[i], true);
       }
     }
+    // The constructors a lean context omits count as built in everywhere,
+    // so a class renamed `Date` prints alike in both (the engine's
+    // `intrinsics::LEAN_OMITS`; a test keeps the lists equal).
+    var LEAN_OMITTED_CONSTRUCTORS = ['Date', 'ArrayBuffer', 'SharedArrayBuffer',
+      'Uint8ClampedArray', 'Int8Array', 'Uint8Array', 'Int16Array', 'Uint16Array', 'Int32Array',
+      'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'Float16Array', 'Float32Array',
+      'Float64Array', 'DataView', 'Atomics', 'BigInt', 'WeakRef', 'FinalizationRegistry',
+      'DOMException'];
+    for (var j = 0; j < LEAN_OMITTED_CONSTRUCTORS.length; j++) {
+      MapPrototypeSet(builtInObjects, LEAN_OMITTED_CONSTRUCTORS[j], true);
+    }
   })();
 
   // Prototype -> kind, to find candidates for the brand checks below cheaply.
@@ -157,24 +178,24 @@
   MapPrototypeSet(protoKinds, Array.prototype, 'object');
   MapPrototypeSet(protoKinds, Set.prototype, 'set');
   MapPrototypeSet(protoKinds, Map.prototype, 'map');
-  MapPrototypeSet(protoKinds, TypedArrayPrototype, 'typed');
+  if (hasBuffers) MapPrototypeSet(protoKinds, TypedArrayPrototype, 'typed');
   MapPrototypeSet(protoKinds, MapIteratorPrototype, 'mapiter');
   MapPrototypeSet(protoKinds, SetIteratorPrototype, 'setiter');
   MapPrototypeSet(protoKinds, RegExp.prototype, 'regexp');
-  MapPrototypeSet(protoKinds, Date.prototype, 'date');
+  if (hasDate) MapPrototypeSet(protoKinds, Date.prototype, 'date');
   MapPrototypeSet(protoKinds, Error.prototype, 'error');
-  MapPrototypeSet(protoKinds, ArrayBuffer.prototype, 'arraybuffer');
+  if (hasBuffers) MapPrototypeSet(protoKinds, ArrayBuffer.prototype, 'arraybuffer');
   if (SharedArrayBufferPrototype !== undefined) {
     MapPrototypeSet(protoKinds, SharedArrayBufferPrototype, 'sharedarraybuffer');
   }
-  MapPrototypeSet(protoKinds, DataView.prototype, 'dataview');
+  if (hasBuffers) MapPrototypeSet(protoKinds, DataView.prototype, 'dataview');
   MapPrototypeSet(protoKinds, Promise.prototype, 'promise');
   MapPrototypeSet(protoKinds, WeakMap.prototype, 'weakmap');
   MapPrototypeSet(protoKinds, WeakSet.prototype, 'weakset');
   MapPrototypeSet(protoKinds, Number.prototype, 'number');
   MapPrototypeSet(protoKinds, String.prototype, 'string');
   MapPrototypeSet(protoKinds, Boolean.prototype, 'boolean');
-  MapPrototypeSet(protoKinds, BigInt.prototype, 'bigint');
+  if (hasBigInt) MapPrototypeSet(protoKinds, BigInt.prototype, 'bigint');
   MapPrototypeSet(protoKinds, Symbol.prototype, 'symbol');
   var allKinds = ['set', 'map', 'typed', 'regexp', 'date', 'error', 'arraybuffer',
     'sharedarraybuffer', 'dataview', 'promise', 'weakmap', 'weakset', 'number',

@@ -13,10 +13,11 @@
   const JSONstringify = JSON.stringify;
   const JSONparse = JSON.parse;
   const isArray = Array.isArray;
-  const isView = ArrayBuffer.isView;
+  const hasBuffers = typeof ArrayBuffer === 'function';
+  const isView = hasBuffers ? ArrayBuffer.isView : () => false;
   const MapProto = Map.prototype, SetProto = Set.prototype;
   const WeakMapProto = WeakMap.prototype, WeakSetProto = WeakSet.prototype;
-  const ArrayBufferProto = ArrayBuffer.prototype;
+  const ArrayBufferProto = hasBuffers ? ArrayBuffer.prototype : undefined;
   const getPrototypeOf = Object.getPrototypeOf;
 
   class ToolCallError extends Error {
@@ -51,7 +52,7 @@
             || value instanceof Map || value instanceof Set || value instanceof WeakMap || value instanceof WeakSet) {
           throw new NotLossless('a Map or Set is not representable in JSON');
         }
-        if (isView(value) || proto === ArrayBufferProto || value instanceof ArrayBuffer) {
+        if (isView(value) || (hasBuffers && (proto === ArrayBufferProto || value instanceof ArrayBuffer))) {
           throw new NotLossless('a typed array or ArrayBuffer is not representable in JSON');
         }
         return value;

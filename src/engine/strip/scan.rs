@@ -51,6 +51,8 @@
 //! These shapes do not occur in ordinary code; the messages say how to
 //! rewrite them.
 
+use crate::engine::intrinsics::{self, Intrinsics};
+
 /// The largest nesting total accepted (see the module docs for the units).
 pub(super) const LIMIT: u32 = 640;
 
@@ -74,6 +76,12 @@ pub(super) struct Scan {
     pub(super) unmatched_close: Option<(usize, char)>,
     /// The innermost bracket still open at the end, as (byte offset, bracket).
     pub(super) unclosed: Option<(usize, char)>,
+    /// The intrinsics the program's context needs (see [`intrinsics`]):
+    /// [`Intrinsics::Full`] if it writes a telltale name (in code, or in a
+    /// quoted key), a BigInt literal, an escape in a name or a risky one in
+    /// a quoted key, or reads a member by a computed name other than a
+    /// number (`a[i]`, `a?.[i]`, `{ [k]: v } = a`).
+    pub(super) intrinsics: Intrinsics,
 }
 
 /// Why the scan refuses a program, and where (byte offset in the code).
@@ -172,6 +180,10 @@ struct Frame {
     /// `(` of `if`, `while`, `for`, `with`: its `)` is followed by a
     /// statement.
     control: bool,
+    /// `(` of `for` (or `for await`), and whether its `of` has been seen: a
+    /// `[` right after that `of` starts an array literal.
+    for_head: bool,
+    of_seen: bool,
 }
 
 struct Scanner<'a> {
@@ -191,8 +203,18 @@ struct Scanner<'a> {
     prev_control: bool,
     /// The previous token is the keyword `for`.
     prev_for: bool,
+    /// The previous token is `for`, or `await` after `for`.
+    prev_for_head: bool,
     /// A line terminator since the previous token.
     line_break: bool,
+    /// A `[` now starts an array literal (or an array pattern): it follows
+    /// an opening `(` or `[`, a `,` outside braces, `;`, `...`, a prefix or
+    /// binary operator, or a keyword that takes an operand (not `void`, which
+    /// may end a type the stripper erases). Anything else may put a member
+    /// access or a computed key there.
+    array_start: bool,
+    /// The program may tell a lean context from a full one.
+    telltale: bool,
     unmatched_close: Option<(usize, char)>,
 }
 
@@ -216,13 +238,18 @@ pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
             outer_heads: 0,
             heads: 0,
             control: false,
+            for_head: false,
+            of_seen: false,
         }],
         prev: Prev::ExprStart,
         prev_ends: false,
         after_dot: false,
         prev_control: false,
         prev_for: false,
+        prev_for_head: false,
         line_break: false,
+        array_start: true,
+        telltale: false,
         unmatched_close: None,
     };
     scanner.run()?;
@@ -234,6 +261,11 @@ pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
     Ok(Scan {
         unmatched_close: scanner.unmatched_close,
         unclosed,
+        intrinsics: if scanner.telltale {
+            Intrinsics::Full
+        } else {
+            Intrinsics::Lean
+        },
     })
 }
 
@@ -291,6 +323,8 @@ impl Scanner<'_> {
         self.after_dot = false;
         self.prev_control = false;
         self.prev_for = false;
+        self.prev_for_head = false;
+        self.array_start = false;
     }
 
     fn run(&mut self) -> Result<(), ScanError> {
@@ -308,8 +342,14 @@ impl Scanner<'_> {
                     _ => self.slash()?,
                 },
                 b'\'' | b'"' => {
+                    let start = self.pos;
                     self.begin_token(true);
                     self.skip_string(byte);
+                    if self.next_significant() == b':'
+                        && quoted_key_telltale(&self.bytes[start..self.pos])
+                    {
+                        self.telltale = true;
+                    }
                     self.end_token(Prev::Operand, true);
                 }
                 b'`' => {
@@ -328,9 +368,13 @@ impl Scanner<'_> {
                         _ => Bracket::Brace,
                     };
                     let control = byte == b'(' && self.prev_control;
+                    if bracket == Bracket::Square && !self.array_start && !self.number_index() {
+                        self.telltale = true;
+                    }
                     self.open(bracket, control)?;
                     self.pos += 1;
                     self.end_token(Prev::ExprStart, false);
+                    self.array_start = bracket != Bracket::Brace;
                 }
                 b')' | b']' | b'}' => self.close(byte)?,
                 b',' | b';' => {
@@ -339,6 +383,7 @@ impl Scanner<'_> {
                         self.reset_segment();
                     }
                     self.end_token(Prev::ExprStart, byte == b';');
+                    self.array_start = byte == b';' || self.top().bracket != Bracket::Brace;
                 }
                 b'.' => {
                     if self.peek(1).is_ascii_digit() {
@@ -349,6 +394,7 @@ impl Scanner<'_> {
                         self.begin_token(false);
                         self.pos += 3;
                         self.end_token(Prev::ExprStart, false);
+                        self.array_start = true;
                     } else {
                         self.begin_token(false);
                         self.add(1, self.pos)?;
@@ -415,6 +461,8 @@ impl Scanner<'_> {
             outer_heads,
             heads: 0,
             control,
+            for_head: control && self.prev_for_head,
+            of_seen: false,
         });
         Ok(())
     }
@@ -446,6 +494,7 @@ impl Scanner<'_> {
                 };
                 let ends = !(byte == b')' && frame.control);
                 self.end_token(prev, ends);
+                self.array_start = prev == Prev::ExprStart;
                 Ok(())
             }
             None => Ok(()),
@@ -474,6 +523,7 @@ impl Scanner<'_> {
             }
             self.add(1, at)?;
             self.end_token(Prev::ExprStart, false);
+            self.array_start = true;
         }
         Ok(())
     }
@@ -568,6 +618,7 @@ impl Scanner<'_> {
             Prev::ExprStart
         };
         self.end_token(prev, postfix);
+        self.array_start = prev == Prev::ExprStart;
         Ok(())
     }
 
@@ -583,6 +634,10 @@ impl Scanner<'_> {
             return Ok(());
         }
         let word = &self.bytes[start..self.pos];
+        if word.contains(&b'\\') || names_telltale(word) {
+            self.telltale = true;
+        }
+        let of_keyword = self.of_keyword(word, after_dot);
         let keyword = if after_dot {
             Keyword::Name
         } else {
@@ -599,9 +654,27 @@ impl Scanner<'_> {
             Keyword::Operator | Keyword::Control | Keyword::Reserved => (Prev::ExprStart, false),
         };
         self.end_token(prev, ends);
+        self.array_start = of_keyword
+            || (matches!(
+                keyword,
+                Keyword::Operator | Keyword::Control | Keyword::Reserved
+            ) && word != b"void");
         self.prev_control = keyword == Keyword::Control || (was_for && word == b"await");
         self.prev_for = keyword == Keyword::Control && word == b"for";
+        self.prev_for_head = self.prev_for || (was_for && word == b"await");
         Ok(())
+    }
+
+    /// Whether `word` is the `of` of a `for (… of …)` head: the first `of`
+    /// right after an operand in the head (`for (of of [1])` binds `of`).
+    fn of_keyword(&mut self, word: &[u8], after_dot: bool) -> bool {
+        let after_operand = matches!(self.prev, Prev::Operand | Prev::CloseBrace);
+        let frame = self.top();
+        if word != b"of" || after_dot || !after_operand || !frame.for_head || frame.of_seen {
+            return false;
+        }
+        frame.of_seen = true;
+        true
     }
 
     fn skip_word(&mut self) {
@@ -651,6 +724,61 @@ impl Scanner<'_> {
                 _ => break,
             }
         }
+        // A BigInt literal needs the `BigInt` intrinsic.
+        if self.bytes[start..self.pos].ends_with(b"n") {
+            self.telltale = true;
+        }
+    }
+
+    /// Whether a `[` here is followed by a number and `]` (`rows[0]`): a
+    /// member access no program can turn into another name.
+    fn number_index(&self) -> bool {
+        let rest = &self.bytes[self.pos + 1..];
+        let mut at = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        if !rest.get(at).is_some_and(u8::is_ascii_digit) {
+            return false;
+        }
+        at += rest[at..]
+            .iter()
+            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+            .count();
+        at += rest[at..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        rest.get(at) == Some(&b']')
+    }
+
+    /// The first byte after the current position that is not whitespace, a
+    /// line terminator or in a comment (0 at the end).
+    fn next_significant(&self) -> u8 {
+        let mut at = self.pos;
+        while at < self.bytes.len() {
+            match self.bytes[at] {
+                b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => at += 1,
+                b'/' if self.bytes.get(at + 1) == Some(&b'/') => {
+                    at += self.bytes[at..]
+                        .iter()
+                        .take_while(|&&b| b != b'\n' && b != b'\r')
+                        .count();
+                }
+                b'/' if self.bytes.get(at + 1) == Some(&b'*') => {
+                    at = match self.code[at + 2..].find("*/") {
+                        Some(end) => at + 2 + end + 2,
+                        None => self.bytes.len(),
+                    };
+                }
+                byte if byte >= 0x80 => match self.code.get(at..).and_then(|r| r.chars().next()) {
+                    Some(c) if is_whitespace(c) || is_line_terminator(c) => at += c.len_utf8(),
+                    _ => return byte,
+                },
+                byte => return byte,
+            }
+        }
+        0
     }
 
     fn skip_string(&mut self, quote: u8) {
@@ -693,6 +821,7 @@ impl Scanner<'_> {
                     self.open(Bracket::Substitution, false)?;
                     self.pos += 2;
                     self.end_token(Prev::ExprStart, false);
+                    self.array_start = true;
                     return Ok(());
                 }
                 _ => self.pos += 1,
@@ -839,6 +968,35 @@ fn continues(word: &[u8]) -> bool {
     )
 }
 
+/// Whether a name (possibly several joined by characters that are not
+/// ASCII name characters, which QuickJS may read as separators) is a
+/// telltale of [`intrinsics`].
+fn names_telltale(word: &[u8]) -> bool {
+    word.split(|b| !(b.is_ascii_alphanumeric() || *b == b'_' || *b == b'$'))
+        .any(intrinsics::is_telltale)
+}
+
+/// Whether a quoted string (with its quotes) used as a key could name a
+/// telltale: it contains one, or an escape that makes letters or digits
+/// (`\x63`, `\u0063`, `\143`, `\c`) or disappears (a line continuation).
+fn quoted_key_telltale(quoted: &[u8]) -> bool {
+    let mut escaped = false;
+    for &byte in quoted {
+        if escaped {
+            let plain = b"nrtbfv".contains(&byte)
+                || (byte.is_ascii_punctuation() && byte != b'_' && byte != b'$')
+                || byte == b' ';
+            if !plain {
+                return true;
+            }
+            escaped = false;
+        } else {
+            escaped = byte == b'\\';
+        }
+    }
+    names_telltale(quoted)
+}
+
 fn contains(haystack: &[u8], needle: &[u8]) -> bool {
     haystack
         .windows(needle.len())
@@ -873,8 +1031,14 @@ fn is_whitespace(character: char) -> bool {
 mod tests {
     use super::*;
 
+    /// The scan of accepted code, its intrinsics left at the default (the
+    /// verdict has tests of its own).
     fn accepted(code: &str) -> Scan {
-        scan(code).unwrap_or_else(|error| panic!("{code:?}: {error:?}"))
+        let scan = scan(code).unwrap_or_else(|error| panic!("{code:?}: {error:?}"));
+        Scan {
+            intrinsics: Intrinsics::default(),
+            ..scan
+        }
     }
 
     fn refused(code: &str) -> (ScanErrorKind, usize) {
@@ -888,21 +1052,24 @@ mod tests {
             accepted("a }) b"),
             Scan {
                 unmatched_close: Some((2, '}')),
-                unclosed: None
+                unclosed: None,
+                ..Scan::default()
             }
         );
         assert_eq!(
             accepted("f(a, [b, { c"),
             Scan {
                 unmatched_close: None,
-                unclosed: Some((9, '{'))
+                unclosed: Some((9, '{')),
+                ..Scan::default()
             }
         );
         assert_eq!(
             accepted("x = `a${b"),
             Scan {
                 unmatched_close: None,
-                unclosed: Some((6, '$'))
+                unclosed: Some((6, '$')),
+                ..Scan::default()
             }
         );
         assert_eq!(accepted("if (a) { f([1, 2], `${b}`) }"), Scan::default());
@@ -1058,5 +1225,100 @@ mod tests {
         assert_eq!(kind, ScanErrorKind::TooDeep);
         // `=` and each `+` count 1: unit 641, past the limit, is the 640th `+`.
         assert_eq!(offset, "x = 1".len() + 639 * " + 1".len() + 1);
+    }
+
+    fn intrinsics(code: &str) -> Intrinsics {
+        scan(code)
+            .unwrap_or_else(|error| panic!("{code:?}: {error:?}"))
+            .intrinsics
+    }
+
+    #[test]
+    fn programs_that_cannot_tell_get_the_lean_intrinsics() {
+        for code in [
+            "return 1",
+            "await tools.sleep({ ms: 200 }); return 1",
+            "const [a, b] = await Promise.all([tools.a(), tools.b({ q: 'x' })]);\nreturn { a, b }",
+            "const rows = await tools.rows(); return rows[0].name + rows[ 12 ].id",
+            "for (const r of rows) { if (r.ok) out.push([r.id, r.n]) } return out",
+            "const m = new Map(); m.set('k', [1]); return [...m]",
+            "const o = { a: [1, 2], b: x ? [3] : [] }; return o",
+            "f(a, [b]); g(...[c]); if (d) [e] = [f]",
+            "return `${[1, 2].join(',')}`",
+            "return x / [2][0]",
+            "return typeof [] + void 0 + (a => [a])(1)",
+            "try { await tools.x() } catch (e) { console.log(e.code, 'the date') }",
+            "const s = 'this is Date and constructor'; console.log(s)",
+            "const { a, b: { c } } = obj; return { 'plain key': a, c }",
+            "return 'tab\\there' + \"quote\\\"s\"",
+            "return 12 + 0x1f + 1_000 + 1e3 + .5",
+            "return /[a-z]\\d+/.test(s) ? [1] : [2]",
+            "for (const v of [1, 2]) f(v); for await (const w of [p]) g(w)",
+            "for (of of [1]) f(of); for (const { a } of [o]) f(a)",
+            "// globalThis in a comment\n/* Date too */ return 1",
+        ] {
+            assert_eq!(intrinsics(code), Intrinsics::Lean, "{code:?}");
+        }
+    }
+
+    #[test]
+    fn programs_that_could_tell_get_the_full_intrinsics() {
+        for code in [
+            // Omitted intrinsics, by name.
+            "return new Date().getTime()",
+            "return performance.now()",
+            "return new Uint8Array(2)",
+            "return typeof WeakRef",
+            "return x.Date",
+            // Escapes to the global object, to code, to descriptors.
+            "return globalThis",
+            "return this",
+            "return (() => 1).constructor('return this')()",
+            "return eval('1')",
+            "return Function('return 1')()",
+            "return Reflect.ownKeys(x)",
+            "return Object.getOwnPropertyDescriptor(x, k)",
+            "return Object.getOwnPropertyDescriptors(x)",
+            "return x.__lookupGetter__(k)",
+            "Error.prepareStackTrace = (e, s) => s",
+            "return f.caller",
+            // Names written with escapes, or run into other characters.
+            "return \\u0044ate",
+            "return glob\\u{61}lThis",
+            "return a\u{feff}Date",
+            // BigInt literals.
+            "return 10n",
+            "return 0xffn * 2",
+            // Computed member access and computed keys in patterns.
+            "return x[k]",
+            "return x['constructor']",
+            "return x[`a`]",
+            "return x?.[k]",
+            "return f()[k]",
+            "return a[0][k]",
+            "return x [ 1 + 1 ]",
+            "const { [k]: v } = x",
+            "const { a, [k]: v } = x",
+            "return super[k]",
+            "return void [k]",
+            "return of [k]",
+            "for (const x of of[k]) f(x)",
+            "for (x in of [k]) f(x)",
+            "for (;;) of [k]",
+            "return await [k]",
+            // Type-stripping leaves a `[` after an operand.
+            "return f<T>[k]",
+            "return x![k]",
+            // Quoted keys naming or spelling a telltale.
+            "const { 'constructor': C } = f",
+            "const { 'con\\x73tructor': C } = f",
+            "const { 'con\\u0073tructor': C } = f",
+            "const { 'con\\163tructor': C } = f",
+            "const { 'con\\structor': C } = f",
+            "const { 'con\\\nstructor': C } = f",
+            "const { \"constructor\" /* a comment */ : C } = f",
+        ] {
+            assert_eq!(intrinsics(code), Intrinsics::Full, "{code:?}");
+        }
     }
 }
