@@ -4,13 +4,25 @@
 //! floors`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use rquickjs::context::intrinsic::{Eval, Json, MapSet, Promise, Proxy, RegExp};
 use rquickjs::{Context, Runtime};
+
+/// The intrinsics of ptc's lean contexts (`Intrinsics::Lean`).
+type Lean = (Eval, RegExp, Json, Proxy, MapSet, Promise);
 
 fn floors(c: &mut Criterion) {
     c.bench_function("floor/runtime+full_context+eval+drop", |b| {
         b.iter(|| {
             let runtime = Runtime::new().expect("runtime");
             let context = Context::full(&runtime).expect("context");
+            let one: i32 = context.with(|ctx| ctx.eval("1").expect("eval"));
+            assert_eq!(one, 1);
+        })
+    });
+    c.bench_function("floor/runtime+lean_context+eval+drop", |b| {
+        b.iter(|| {
+            let runtime = Runtime::new().expect("runtime");
+            let context = Context::custom::<Lean>(&runtime).expect("context");
             let one: i32 = context.with(|ctx| ctx.eval("1").expect("eval"));
             assert_eq!(one, 1);
         })
@@ -26,6 +38,12 @@ fn floors(c: &mut Criterion) {
     c.bench_function("floor/full_context_on_a_runtime+drop", |b| {
         b.iter(|| {
             let context = Context::full(&runtime).expect("context");
+            drop(context);
+        })
+    });
+    c.bench_function("floor/lean_context_on_a_runtime+drop", |b| {
+        b.iter(|| {
+            let context = Context::custom::<Lean>(&runtime).expect("context");
             drop(context);
         })
     });

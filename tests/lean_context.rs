@@ -13,18 +13,16 @@ const PROBES: &[&str] = &[
     // The console formatter, on values of every kind a lean program can make.
     "console.log(1, 'a', null, undefined, true, Symbol('s'), [1, [2, [3, [4]]]], { a: { b: { c: {} } } });\n\
      console.log(new Map([[1, { a: 1 }]]), new Set([1]), new WeakMap(), new WeakSet(), Promise.resolve(1));\n\
-     console.log(function f() {}, class K {}, async () => {}, function* g() {}, new Proxy({}, {}));\n\
-     console.log(new Error('e'), new TypeError('t'), /re/g, Object.create(null), [,1], -0, NaN, 1e21)",
+     console.log(function f() {}, class K {}, async () => {}, function* g() {});\n\
+     console.log(new Error('e'), new TypeError('t'), /re/g, [,1], -0, NaN, 1e21)",
     // A class renamed after an omitted constructor prints alike.
-    "class A { toString() { return 'a' } }\n\
-     Object.defineProperty(A, 'name', { value: 'Da' + 'te' });\n\
+    "class A { static name = 'Da' + 'te'; toString() { return 'a' } }\n\
      console.log('%s|%o|%O', new A(), new A(), new A()); console.log(new A(), [new A()])",
-    "class U extends Array {}\n\
-     Object.defineProperty(U, 'name', { value: 'Uint8' + 'Array' });\n\
+    "class U extends Array { static name = 'Uint8' + 'Array' }\n\
      const u = U.of(1, 2); console.log(u, { u })",
     "const o = { get x() { return 1 }, set y(v) {} }; console.log(o)",
     // What the standard library says about itself.
-    "return [typeof Map, typeof Set, typeof WeakMap, typeof Promise, typeof Proxy, typeof JSON,\n\
+    "return [typeof Map, typeof Set, typeof WeakMap, typeof Promise, typeof JSON,\n\
      typeof RegExp, typeof Symbol, typeof Iterator, typeof Math, typeof Atomicz, typeof queueMicrotask]",
     "return Object.getOwnPropertyNames(Object.getPrototypeOf(async () => {})).concat(\n\
      Object.getOwnPropertyNames(Object), Object.getOwnPropertyNames(Array.prototype),\n\
@@ -56,6 +54,36 @@ const PROBES: &[&str] = &[
      return r.map(x => x.status)",
     "let n = 0; queueMicrotask(() => n++); await null; setTimeout(() => n++, 1);\n\
      await new Promise(r => setTimeout(r, 5)); return n",
+    // Red-team probes that held: TypeScript erasures, lexing edges, engine errors.
+    "const k = 'length'; const x = 'abc' as const\n[k]\nreturn x",
+    "const x = [1, 2]!; return x",
+    "declare const d: number; abstract class A { abstract m(): void } return typeof A",
+    "return 'a\u{2028}b'.length + `x${'}'}`.length",
+    "return /[\\]]\\//.source + /x/g.flags",
+    "const v = 1.5.toFixed(1); return v",
+    "a: for (const i of [1]) { break a } return 1",
+    "return (a => a)`t${1}`",
+    "return typeof undefinedGlobal",
+    "label: { [1] } return 2",
+    "try { new (class extends Array {})(-1) } catch (e) { return e.message }",
+    "try { JSON.stringify({ get a() { throw new Error('g') } }) } catch (e) { return e.stack }",
+    "const e = new Error('m', { cause: 1 }); Error.captureStackTrace(e); return [e.cause, typeof e.stack]",
+    "return Error.stackTraceLimit",
+    "return Object.prototype.toString.call(Symbol.iterator) + Symbol.keyFor(Symbol.for('x'))",
+    "console.log('%d %i %f %j %o %O %c %%', 1.5, 2.5, '3', { a: 1 }, [1], { b: 2 }, 'css')",
+    "const a = [1]; a.push(a); console.log(a, { a })",
+    "await tools.echo({ v: [1, 'x', { y: null }] }); return tools.echo({ d: { a: [true] } })",
+    // A stack hook cannot be set, by a computed write or otherwise.
+    "Object.assign(Error, Object.fromEntries([['prepare' + 'StackTrace', (e, cs) => cs.map(c => typeof c.getFunction()).join()]]));\n\
+     return new Error('x').stack",
+    "let n = 0;\n\
+     try { Object.assign(Error, Object.fromEntries([['prepare' + 'StackTrace', () => { n++; return '' }]])) } catch {}\n\
+     console.log({}, Object.groupBy([1], x => x)); return n",
+    // Tags and names of omitted constructors on ordinary objects.
+    "const o = {}; Object.assign(o, Object.fromEntries([[Symbol.toStringTag, 'Da' + 'te']])); console.log(o, [o], String(o))",
+    "const o = {}; Object.assign(o, Object.fromEntries([[Symbol.toStringTag, 'Big' + 'Int']])); console.log(o)",
+    // Members of a BigInt-free number, and of `undefined` results.
+    "1 .x = 1; return [typeof 1 .x, 1 .y?.z]",
 ];
 
 #[tokio::test]
@@ -71,6 +99,116 @@ async fn probes_see_the_same_in_lean_and_full_contexts() {
         assert_eq!(ptc::__private::lean_intrinsics(&full_code), Some(false));
         let lean = run(&engine, code).await;
         let full = run(&engine, &full_code).await;
+        assert_eq!(
+            (lean.is_error, lean.kind, lean.text()),
+            (full.is_error, full.kind, full.text()),
+            "{code}"
+        );
+    }
+}
+
+/// Programs a red team found telling a lean context from a full one (each
+/// was classified lean then), by root cause. Each must now be classified
+/// full, or see the same.
+const KNOWN_ATTACKS: &[&str] = &[
+    // 1. `skip_number` runs on through `.` and letters, so names after a
+    //    number literal are never checked.
+    "return 0..constructor.constructor('return typeof Da' + 'te')()",
+    "return .5.constructor.constructor('return Object.getOwnPropertyNames(globalThis).length')()",
+    // 2. ... and a BigInt literal is only seen when the run ends in `n`.
+    "return 1n.toString()",
+    "return typeof 1n.toString",
+    "Object.prototype.x = 7; return 1n.x",
+    "console.log(1n.valueOf())",
+    // 3. `number_index` accepts digits, letters and dots: a member read of a
+    //    number is a computed key.
+    "Number.prototype.k = 'con' + 'structor';\n\
+     const F = (function () {})[0..k]; return F('return typeof Da' + 'te')()",
+    // 4. `super` carries the receiver without `this`: a sloppy method called
+    //    bare has the global object as its receiver.
+    "const o = { m() { return super.valueOf() } }; const m = o.m;\n\
+     return Object.getOwnPropertyNames(m()).length",
+    "return [0].map({ m() { return Object.getOwnPropertyNames(super.valueOf()).length } }.m)",
+    // 5. A bare name the program never declares is looked up on the global
+    //    object; an inherited accessor whose getter is a builtin returning its
+    //    receiver (Object.prototype.valueOf) hands over the global object.
+    "Object.defineProperty(Object.prototype, 'zz', { get: Object.prototype.valueOf, configurable: true });\n\
+     const g = zz; return Object.getOwnPropertyNames(g).includes('Da' + 'te')",
+    "Object.prototype.__defineGetter__('zz', Object.prototype.valueOf);\n\
+     return Object.getOwnPropertyNames(zz).length",
+    "Object.defineProperties(Object.prototype, { zz: { get: Object.prototype.valueOf } });\n\
+     return typeof zz === 'object' && Object.getOwnPropertyNames(zz).length",
+    //    The accessor need not be on Object.prototype: a bare `__proto__ =`
+    //    (sloppy) gives the global object a new prototype.
+    "__proto__ = Object.create(Object.prototype, { zz: { get: Object.prototype.valueOf } });\n\
+     return Object.getOwnPropertyNames(zz).length",
+    // 6. Reads by a computed name without `[`: make a property enumerable, or
+    //    report it so through a Proxy, then Object.values.
+    "const P = Object.getPrototypeOf(function () {});\n\
+     Object.defineProperty(P, 'con' + 'structor', { enumerable: true });\n\
+     const F = Object.values(P).find(v => typeof v === 'function' && v.name === 'Func' + 'tion');\n\
+     return F('return typeof Da' + 'te')()",
+    "const P = Object.getPrototypeOf(async function () {});\n\
+     const h = Object.fromEntries([['getOwnProperty' + 'Descriptor', (t, k) => ({ value: 0, enumerable: true, configurable: true, writable: true })]]);\n\
+     const A = Object.values(new Proxy(P, h)).find(v => typeof v === 'function');\n\
+     return await A('return typeof Da' + 'te')()",
+    "const P = Object.getPrototypeOf(function* () {});\n\
+     const trap = (t, k) => ({ value: 0, enumerable: true, configurable: true, writable: true });\n\
+     const h = new Proxy({}, { get: (t, k) => k.startsWith('getOwnProperty') ? trap : undefined });\n\
+     const G = Object.values(new Proxy(P, h)).find(v => typeof v === 'function');\n\
+     return G('yield typeof Da' + 'te')().next().value",
+    // 7. Builtins read `constructor` themselves (species): RegExp's split
+    //    constructs `rx.constructor[Symbol.species]` with (rx, flags) and
+    //    calls its `exec`. With Function.prototype's chain spliced onto
+    //    RegExp (whose own species getter returns its receiver), that is the
+    //    Function constructor compiling `flags`, run by `exec = call`.
+    "const FP = Object.getPrototypeOf(function () {});\n\
+     FP.flags = 'throw typeof Da' + 'te //y'; FP.exec = FP.call;\n\
+     Object.setPrototypeOf(RegExp, RegExp.prototype); Object.setPrototypeOf(FP, RegExp);\n\
+     const rx = function () {}; rx.toString = () => '';\n\
+     try { 'abc'.split(rx) } catch (e) { return e }\n\
+     return 'no'",
+    "const FP = Object.getPrototypeOf(function () {});\n\
+     FP.flags = 'throw typeof Da' + 'te //y'; FP.exec = FP.call;\n\
+     RegExp.__proto__ = RegExp.prototype; FP.__proto__ = RegExp;\n\
+     const rx = function () {}; rx.toString = () => '';\n\
+     try { 'abc'.split(rx) } catch (e) { return e }\n\
+     return 'no'",
+    "const FP = Object.getPrototypeOf(function () {});\n\
+     Object.setPrototypeOf(FP, Object.create(RegExp.prototype, Object.fromEntries([[Symbol.species, { get: Object.prototype.valueOf }]])));\n\
+     FP.exec = FP.call;\n\
+     const rx = Object.create(FP, { flags: { value: 'throw typeof Da' + 'te //y' }, toString: { value: () => '' } });\n\
+     try { 'abc'.split(rx) } catch (e) { return e }\n\
+     return 'no'",
+    // 8. The console's brand checks throw where a full context's do not (a
+    //    missing check is `undefined(value)`), and Error's stack hook, set by
+    //    a computed write, sees every throw.
+    "let n = 0;\n\
+     Object.assign(Error, Object.fromEntries([['prepare' + 'StackTrace', () => { n++; return '' }]]));\n\
+     console.log(Object.create(null)); return n",
+    "const seen = [];\n\
+     Object.assign(Error, Object.fromEntries([['prepare' + 'StackTrace', (e) => { seen.push(e.message); return '' }]]));\n\
+     console.log(Object.create(null)); return seen",
+    "let n = 0;\n\
+     Object.assign(Error, Object.fromEntries([['prepare' + 'StackTrace', () => { n++; return '' }]]));\n\
+     console.log(Object.groupBy([], x => x)); return n",
+    // 9. The prelude's tool-argument check asks `instanceof ArrayBuffer` only
+    //    in a full context; a Proxy's getPrototypeOf trap counts the asks.
+    "let n = 0;\n\
+     const p = new Proxy({}, { getPrototypeOf(t) { n++; return Object.prototype } });\n\
+     try { await tools.echo({ p, f: NaN }) } catch (e) { return [n, e.message] }\n\
+     return n",
+];
+
+#[tokio::test]
+async fn known_attacks_are_classified_full_or_see_the_same() {
+    let engine = engine();
+    for code in KNOWN_ATTACKS {
+        if ptc::__private::lean_intrinsics(code) == Some(false) {
+            continue;
+        }
+        let lean = run(&engine, code).await;
+        let full = run(&engine, &format!("{code}\n;void globalThis")).await;
         assert_eq!(
             (lean.is_error, lean.kind, lean.text()),
             (full.is_error, full.kind, full.text()),

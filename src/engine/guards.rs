@@ -95,6 +95,20 @@ struct Guards<'js> {
     helper: RefCell<Option<Array<'js>>>,
 }
 
+/// Makes `Error.prepareStackTrace` a fixed `undefined`. QuickJS-ng calls a
+/// function stored there with the frames of every stack it builds, and
+/// `getFunction()` of a frame is its function: the prelude's own (which
+/// settle runs) and the console's would be in the program's hands. The
+/// accessor and its setter are gone before any program runs.
+fn close_stack_hook(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    let error: Object = ctx.globals().get("Error")?;
+    // No flags: neither writable, enumerable nor configurable.
+    error.prop(
+        "prepareStackTrace",
+        rquickjs::object::Property::from(rquickjs::Undefined),
+    )
+}
+
 // SAFETY: `Guards` holds only values of lifetime 'js, renamed as a whole.
 unsafe impl<'js> JsLifetime<'js> for Guards<'js> {
     type Changed<'to> = Guards<'to>;
@@ -102,6 +116,7 @@ unsafe impl<'js> JsLifetime<'js> for Guards<'js> {
 
 /// Installs the guards in a fresh context (before any program runs).
 pub(crate) fn install(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    close_stack_hook(ctx)?;
     let globals = ctx.globals();
     let array_proto: Object = globals.get::<_, Object>("Array")?.get("prototype")?;
     let reflect: Object = globals.get("Reflect")?;

@@ -57,7 +57,7 @@ pub(crate) const LEAN_OMITS: [&str; 22] = [
 /// Names through which a program could see the global object, compile code
 /// at run time, or read a property by a name it computes: a program that
 /// writes any of them runs with the full set.
-const ESCAPES: [&str; 12] = [
+const ESCAPES: [&str; 21] = [
     "globalThis",
     "this",
     "eval",
@@ -70,6 +70,15 @@ const ESCAPES: [&str; 12] = [
     "__lookupSetter__",
     "prepareStackTrace",
     "caller",
+    "super",
+    "Proxy",
+    "defineProperty",
+    "defineProperties",
+    "__defineGetter__",
+    "__defineSetter__",
+    "__proto__",
+    "setPrototypeOf",
+    "create",
 ];
 
 /// Whether `word` (a run of ASCII letters, digits, `_` and `$`) names an

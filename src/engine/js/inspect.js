@@ -240,16 +240,19 @@
       switch (kind) {
         case 'set': SetPrototypeGetSize(value); return true;
         case 'map': MapPrototypeGetSize(value); return true;
-        case 'typed': return TypedArrayPrototypeGetSymbolToStringTag(value) !== undefined;
+        case 'typed': return hasBuffers && TypedArrayPrototypeGetSymbolToStringTag(value) !== undefined;
         case 'regexp':
           if (value === RegExp.prototype) return false;
           RegExpPrototypeSourceGetter(value);
           return true;
-        case 'date': DatePrototypeGetTime(value); return true;
+        case 'date': if (!hasDate) return false; DatePrototypeGetTime(value); return true;
         case 'error': return ObjectPrototypeToString(value) === '[object Error]';
-        case 'arraybuffer': ArrayBufferPrototypeGetByteLength(value); return true;
-        case 'sharedarraybuffer': SharedArrayBufferPrototypeGetByteLength(value); return true;
-        case 'dataview': DataViewPrototypeGetBuffer(value); return true;
+        case 'arraybuffer': if (!hasBuffers) return false; ArrayBufferPrototypeGetByteLength(value); return true;
+        case 'sharedarraybuffer':
+          if (SharedArrayBufferPrototypeGetByteLength === undefined) return false;
+          SharedArrayBufferPrototypeGetByteLength(value);
+          return true;
+        case 'dataview': if (!hasBuffers) return false; DataViewPrototypeGetBuffer(value); return true;
         case 'promise':
           if (typeof hooks.promiseState === 'function') {
             return hooks.promiseState(value) !== undefined;
@@ -260,7 +263,7 @@
         case 'number': NumberPrototypeValueOf(value); return true;
         case 'string': StringPrototypeValueOf(value); return true;
         case 'boolean': BooleanPrototypeValueOf(value); return true;
-        case 'bigint': BigIntPrototypeValueOf(value); return true;
+        case 'bigint': if (!hasBigInt) return false; BigIntPrototypeValueOf(value); return true;
         case 'symbol': SymbolPrototypeValueOf(value); return true;
         case 'mapiter': case 'setiter': return true;
       }

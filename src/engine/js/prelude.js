@@ -13,12 +13,20 @@
   const JSONstringify = JSON.stringify;
   const JSONparse = JSON.parse;
   const isArray = Array.isArray;
-  const hasBuffers = typeof ArrayBuffer === 'function';
-  const isView = hasBuffers ? ArrayBuffer.isView : () => false;
   const MapProto = Map.prototype, SetProto = Set.prototype;
   const WeakMapProto = WeakMap.prototype, WeakSetProto = WeakSet.prototype;
-  const ArrayBufferProto = hasBuffers ? ArrayBuffer.prototype : undefined;
   const getPrototypeOf = Object.getPrototypeOf;
+  // Typed arrays and buffers are told by their internal slots, which no
+  // Proxy trap sees: a lean context (without them) runs the same steps.
+  const hasBuffers = typeof ArrayBuffer === 'function';
+  const isView = hasBuffers ? ArrayBuffer.isView : () => false;
+  const bufferLength = hasBuffers
+    ? Function.prototype.call.bind(Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get)
+    : undefined;
+  const isBuffer = (value) => {
+    if (!hasBuffers) return false;
+    try { bufferLength(value); return true; } catch { return false; }
+  };
 
   class ToolCallError extends Error {
     constructor(toolName, code, message) {
@@ -52,7 +60,7 @@
             || value instanceof Map || value instanceof Set || value instanceof WeakMap || value instanceof WeakSet) {
           throw new NotLossless('a Map or Set is not representable in JSON');
         }
-        if (isView(value) || (hasBuffers && (proto === ArrayBufferProto || value instanceof ArrayBuffer))) {
+        if (isView(value) || isBuffer(value)) {
           throw new NotLossless('a typed array or ArrayBuffer is not representable in JSON');
         }
         return value;

@@ -724,8 +724,10 @@ impl Scanner<'_> {
                 _ => break,
             }
         }
-        // A BigInt literal needs the `BigInt` intrinsic.
-        if self.bytes[start..self.pos].ends_with(b"n") {
+        // A BigInt literal needs the `BigInt` intrinsic; the run may go on
+        // into member accesses (`1n.x`, `0..constructor`).
+        let run = &self.bytes[start..self.pos];
+        if run.ends_with(b"n") || contains(run, b"n.") || names_telltale(run) {
             self.telltale = true;
         }
     }
@@ -743,7 +745,7 @@ impl Scanner<'_> {
         }
         at += rest[at..]
             .iter()
-            .take_while(|&&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
+            .take_while(|&&b| b.is_ascii_digit())
             .count();
         at += rest[at..]
             .iter()
@@ -1282,6 +1284,20 @@ mod tests {
             "return x.__lookupGetter__(k)",
             "Error.prepareStackTrace = (e, s) => s",
             "return f.caller",
+            // Ways to the global object's receiver or to reflection.
+            "const o = { m() { return super.valueOf() } }",
+            "__proto__ = p",
+            "Object.defineProperty(o, 'zz', d)",
+            "Object.defineProperties(o, d)",
+            "o.__defineGetter__('zz', f)",
+            "Object.setPrototypeOf(a, b)",
+            "return Object.create(p, d)",
+            "return new Proxy(t, h)",
+            // Names run into a number literal, and BigInt members.
+            "return 0..constructor",
+            "return .5.constructor",
+            "return 1n.toString()",
+            "return x[0..k]",
             // Names written with escapes, or run into other characters.
             "return \\u0044ate",
             "return glob\\u{61}lThis",
