@@ -22,12 +22,24 @@ struct Case {
     expected_without_hooks: Option<String>,
 }
 
-/// Evaluates inspect.js and returns the `{ formatArgs, inspect, hooks }` object.
+/// Evaluates inspect.js, calls it with the builtins it takes, and returns the
+/// `{ formatArgs, inspect, hooks }` object.
 fn load<'js>(ctx: &Ctx<'js>, with_hooks: bool) -> Object<'js> {
-    let api: Object = ctx
+    let make: Function = ctx
         .eval(SOURCE)
         .catch(ctx)
         .unwrap_or_else(|e| panic!("inspect.js failed to evaluate: {e}"));
+    let primordials: Object = ctx
+        .eval(
+            "({ apply: Reflect.apply, bind: Function.prototype.bind, call: Function.prototype.call,\
+              getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,\
+              getPrototypeOf: Object.getPrototypeOf, Map, mapSet: Map.prototype.set })",
+        )
+        .unwrap();
+    let api: Object = make
+        .call((primordials,))
+        .catch(ctx)
+        .unwrap_or_else(|e| panic!("inspect.js failed to load: {e}"));
     if with_hooks {
         install_hooks(ctx, &api);
     }

@@ -55,7 +55,6 @@ const PROBES: &[&str] = &[
     "let n = 0; queueMicrotask(() => n++); await null; setTimeout(() => n++, 1);\n\
      await new Promise(r => setTimeout(r, 5)); return n",
     // Red-team probes that held: TypeScript erasures, lexing edges, engine errors.
-    "const k = 'length'; const x = 'abc' as const\n[k]\nreturn x",
     "const x = [1, 2]!; return x",
     "declare const d: number; abstract class A { abstract m(): void } return typeof A",
     "return 'a\u{2028}b'.length + `x${'}'}`.length",
@@ -107,7 +106,7 @@ async fn probes_see_the_same_in_lean_and_full_contexts() {
     }
 }
 
-/// Programs a red team found telling a lean context from a full one (each
+/// Programs two red teams found telling a lean context from a full one (each
 /// was classified lean then), by root cause. Each must now be classified
 /// full, or see the same.
 const KNOWN_ATTACKS: &[&str] = &[
@@ -198,6 +197,62 @@ const KNOWN_ATTACKS: &[&str] = &[
      const p = new Proxy({}, { getPrototypeOf(t) { n++; return Object.prototype } });\n\
      try { await tools.echo({ p, f: NaN }) } catch (e) { return [n, e.message] }\n\
      return n",
+    // A second red team's findings.
+    // A. The console formatter (inspect.js) is compiled lazily, at the first
+    //    console call, AFTER the program ran: its "captured at load time"
+    //    builtins are whatever the program left there, and its load path
+    //    differs by context (hasDate/hasBuffers/hasBigInt branches, and
+    //    `Object.getOwnPropertyNames(globalThis)` for builtInObjects).
+    //    A1: a patched getOwnPropertyNames is handed the global object.
+    "const gopn = Object.getOwnPropertyNames; let G;\n\
+     Object.getOwnPropertyNames = (o) => { if (G === undefined) G = o; return gopn(o) };\n\
+     console.log(1);\n\
+     Object.getOwnPropertyNames = gopn;\n\
+     return [gopn(G).length, gopn(G).includes('Da' + 'te')]",
+    //    A2: ... and with it, `for in` shows the enumerable `performance`.
+    "let G;\n\
+     Object.assign(Object, { getOwnPropertyNames: (o) => { G = G || o; return [] } });\n\
+     console.log(0);\n\
+     const seen = []; for (const k in G) seen.push(k); return seen",
+    //    A3: a patched RegExp.prototype.exec sees every global name.
+    "const names = []; const RP = RegExp.prototype; const ex = RP.exec;\n\
+     RP.exec = function (s) { names.push(s); return null };\n\
+     console.log(1); RP.exec = ex; return names.length",
+    //    A4: a patched Function.prototype.bind counts the `uncurry` calls.
+    "const FP = Object.getPrototypeOf(function () {}); const bind = FP.bind; let n = 0;\n\
+     FP.bind = (...a) => (f) => { n++; return () => 0 };\n\
+     try { console.log(1) } catch (e) { }\n\
+     FP.bind = bind; return n",
+    //    A5: a patched getOwnPropertyDescriptor (written by a computed name).
+    "let n = 0;\n\
+     Object.assign(Object, Object.fromEntries([['getOwnProperty' + 'Descriptor', (o, k) => { n++; return { get: () => 0 } }]]));\n\
+     console.log(1); return n",
+    // B. Error.stackTraceLimit is stored as given and converted with
+    //    ToNumber (valueOf) at every error QuickJS creates, even errors thrown
+    //    and caught inside the prelude and the console, which throw more in
+    //    a full context (brand checks of Date, buffers, BigInt).
+    //    B1: the console's try-every-kind loop on a null-prototype object.
+    "let n = 0;\n\
+     Error.stackTraceLimit = { valueOf() { n++; return 10 } };\n\
+     console.log(Object.groupBy([1], x => 'k')); return n",
+    //    B2: the prelude's lossless check (isBuffer throws in a full context).
+    "let n = 0; class K {}\n\
+     Error.stackTraceLimit = { valueOf() { n++; return 10 } };\n\
+     try { await tools.echo({ k: new K() }) } catch (e) { return [n, e.message] }\n\
+     return n",
+    // C. `void` and `const` are operator/reserved words to the scan, so a `/`
+    //    after them starts a regular expression; but they also end types the
+    //    stripper erases (`x as void`, `x satisfies void`, `x as const`), after
+    //    which QuickJS sees a division. Everything up to the next `/` on the
+    //    line is hidden from the scan: any name, and any bracket.
+    "return 1 as void /(typeof Date === 'function' ? 1 : 2)/ 1",
+    "return 1 satisfies void /(typeof Date === 'function' ? 1 : 2)/ 1",
+    "return 1 as const /(typeof Date === 'function' ? 1 : 2)/ 1",
+    "return [1 as void /(Object.getOwnPropertyNames(globalThis).length)/ 1]",
+    //    C2: ... including a `})` that closes the wrapper function: the rest
+    //    runs at the script's top level (the wrapper check is bypassed too).
+    "0 as void /0}); var leaked = Object.getOwnPropertyNames(globalThis).length; (async function () {0/ 1\n\
+     return leaked",
 ];
 
 #[tokio::test]

@@ -95,18 +95,21 @@ struct Guards<'js> {
     helper: RefCell<Option<Array<'js>>>,
 }
 
-/// Makes `Error.prepareStackTrace` a fixed `undefined`. QuickJS-ng calls a
-/// function stored there with the frames of every stack it builds, and
-/// `getFunction()` of a frame is its function: the prelude's own (which
-/// settle runs) and the console's would be in the program's hands. The
-/// accessor and its setter are gone before any program runs.
+/// Fixes `Error.prepareStackTrace` at `undefined` and `Error.stackTraceLimit`
+/// at its default, before any program runs (their accessors and setters
+/// gone). QuickJS-ng calls a function stored in `prepareStackTrace` with the
+/// frames of every stack it builds, and a frame's `getFunction()` is its
+/// function: the prelude's own (which settle runs) would be in the
+/// program's hands. It converts a `stackTraceLimit` object with `valueOf`
+/// at every stack it builds, the engine's own caught errors included: a
+/// program could count those.
 fn close_stack_hook(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    use rquickjs::object::Property;
     let error: Object = ctx.globals().get("Error")?;
+    let limit: Value = error.get("stackTraceLimit")?;
     // No flags: neither writable, enumerable nor configurable.
-    error.prop(
-        "prepareStackTrace",
-        rquickjs::object::Property::from(rquickjs::Undefined),
-    )
+    error.prop("prepareStackTrace", Property::from(rquickjs::Undefined))?;
+    error.prop("stackTraceLimit", Property::from(limit))
 }
 
 // SAFETY: `Guards` holds only values of lifetime 'js, renamed as a whole.

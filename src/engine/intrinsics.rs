@@ -199,16 +199,24 @@ mod tests {
         assert!(!is_telltale(b"tools"));
     }
 
+    /// The console formatter's built-in names (Node's `builtInObjects`) are
+    /// a fixed list, the same in lean and full contexts: a full context's
+    /// capitalized globals and ptc's `ToolCallError`.
     #[test]
-    fn the_console_counts_every_omitted_constructor_as_built_in() {
+    fn the_console_knows_a_full_context_constructors_as_built_in() {
         let inspect = include_str!("js/inspect.js");
-        let start = inspect.find("LEAN_OMITTED_CONSTRUCTORS = [").unwrap();
+        let start = inspect.find("BUILT_IN_NAMES = [").unwrap();
         let list = &inspect[start..start + inspect[start..].find("];").unwrap()];
         let listed: Vec<&str> = list.split('\'').skip(1).step_by(2).collect();
-        let constructors: Vec<&str> = LEAN_OMITS
-            .into_iter()
-            .filter(|name| name.starts_with(|c: char| c.is_ascii_uppercase()))
-            .collect();
-        assert_eq!(listed, constructors);
+        let runtime = Runtime::new().unwrap();
+        let context = Intrinsics::Full.context(&runtime).unwrap();
+        let mut expected: Vec<String> = context.with(|ctx| {
+            ctx.eval(
+                "Object.getOwnPropertyNames(globalThis).filter(n => /^[A-Z][a-zA-Z0-9]+$/.test(n))",
+            )
+            .unwrap()
+        });
+        expected.push("ToolCallError".to_owned());
+        assert_eq!(listed, expected);
     }
 }

@@ -1,9 +1,11 @@
 // ptc console formatter: Node's `util.format` / `util.inspect`, on one line.
 //
-// Usage: this file is ONE expression. Evaluate it as a global script in each
-// fresh context BEFORE any model code runs (it captures the builtins it uses,
-// so later patches of globals cannot change or break it), and keep the
-// result private to the engine (never put it on globalThis). It yields
+// Usage: this file is ONE expression, a function of `primordials` (the
+// builtins its loading calls: Reflect.apply, Function.prototype.bind and
+// .call, Object.getOwnPropertyDescriptor and .getPrototypeOf, Map and
+// Map.prototype.set, taken before any model code ran). Evaluate it as a
+// global script, call it with them, and keep the result private to the
+// engine (never put it on globalThis). The call yields
 //   { formatArgs, inspect, hooks }
 // - formatArgs(args): the text of one console call, `args` being the array
 //   of its arguments: Node's util.format (printf-style %s %d %i %f %j %o %O
@@ -47,21 +49,23 @@
 //   scanned for extra named properties; each top-level value stops growing
 //   after about 60000 characters (remaining entries become `…`) and is cut
 //   at 65536 UTF-16 units (then ending in `…`).
-(function () {
+// Its loading, at a program's first console call, runs the same in lean and
+// full contexts and calls nothing the program could have replaced.
+(function (primordials) {
   'use strict';
 
   // ---- builtins captured at load time (model code may patch globals) ----
-  var uncurry = Function.prototype.bind.bind(Function.prototype.call);
+  var uncurry = primordials.apply(primordials.bind, primordials.bind, [primordials.call]);
   var ObjectCtor = Object;
   var FunctionCtor = Function;
   var StringCtor = String;
   var NumberCtor = Number;
-  var MapCtor = Map;
+  var MapCtor = primordials.Map;
   var ObjectKeys = Object.keys;
   var ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
   var ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
-  var ObjectGetOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
-  var ObjectGetPrototypeOf = Object.getPrototypeOf;
+  var ObjectGetOwnPropertyDescriptor = primordials.getOwnPropertyDescriptor;
+  var ObjectGetPrototypeOf = primordials.getPrototypeOf;
   var ReflectOwnKeys = Reflect.ownKeys;
   var ReflectApply = Reflect.apply;
   var ArrayIsArray = Array.isArray;
@@ -118,7 +122,7 @@
   var DatePrototypeToISOString = hasDate ? uncurry(Date.prototype.toISOString) : undefined;
   var DatePrototypeToString = hasDate ? uncurry(Date.prototype.toString) : undefined;
   var MapPrototypeGet = uncurry(Map.prototype.get);
-  var MapPrototypeSet = uncurry(Map.prototype.set);
+  var MapPrototypeSet = uncurry(primordials.mapSet);
   var MapPrototypeClear = uncurry(Map.prototype.clear);
   var MapPrototypeEntries = uncurry(Map.prototype.entries);
   var MapPrototypeGetSize = uncurry(ObjectGetOwnPropertyDescriptor(Map.prototype, 'size').get);
@@ -148,28 +152,22 @@
   var GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
   var AsyncGeneratorFunctionPrototype = ObjectGetPrototypeOf(async function* () {});
 
-  // Global constructor names, like Node's `builtInObjects` (taken now, before
-  // any model code runs).
+  // Global constructor names, like Node's `builtInObjects`: a full
+  // context's capitalized globals and ToolCallError, fixed (a test in the
+  // engine's `intrinsics` keeps the list), so a lean context and a program's
+  // new globals change nothing.
   var builtInObjects = new MapCtor();
-  (function () {
-    var names = ObjectGetOwnPropertyNames(globalThis);
-    for (var i = 0; i < names.length; i++) {
-      if (RegExpPrototypeExec(/^[A-Z][a-zA-Z0-9]+$/, names[i]) !== null) {
-        MapPrototypeSet(builtInObjects, names[i], true);
-      }
-    }
-    // The constructors a lean context omits count as built in everywhere,
-    // so a class renamed `Date` prints alike in both (the engine's
-    // `intrinsics::LEAN_OMITS`; a test keeps the lists equal).
-    var LEAN_OMITTED_CONSTRUCTORS = ['Date', 'ArrayBuffer', 'SharedArrayBuffer',
-      'Uint8ClampedArray', 'Int8Array', 'Uint8Array', 'Int16Array', 'Uint16Array', 'Int32Array',
-      'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'Float16Array', 'Float32Array',
-      'Float64Array', 'DataView', 'Atomics', 'BigInt', 'WeakRef', 'FinalizationRegistry',
-      'DOMException'];
-    for (var j = 0; j < LEAN_OMITTED_CONSTRUCTORS.length; j++) {
-      MapPrototypeSet(builtInObjects, LEAN_OMITTED_CONSTRUCTORS[j], true);
-    }
-  })();
+  var BUILT_IN_NAMES = ['Object', 'Function', 'Error', 'EvalError', 'RangeError',
+    'ReferenceError', 'SyntaxError', 'TypeError', 'URIError', 'InternalError', 'AggregateError',
+    'Iterator', 'Array', 'Infinity', 'NaN', 'Number', 'Boolean', 'String', 'Math', 'Reflect',
+    'Symbol', 'Date', 'RegExp', 'JSON', 'Proxy', 'Map', 'Set', 'WeakMap', 'WeakSet',
+    'ArrayBuffer', 'SharedArrayBuffer', 'Uint8ClampedArray', 'Int8Array', 'Uint8Array',
+    'Int16Array', 'Uint16Array', 'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array',
+    'Float16Array', 'Float32Array', 'Float64Array', 'DataView', 'Atomics', 'Promise', 'BigInt',
+    'WeakRef', 'FinalizationRegistry', 'DOMException', 'ToolCallError'];
+  for (var b = 0; b < BUILT_IN_NAMES.length; b++) {
+    MapPrototypeSet(builtInObjects, BUILT_IN_NAMES[b], true);
+  }
 
   // Prototype -> kind, to find candidates for the brand checks below cheaply.
   var protoKinds = new MapCtor();
@@ -1733,4 +1731,4 @@
   }
 
   return { formatArgs: formatArgs, inspect: inspect, hooks: hooks };
-})()
+})

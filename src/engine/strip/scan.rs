@@ -205,6 +205,9 @@ struct Scanner<'a> {
     prev_for: bool,
     /// The previous token is `for`, or `await` after `for`.
     prev_for_head: bool,
+    /// The previous token is `as` or `satisfies`: a `const` or `void` now
+    /// ends a type the stripper erases, leaving the operand before it.
+    prev_as: bool,
     /// A line terminator since the previous token.
     line_break: bool,
     /// A `[` now starts an array literal (or an array pattern): it follows
@@ -247,6 +250,7 @@ pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
         prev_control: false,
         prev_for: false,
         prev_for_head: false,
+        prev_as: false,
         line_break: false,
         array_start: true,
         telltale: false,
@@ -324,6 +328,7 @@ impl Scanner<'_> {
         self.prev_control = false;
         self.prev_for = false;
         self.prev_for_head = false;
+        self.prev_as = false;
         self.array_start = false;
     }
 
@@ -648,17 +653,26 @@ impl Scanner<'_> {
             self.add(1, start)?;
         }
         let was_for = self.prev_for;
+        let const_or_void = !after_dot && matches!(word, b"const" | b"void");
+        let type_end = const_or_void && self.prev_as;
         let (prev, ends) = match keyword {
+            // `x as const`, `x satisfies void`: stripped to `x`.
+            _ if type_end => (Prev::Operand, true),
+            // Elsewhere a `/` after them is refused: nothing valid puts a
+            // regular expression after `const`, and `void /re/` is rare.
+            _ if const_or_void => (Prev::Unsure, false),
             Keyword::Name | Keyword::Value | Keyword::Contextual => (Prev::Operand, true),
             Keyword::Unsure => (Prev::Unsure, false),
             Keyword::Operator | Keyword::Control | Keyword::Reserved => (Prev::ExprStart, false),
         };
         self.end_token(prev, ends);
+        self.prev_as = !after_dot && matches!(word, b"as" | b"satisfies");
         self.array_start = of_keyword
             || (matches!(
                 keyword,
                 Keyword::Operator | Keyword::Control | Keyword::Reserved
-            ) && word != b"void");
+            ) && word != b"void"
+                && !type_end);
         self.prev_control = keyword == Keyword::Control || (was_for && word == b"await");
         self.prev_for = keyword == Keyword::Control && word == b"for";
         self.prev_for_head = self.prev_for || (was_for && word == b"await");
@@ -1131,6 +1145,8 @@ mod tests {
             "a.return / 2 / '/'.length",
             "this.#x / 2 / '/'.length",
             "type / 2 / '/'.length",
+            "x as const / 2 / '/'.length",
+            "x satisfies void / 2 / '/'.length",
             "`x` / 2 / '/'.length",
             "/x/ / 2 / '/'.length",
             "a /= 2",
@@ -1150,6 +1166,9 @@ mod tests {
             ("await /re/", 6),
             ("yield /re/", 6),
             ("f<T> / 2", 5),
+            // `void` and `const` may end a type the stripper erases (below).
+            ("void /re/", 5),
+            ("const /re/", 6),
         ] {
             assert_eq!(
                 refused(code),
@@ -1157,6 +1176,20 @@ mod tests {
                 "{code:?}"
             );
         }
+    }
+
+    /// After `as`/`satisfies`, `void` and `const` end a type the stripper
+    /// erases: a `/` then divides, so brackets after it count (read as a
+    /// regular expression, they hid the wrapper's close and any nesting).
+    #[test]
+    fn reads_a_slash_after_an_erased_type_as_a_division() {
+        let code = "0 as void /0}); f(); (async function () {0/ 1";
+        assert_eq!(accepted(code).unmatched_close, Some((12, '}')));
+        assert_eq!(accepted("x as void /(/ 1").unclosed, Some((11, '(')));
+        assert_eq!(
+            accepted("x satisfies const /(/ 1").unclosed,
+            Some((19, '('))
+        );
     }
 
     #[test]
@@ -1298,6 +1331,9 @@ mod tests {
             "return .5.constructor",
             "return 1n.toString()",
             "return x[0..k]",
+            // A `const` or `void` that ends an erased type leaves an operand.
+            "return x as const [k]",
+            "return x satisfies void [k]",
             // Names written with escapes, or run into other characters.
             "return \\u0044ate",
             "return glob\\u{61}lThis",
