@@ -262,6 +262,7 @@ where
 
 async fn w1(engine: &Engine, p: &Value) -> Value {
     let code = p["W1"].as_str().unwrap();
+    let globals = check_globals(engine).await;
     for _ in 0..20 {
         run(engine, code).await;
     }
@@ -272,7 +273,41 @@ async fn w1(engine: &Engine, p: &Value) -> Value {
         xs.push(t.elapsed().as_secs_f64() * 1e6);
         assert_eq!(o.text(), "1");
     }
-    record("W1", "us_per_run", &summary(xs), 1, json!({}))
+    record(
+        "W1",
+        "us_per_run",
+        &summary(xs),
+        1,
+        json!({ "globals": globals }),
+    )
+}
+
+/// A run that looks at its global object sees exactly a plain QuickJS full
+/// context's globals, in order, then the contract's own (contracts §6),
+/// whatever context the runs of `return 1` get. Returns how many.
+async fn check_globals(engine: &Engine) -> usize {
+    let runtime = rquickjs::Runtime::new().unwrap();
+    let context = rquickjs::Context::full(&runtime).unwrap();
+    let mut want: Vec<String> = context
+        .with(|ctx| ctx.eval("Object.getOwnPropertyNames(globalThis)"))
+        .unwrap();
+    want.extend(
+        [
+            "tools",
+            "ToolCallError",
+            "console",
+            "setTimeout",
+            "clearTimeout",
+        ]
+        .map(String::from),
+    );
+    let seen = run(
+        engine,
+        "return Object.getOwnPropertyNames(globalThis).join(' ')",
+    )
+    .await;
+    assert_eq!(seen.text(), want.join(" "), "a run's globals");
+    want.len()
 }
 
 /// W2 with events on: a sink that counts them, as a host's would forward them.
