@@ -13,6 +13,7 @@ pub(crate) mod intrinsics;
 mod outcome;
 pub(crate) mod output;
 mod position;
+pub(crate) mod primordials;
 mod report;
 mod request;
 pub(crate) mod run;

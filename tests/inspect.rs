@@ -11,6 +11,7 @@ use rquickjs::{
 use serde::Deserialize;
 
 const SOURCE: &str = include_str!("../src/engine/js/inspect.js");
+const PRIMORDIALS: &str = include_str!("../src/engine/js/primordials.js");
 const CASES: &str = include_str!("golden/inspect/cases.json");
 
 #[derive(Deserialize)]
@@ -29,13 +30,7 @@ fn load<'js>(ctx: &Ctx<'js>, with_hooks: bool) -> Object<'js> {
         .eval(SOURCE)
         .catch(ctx)
         .unwrap_or_else(|e| panic!("inspect.js failed to evaluate: {e}"));
-    let primordials: Object = ctx
-        .eval(
-            "({ apply: Reflect.apply, bind: Function.prototype.bind, call: Function.prototype.call,\
-              getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,\
-              getPrototypeOf: Object.getPrototypeOf, Map, mapSet: Map.prototype.set })",
-        )
-        .unwrap();
+    let primordials: Object = ctx.eval(PRIMORDIALS).unwrap();
     let api: Object = make
         .call((primordials,))
         .catch(ctx)

@@ -72,15 +72,22 @@ const PROBES: &[&str] = &[
     "console.log('%d %i %f %j %o %O %c %%', 1.5, 2.5, '3', { a: 1 }, [1], { b: 2 }, 'css')",
     "const a = [1]; a.push(a); console.log(a, { a })",
     "await tools.echo({ v: [1, 'x', { y: null }] }); return tools.echo({ d: { a: [true] } })",
-    // A stack hook cannot be set, by a computed write or otherwise.
-    "Object.assign(Error, Object.fromEntries([['prepare' + 'StackTrace', (e, cs) => cs.map(c => typeof c.getFunction()).join()]]));\n\
-     return new Error('x').stack",
-    "let n = 0;\n\
-     try { Object.assign(Error, Object.fromEntries([['prepare' + 'StackTrace', () => { n++; return '' }]])) } catch {}\n\
-     console.log({}, Object.groupBy([1], x => x)); return n",
+    // A stack-size hook that counts conversions sees none of the engine's.
+    "let n = 0; Error.stackTraceLimit = { valueOf() { n++; return 10 } };\n\
+     console.log({}, Object.groupBy([1], x => x)); class K {}\n\
+     try { await tools.echo({ k: new K(), f: NaN }) } catch {} return n",
+    // The console formatter calls the builtins taken before the program ran.
+    "let leaked = 0;\n\
+     function A(v, i, m) { if (m !== undefined) leaked++ }\n\
+     class B extends A {}\n\
+     const MP = Map.prototype; const get = MP.get;\n\
+     MP.length = 1; MP[0] = 0; MP.get = Array.prototype.forEach;\n\
+     Object.keys = () => { leaked += 100; return [] };\n\
+     console.log(B, new B(), { b: B }, new Map([[1, 2]]));\n\
+     MP.get = get; return leaked",
     // Tags and names of omitted constructors on ordinary objects.
-    "const o = {}; Object.assign(o, Object.fromEntries([[Symbol.toStringTag, 'Da' + 'te']])); console.log(o, [o], String(o))",
-    "const o = {}; Object.assign(o, Object.fromEntries([[Symbol.toStringTag, 'Big' + 'Int']])); console.log(o)",
+    "const o = Object.fromEntries([[Symbol.toStringTag, 'Da' + 'te']]); console.log(o, [o], String(o))",
+    "const o = Object.fromEntries([[Symbol.toStringTag, 'Big' + 'Int']]); console.log(o)",
     // Members of a BigInt-free number, and of `undefined` results.
     "1 .x = 1; return [typeof 1 .x, 1 .y?.z]",
 ];
@@ -106,7 +113,7 @@ async fn probes_see_the_same_in_lean_and_full_contexts() {
     }
 }
 
-/// Programs two red teams found telling a lean context from a full one (each
+/// Programs three red teams found telling a lean context from a full one (each
 /// was classified lean then), by root cause. Each must now be classified
 /// full, or see the same.
 const KNOWN_ATTACKS: &[&str] = &[
@@ -253,6 +260,69 @@ const KNOWN_ATTACKS: &[&str] = &[
     //    runs at the script's top level (the wrapper check is bypassed too).
     "0 as void /0}); var leaked = Object.getOwnPropertyNames(globalThis).length; (async function () {0/ 1\n\
      return leaked",
+    // A third red team's findings.
+    // 1. The `__proto__` setter is reachable by a computed write: `Object.assign`
+    // does [[Set]] with the keys `Object.fromEntries` built from strings, so
+    // `'__pro' + 'to__'` sets any object's prototype without the telltale
+    // words `__proto__`/`setPrototypeOf`/`create`. With it, the RegExp
+    // species splice (known attack 7) hands over the Function constructor.
+    "const FP = Object.getPrototypeOf(function () {});\n\
+     const setProto = (o, p) => Object.assign(o, Object.fromEntries([['__pro' + 'to__', p]]));\n\
+     FP.flags = 'throw typeof Da' + 'te //y'; FP.exec = FP.call;\n\
+     setProto(RegExp, RegExp.prototype); setProto(FP, RegExp);\n\
+     const rx = function () {}; rx.toString = () => '';\n\
+     try { 'abc'.split(rx) } catch (e) { return e }\n\
+     return 'no'",
+    "const FP = Object.getPrototypeOf(function () {});\n\
+     const setProto = (o, p) => Object.assign(o, Object.fromEntries([['__pro' + 'to__', p]]));\n\
+     FP.flags = 'throw Object.getOwnPropertyNames(global' + 'This).length //y'; FP.exec = FP.call;\n\
+     setProto(RegExp, RegExp.prototype); setProto(FP, RegExp);\n\
+     const rx = function () {}; rx.toString = () => '';\n\
+     try { 'abc'.split(rx) } catch (e) { return e }\n\
+     return 'no'",
+    // 2. The console formatter (inspect.js) reads most of its builtins from the
+    // live globals when it is loaded, lazily, at the first console call, after
+    // the program ran (`MapPrototypeGet = uncurry(Map.prototype.get)`), and
+    // calls them at format time with its own objects as receivers. Replace
+    // `Map.prototype.get` with `Array.prototype.forEach` (and give maps a
+    // `length` and an element) and `getKind`'s `MapPrototypeGet(protoKinds,
+    // proto)` calls the value's callable prototype with `protoKinds` as the
+    // third argument: a map with 22 entries (Date.prototype, the typed array
+    // and buffer prototypes, BigInt.prototype) in a full context, 16 in a
+    // lean one.
+    "let leaked;\n\
+     function A(v, i, m) { if (m !== undefined && leaked === undefined) leaked = m }\n\
+     class B extends A {}\n\
+     Object.assign(B, Object.fromEntries([[Symbol.iterator, 1]]));\n\
+     const MP = Map.prototype; const get = MP.get;\n\
+     MP.length = 1; MP[0] = 0; MP.get = Array.prototype.forEach;\n\
+     console.log(B);\n\
+     MP.get = get;\n\
+     return leaked && [leaked.size, [...leaked.values()].join()]",
+    // 3. TypeScript's non-null `!` after a `}` (object literal, class or
+    // function expression): the scan takes the `!` for a prefix operator
+    // (postfix only after `Prev::Operand`), so what follows starts an
+    // expression. A `/` after it starts a "regular expression" that hides
+    // everything up to the next `/` (names, brackets, even a `})` closing the
+    // wrapper: the unmatched-close check is bypassed too), and a `[` after it
+    // is an "array literal", while swc erases the `!` and QuickJS sees a
+    // division, or a computed member read.
+    "const o = { valueOf() { return 6 } }! /(typeof Date === 'function' ? 2 : 3)/ 1; return o",
+    "class K { static valueOf() { return 6 } }\n\
+     const k = class extends K {}! /(typeof Date === 'function' ? 2 : 3)/ 1; return k",
+    "const F = class {}!['con' + 'structor']; return F('return typeof Da' + 'te')()",
+    "const F = function () {}!['con' + 'structor'];\n\
+     return F('return Object.getOwnPropertyNames(global' + 'This).length')()",
+    "const o = {}! /0}); var leaked = Object.getOwnPropertyNames(globalThis).length; (async function () {0/ 1\n\
+     return leaked",
+    // 4. `as` and `satisfies` are names too. The scan sets `prev_as` after any
+    // `as`/`satisfies` not after a dot, so a `void` after the NAME `as` (an
+    // expression statement ended by a line break) is taken for the end of an
+    // erased type (`x as void`): a `/` after it "divides", and the regular
+    // expression's body is scanned as code, where a quote or backtick opens
+    // a "string" that hides real code after the regular expression.
+    "let as = 1\nas\nvoid /'/; return typeof Date //'",
+    "var satisfies\nsatisfies\nvoid /`/; return Object.getOwnPropertyNames(globalThis).length //`",
 ];
 
 #[tokio::test]

@@ -57,7 +57,7 @@ pub(crate) const LEAN_OMITS: [&str; 22] = [
 /// Names through which a program could see the global object, compile code
 /// at run time, or read a property by a name it computes: a program that
 /// writes any of them runs with the full set.
-const ESCAPES: [&str; 21] = [
+const ESCAPES: [&str; 22] = [
     "globalThis",
     "this",
     "eval",
@@ -79,6 +79,8 @@ const ESCAPES: [&str; 21] = [
     "__proto__",
     "setPrototypeOf",
     "create",
+    // `Object.assign` writes with keys made from data: `__proto__` too.
+    "assign",
 ];
 
 /// Whether `word` (a run of ASCII letters, digits, `_` and `$`) names an

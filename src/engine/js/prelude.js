@@ -6,18 +6,9 @@
   'use strict';
   const { submit, log, setTimer, clearTimer, finish, loadInspect, maxDepth, search, describe: describeTools } = native;
   // The console formatter is big: compiled only when a program first needs
-  // it, with the builtins its loading calls taken now, before the program.
-  const primordials = {
-    apply: Reflect.apply,
-    bind: Function.prototype.bind,
-    call: Function.prototype.call,
-    getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
-    getPrototypeOf: Object.getPrototypeOf,
-    Map,
-    mapSet: Map.prototype.set,
-  };
+  // it (from builtins taken before the program ran: engine/primordials.rs).
   let inspector;
-  const inspect = () => inspector || (inspector = loadInspect()(primordials));
+  const inspect = () => inspector || (inspector = loadInspect());
   const pending = new Map();
   const timers = new Map();
   const JSONstringify = JSON.stringify;

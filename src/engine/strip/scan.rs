@@ -615,9 +615,15 @@ impl Scanner<'_> {
             .saturating_add(opened)
             .saturating_sub(u32::try_from(closed).unwrap_or(u32::MAX));
 
+        // A `!` right after `}` or a `>` on its line may be TypeScript's
+        // non-null assertion (`{}!`, `f<T>!`), which the stripper erases:
+        // neither a `/` nor a `[` may be guessed at after it.
+        let non_null = matches!(self.prev, Prev::CloseBrace | Prev::Unsure)
+            && !self.line_break
+            && run.iter().all(|&byte| byte == b'!');
         let prev = if postfix {
             Prev::Operand
-        } else if run.last() == Some(&b'>') && !run.ends_with(b"=>") {
+        } else if non_null || (run.last() == Some(&b'>') && !run.ends_with(b"=>")) {
             Prev::Unsure
         } else {
             Prev::ExprStart
@@ -631,6 +637,9 @@ impl Scanner<'_> {
     fn word(&mut self) -> Result<(), ScanError> {
         let start = self.pos;
         let after_dot = self.after_dot;
+        // TypeScript's `as` and `satisfies` follow an operand on its line.
+        let after_operand =
+            matches!(self.prev, Prev::Operand | Prev::CloseBrace) && !self.line_break;
         self.skip_word();
         if self.pos == start {
             // A stray byte (a control character): swc rejects it.
@@ -666,7 +675,7 @@ impl Scanner<'_> {
             Keyword::Operator | Keyword::Control | Keyword::Reserved => (Prev::ExprStart, false),
         };
         self.end_token(prev, ends);
-        self.prev_as = !after_dot && matches!(word, b"as" | b"satisfies");
+        self.prev_as = !after_dot && after_operand && matches!(word, b"as" | b"satisfies");
         self.array_start = of_keyword
             || (matches!(
                 keyword,
@@ -1169,6 +1178,10 @@ mod tests {
             // `void` and `const` may end a type the stripper erases (below).
             ("void /re/", 5),
             ("const /re/", 6),
+            // `as` a name, not TypeScript's: the `void` is JavaScript's.
+            ("let as = 1\nas\nvoid /'/", 19),
+            // A non-null `!` after `}` leaves an operand.
+            ("const o = {}! /(/ 1", 14),
         ] {
             assert_eq!(
                 refused(code),
@@ -1331,6 +1344,9 @@ mod tests {
             "return .5.constructor",
             "return 1n.toString()",
             "return x[0..k]",
+            // TypeScript's non-null `!` after `}`, erased.
+            "const F = class {}!['con' + 'structor']",
+            "const o = {}!\n[k]",
             // A `const` or `void` that ends an erased type leaves an operand.
             "return x as const [k]",
             "return x satisfies void [k]",
