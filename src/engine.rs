@@ -13,7 +13,6 @@ pub(crate) mod intrinsics;
 mod outcome;
 pub(crate) mod output;
 mod position;
-pub(crate) mod primordials;
 mod report;
 mod request;
 pub(crate) mod run;

@@ -11,7 +11,6 @@ use rquickjs::{
 use serde::Deserialize;
 
 const SOURCE: &str = include_str!("../src/engine/js/inspect.js");
-const PRIMORDIALS: &str = include_str!("../src/engine/js/primordials.js");
 const CASES: &str = include_str!("golden/inspect/cases.json");
 
 #[derive(Deserialize)]
@@ -30,7 +29,14 @@ fn load<'js>(ctx: &Ctx<'js>, with_hooks: bool) -> Object<'js> {
         .eval(SOURCE)
         .catch(ctx)
         .unwrap_or_else(|e| panic!("inspect.js failed to evaluate: {e}"));
-    let primordials: Object = ctx.eval(PRIMORDIALS).unwrap();
+    let primordials: Object = ctx
+        .eval(
+            "({ apply: Reflect.apply, bind: Function.prototype.bind, call: Function.prototype.call,\
+              getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,\
+              getPrototypeOf: Object.getPrototypeOf, Map, mapGet: Map.prototype.get,\
+              mapSet: Map.prototype.set })",
+        )
+        .unwrap();
     let api: Object = make
         .call((primordials,))
         .catch(ctx)

@@ -77,14 +77,13 @@ const PROBES: &[&str] = &[
      console.log({}, Object.groupBy([1], x => x)); class K {}\n\
      try { await tools.echo({ k: new K(), f: NaN }) } catch {} return n",
     // The console formatter calls the builtins taken before the program ran.
-    "let leaked = 0;\n\
-     function A(v, i, m) { if (m !== undefined) leaked++ }\n\
-     class B extends A {}\n\
+    "let leaked = 0; const sizes = [];\n\
+     function A(v, i, m) { if (m !== undefined) { leaked++; sizes.push(m.size) } }\n\
+     class B extends A { static x = 1 }\n\
      const MP = Map.prototype; const get = MP.get;\n\
      MP.length = 1; MP[0] = 0; MP.get = Array.prototype.forEach;\n\
-     Object.keys = () => { leaked += 100; return [] };\n\
-     console.log(B, new B(), { b: B }, new Map([[1, 2]]));\n\
-     MP.get = get; return leaked",
+     console.log(B, new B(), { b: B }, [B], new Map([[1, 2]])); console.log('%o %O', B, B);\n\
+     MP.get = get; return [leaked, sizes]",
     // Tags and names of omitted constructors on ordinary objects.
     "const o = Object.fromEntries([[Symbol.toStringTag, 'Da' + 'te']]); console.log(o, [o], String(o))",
     "const o = Object.fromEntries([[Symbol.toStringTag, 'Big' + 'Int']]); console.log(o)",

@@ -396,10 +396,7 @@ impl Sandbox {
         runtime.set_max_stack_size(stack_limit);
         runtime.set_gc_threshold(gc_threshold(heap_limit));
         let context = intrinsics.context(&runtime)?;
-        context.with(|ctx| {
-            super::guards::install(&ctx)?;
-            super::primordials::take(&ctx)
-        })?;
+        context.with(|ctx| super::guards::install(&ctx))?;
         Ok(Self {
             context,
             runtime,

@@ -1,10 +1,12 @@
 // ptc console formatter: Node's `util.format` / `util.inspect`, on one line.
 //
 // Usage: this file is ONE expression, a function of `primordials` (the
-// object primordials.js makes: every builtin used here, taken before any
-// model code ran). Evaluate it as a global script, call it with them, and
-// keep the result private to the engine (never put it on globalThis). The
-// call yields
+// builtins its loading calls and those it calls with its own tables:
+// Reflect.apply, Function.prototype.bind and .call,
+// Object.getOwnPropertyDescriptor and .getPrototypeOf, Map, Map.prototype.get
+// and .set, taken before any model code ran). Evaluate it as a
+// global script, call it with them, and keep the result private to the
+// engine (never put it on globalThis). The call yields
 //   { formatArgs, inspect, hooks }
 // - formatArgs(args): the text of one console call, `args` being the array
 //   of its arguments: Node's util.format (printf-style %s %d %i %f %j %o %O
@@ -53,98 +55,103 @@
 (function (primordials) {
   'use strict';
 
-  // ---- builtins taken before the program ran (primordials.js) ----
+  // ---- builtins captured at load time (model code may patch globals) ----
   var uncurry = primordials.apply(primordials.bind, primordials.bind, [primordials.call]);
-  var ObjectCtor = primordials.Object;
-  var FunctionCtor = primordials.Function;
-  var StringCtor = primordials.String;
-  var NumberCtor = primordials.Number;
+  var ObjectCtor = Object;
+  var FunctionCtor = Function;
+  var StringCtor = String;
+  var NumberCtor = Number;
   var MapCtor = primordials.Map;
-  var ObjectKeys = primordials.ObjectKeys;
-  var ObjectGetOwnPropertyNames = primordials.ObjectGetOwnPropertyNames;
-  var ObjectGetOwnPropertySymbols = primordials.ObjectGetOwnPropertySymbols;
+  var ObjectKeys = Object.keys;
+  var ObjectGetOwnPropertyNames = Object.getOwnPropertyNames;
+  var ObjectGetOwnPropertySymbols = Object.getOwnPropertySymbols;
   var ObjectGetOwnPropertyDescriptor = primordials.getOwnPropertyDescriptor;
   var ObjectGetPrototypeOf = primordials.getPrototypeOf;
-  var ReflectOwnKeys = primordials.ReflectOwnKeys;
-  var ReflectApply = primordials.apply;
-  var ArrayIsArray = primordials.ArrayIsArray;
-  var JSONStringify = primordials.JSONStringify;
-  var NumberParseInt = primordials.parseInt;
-  var NumberParseFloat = primordials.parseFloat;
-  var NumberIsNaN = primordials.NumberIsNaN;
-  var MathMin = primordials.MathMin;
-  var MathMax = primordials.MathMax;
-  var SymbolIterator = primordials.SymbolIterator;
-  var SymbolToStringTag = primordials.SymbolToStringTag;
-  var SymbolToPrimitive = primordials.SymbolToPrimitive;
-  var customInspectSymbol = primordials.customInspectSymbol;
-  var ObjectPrototype = primordials.ObjectPrototype;
-  var ArrayPrototype = primordials.ArrayPrototype;
-  var ArrayCtor = primordials.Array;
-  var FunctionPrototype = primordials.FunctionPrototype;
+  var ReflectOwnKeys = Reflect.ownKeys;
+  var ReflectApply = Reflect.apply;
+  var ArrayIsArray = Array.isArray;
+  var JSONStringify = JSON.stringify;
+  var NumberParseInt = parseInt;
+  var NumberParseFloat = parseFloat;
+  var NumberIsNaN = Number.isNaN;
+  var MathMin = Math.min;
+  var MathMax = Math.max;
+  var SymbolIterator = Symbol.iterator;
+  var SymbolToStringTag = Symbol.toStringTag;
+  var SymbolToPrimitive = Symbol.toPrimitive;
+  var customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+  var ObjectPrototype = Object.prototype;
+  var ArrayPrototype = Array.prototype;
+  var ArrayCtor = Array;
+  var FunctionPrototype = Function.prototype;
 
-  var hasOwn = primordials.ObjectHasOwn !== undefined ? primordials.ObjectHasOwn : uncurry(primordials.ObjectPrototypeHasOwnProperty);
-  var propertyIsEnumerable = uncurry(primordials.ObjectPrototypePropertyIsEnumerable);
-  var ObjectPrototypeLookupGetter = uncurry(primordials.ObjectPrototypeLookupGetter);
-  var ObjectPrototypeLookupSetter = uncurry(primordials.ObjectPrototypeLookupSetter);
-  var ObjectPrototypeToString = uncurry(primordials.ObjectPrototypeToString);
-  var FunctionPrototypeToString = uncurry(primordials.FunctionPrototypeToString);
-  var FunctionPrototypeSymbolHasInstance = uncurry(primordials.FunctionPrototypeSymbolHasInstance);
-  var StringPrototypeSlice = uncurry(primordials.StringPrototypeSlice);
-  var StringPrototypeCharCodeAt = uncurry(primordials.StringPrototypeCharCodeAt);
-  var StringPrototypeIndexOf = uncurry(primordials.StringPrototypeIndexOf);
-  var StringPrototypeStartsWith = uncurry(primordials.StringPrototypeStartsWith);
-  var StringPrototypeEndsWith = uncurry(primordials.StringPrototypeEndsWith);
-  var StringPrototypeSplit = uncurry(primordials.StringPrototypeSplit);
-  var StringPrototypeReplace = uncurry(primordials.StringPrototypeReplace);
-  var StringPrototypeValueOf = uncurry(primordials.StringPrototypeValueOf);
-  var StringPrototypeToUpperCase = uncurry(primordials.StringPrototypeToUpperCase);
-  var NumberPrototypeToString = uncurry(primordials.NumberPrototypeToString);
-  var ArrayPrototypeUnshift = uncurry(primordials.ArrayPrototypeUnshift);
-  var ArrayPrototypeSplice = uncurry(primordials.ArrayPrototypeSplice);
-  var ArrayPrototypeIndexOf = uncurry(primordials.ArrayPrototypeIndexOf);
-  var ArrayPrototypeJoin = uncurry(primordials.ArrayPrototypeJoin);
-  var NumberPrototypeValueOf = uncurry(primordials.NumberPrototypeValueOf);
-  var BooleanPrototypeValueOf = uncurry(primordials.BooleanPrototypeValueOf);
+  var hasOwn = typeof Object.hasOwn === 'function' ? Object.hasOwn : uncurry(Object.prototype.hasOwnProperty);
+  var propertyIsEnumerable = uncurry(Object.prototype.propertyIsEnumerable);
+  var ObjectPrototypeLookupGetter = uncurry(Object.prototype.__lookupGetter__);
+  var ObjectPrototypeLookupSetter = uncurry(Object.prototype.__lookupSetter__);
+  var ObjectPrototypeToString = uncurry(Object.prototype.toString);
+  var FunctionPrototypeToString = uncurry(Function.prototype.toString);
+  var FunctionPrototypeSymbolHasInstance = uncurry(Function.prototype[Symbol.hasInstance]);
+  var StringPrototypeSlice = uncurry(String.prototype.slice);
+  var StringPrototypeCharCodeAt = uncurry(String.prototype.charCodeAt);
+  var StringPrototypeIndexOf = uncurry(String.prototype.indexOf);
+  var StringPrototypeStartsWith = uncurry(String.prototype.startsWith);
+  var StringPrototypeEndsWith = uncurry(String.prototype.endsWith);
+  var StringPrototypeSplit = uncurry(String.prototype.split);
+  var StringPrototypeReplace = uncurry(String.prototype.replace);
+  var StringPrototypeValueOf = uncurry(String.prototype.valueOf);
+  var NumberPrototypeToString = uncurry(Number.prototype.toString);
+  var ArrayPrototypeUnshift = uncurry(Array.prototype.unshift);
+  var ArrayPrototypeSplice = uncurry(Array.prototype.splice);
+  var ArrayPrototypeIndexOf = uncurry(Array.prototype.indexOf);
+  var ArrayPrototypeJoin = uncurry(Array.prototype.join);
+  var NumberPrototypeValueOf = uncurry(Number.prototype.valueOf);
+  var BooleanPrototypeValueOf = uncurry(Boolean.prototype.valueOf);
   // A lean context (see the engine's `intrinsics`) has no Date, BigInt,
   // typed arrays or buffers; no value of theirs can exist there either.
-  var hasDate = primordials.DatePrototype !== undefined;
-  var hasBigInt = primordials.BigIntPrototype !== undefined;
-  var hasBuffers = primordials.ArrayBufferPrototype !== undefined;
-  var BigIntPrototypeValueOf = primordials.BigIntPrototypeValueOf === undefined ? undefined : uncurry(primordials.BigIntPrototypeValueOf);
-  var SymbolPrototypeValueOf = uncurry(primordials.SymbolPrototypeValueOf);
-  var SymbolPrototypeToString = uncurry(primordials.SymbolPrototypeToString);
-  var RegExpPrototypeExec = uncurry(primordials.RegExpPrototypeExec);
-  var RegExpPrototypeToString = uncurry(primordials.RegExpPrototypeToString);
-  var RegExpPrototypeSourceGetter = uncurry(primordials.RegExpPrototypeSourceGetter);
-  var DatePrototypeGetTime = primordials.DatePrototypeGetTime === undefined ? undefined : uncurry(primordials.DatePrototypeGetTime);
-  var DatePrototypeToISOString = primordials.DatePrototypeToISOString === undefined ? undefined : uncurry(primordials.DatePrototypeToISOString);
-  var DatePrototypeToString = primordials.DatePrototypeToString === undefined ? undefined : uncurry(primordials.DatePrototypeToString);
-  var MapPrototypeGet = uncurry(primordials.MapPrototypeGet);
+  var hasDate = typeof Date === 'function';
+  var hasBigInt = typeof BigInt === 'function';
+  var hasBuffers = typeof ArrayBuffer === 'function' && typeof Uint8Array === 'function' &&
+    typeof DataView === 'function';
+  var BigIntPrototypeValueOf = hasBigInt ? uncurry(BigInt.prototype.valueOf) : undefined;
+  var SymbolPrototypeValueOf = uncurry(Symbol.prototype.valueOf);
+  var SymbolPrototypeToString = uncurry(Symbol.prototype.toString);
+  var RegExpPrototypeExec = uncurry(RegExp.prototype.exec);
+  var RegExpPrototypeToString = uncurry(RegExp.prototype.toString);
+  var RegExpPrototypeSourceGetter = uncurry(ObjectGetOwnPropertyDescriptor(RegExp.prototype, 'source').get);
+  var DatePrototypeGetTime = hasDate ? uncurry(Date.prototype.getTime) : undefined;
+  var DatePrototypeToISOString = hasDate ? uncurry(Date.prototype.toISOString) : undefined;
+  var DatePrototypeToString = hasDate ? uncurry(Date.prototype.toString) : undefined;
+  var MapPrototypeGet = uncurry(primordials.mapGet);
   var MapPrototypeSet = uncurry(primordials.mapSet);
-  var MapPrototypeClear = uncurry(primordials.MapPrototypeClear);
-  var MapPrototypeEntries = uncurry(primordials.MapPrototypeEntries);
-  var MapPrototypeGetSize = uncurry(primordials.MapPrototypeGetSize);
-  var SetPrototypeValues = uncurry(primordials.SetPrototypeValues);
-  var SetPrototypeGetSize = uncurry(primordials.SetPrototypeGetSize);
-  var MapIteratorPrototype = primordials.MapIteratorPrototype;
-  var SetIteratorPrototype = primordials.SetIteratorPrototype;
-  var MapIteratorNext = uncurry(primordials.MapIteratorNext);
-  var SetIteratorNext = uncurry(primordials.SetIteratorNext);
-  var WeakMapPrototypeHas = uncurry(primordials.WeakMapPrototypeHas);
-  var WeakSetPrototypeHas = uncurry(primordials.WeakSetPrototypeHas);
-  var TypedArrayPrototype = primordials.TypedArrayPrototype;
-  var TypedArrayPrototypeGetSymbolToStringTag = primordials.TypedArrayPrototypeGetSymbolToStringTag === undefined ? undefined : uncurry(primordials.TypedArrayPrototypeGetSymbolToStringTag);
-  var TypedArrayPrototypeGetLength = primordials.TypedArrayPrototypeGetLength === undefined ? undefined : uncurry(primordials.TypedArrayPrototypeGetLength);
-  var ArrayBufferPrototypeGetByteLength = primordials.ArrayBufferPrototypeGetByteLength === undefined ? undefined : uncurry(primordials.ArrayBufferPrototypeGetByteLength);
-  var SharedArrayBufferPrototype = primordials.SharedArrayBufferPrototype;
-  var SharedArrayBufferPrototypeGetByteLength = primordials.SharedArrayBufferPrototypeGetByteLength === undefined ? undefined : uncurry(primordials.SharedArrayBufferPrototypeGetByteLength);
-  var DataViewPrototypeGetBuffer = primordials.DataViewPrototypeGetBuffer === undefined ? undefined : uncurry(primordials.DataViewPrototypeGetBuffer);
-  var Uint8ArrayCtor = primordials.Uint8Array;
+  var MapPrototypeClear = uncurry(Map.prototype.clear);
+  var MapPrototypeEntries = uncurry(Map.prototype.entries);
+  var MapPrototypeGetSize = uncurry(ObjectGetOwnPropertyDescriptor(Map.prototype, 'size').get);
+  var SetPrototypeValues = uncurry(Set.prototype.values);
+  var SetPrototypeGetSize = uncurry(ObjectGetOwnPropertyDescriptor(Set.prototype, 'size').get);
+  var MapIteratorPrototype = ObjectGetPrototypeOf(new Map().entries());
+  var SetIteratorPrototype = ObjectGetPrototypeOf(new Set().values());
+  var MapIteratorNext = uncurry(MapIteratorPrototype.next);
+  var SetIteratorNext = uncurry(SetIteratorPrototype.next);
+  var WeakMapPrototypeHas = uncurry(WeakMap.prototype.has);
+  var WeakSetPrototypeHas = uncurry(WeakSet.prototype.has);
+  var TypedArrayPrototype = hasBuffers ? ObjectGetPrototypeOf(Uint8Array.prototype) : undefined;
+  var TypedArrayPrototypeGetSymbolToStringTag = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, SymbolToStringTag).get) : undefined;
+  var TypedArrayPrototypeGetLength = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, 'length').get) : undefined;
+  var ArrayBufferPrototypeGetByteLength = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get) : undefined;
+  var SharedArrayBufferPrototype = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer.prototype : undefined;
+  var SharedArrayBufferPrototypeGetByteLength = SharedArrayBufferPrototype !== undefined ?
+    uncurry(ObjectGetOwnPropertyDescriptor(SharedArrayBufferPrototype, 'byteLength').get) : undefined;
+  var DataViewPrototypeGetBuffer = hasBuffers ?
+    uncurry(ObjectGetOwnPropertyDescriptor(DataView.prototype, 'buffer').get) : undefined;
+  var Uint8ArrayCtor = hasBuffers ? Uint8Array : undefined;
 
-  var AsyncFunctionPrototype = primordials.AsyncFunctionPrototype;
-  var GeneratorFunctionPrototype = primordials.GeneratorFunctionPrototype;
-  var AsyncGeneratorFunctionPrototype = primordials.AsyncGeneratorFunctionPrototype;
+  var AsyncFunctionPrototype = ObjectGetPrototypeOf(async function () {});
+  var GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
+  var AsyncGeneratorFunctionPrototype = ObjectGetPrototypeOf(async function* () {});
 
   // Global constructor names, like Node's `builtInObjects`: a full
   // context's capitalized globals and ToolCallError, fixed (a test in the
@@ -165,20 +172,30 @@
 
   // Prototype -> kind, to find candidates for the brand checks below cheaply.
   var protoKinds = new MapCtor();
-  var kinds = [['ObjectPrototype', 'object'], ['FunctionPrototype', 'object'],
-    ['ArrayPrototype', 'object'], ['SetPrototype', 'set'], ['MapPrototype', 'map'],
-    ['TypedArrayPrototype', 'typed'], ['MapIteratorPrototype', 'mapiter'],
-    ['SetIteratorPrototype', 'setiter'], ['RegExpPrototype', 'regexp'], ['DatePrototype', 'date'],
-    ['ErrorPrototype', 'error'], ['ArrayBufferPrototype', 'arraybuffer'],
-    ['SharedArrayBufferPrototype', 'sharedarraybuffer'], ['DataViewPrototype', 'dataview'],
-    ['PromisePrototype', 'promise'], ['WeakMapPrototype', 'weakmap'],
-    ['WeakSetPrototype', 'weakset'], ['NumberPrototype', 'number'],
-    ['StringPrototype', 'string'], ['BooleanPrototype', 'boolean'],
-    ['BigIntPrototype', 'bigint'], ['SymbolPrototype', 'symbol']];
-  for (var q = 0; q < kinds.length; q++) {
-    var kindProto = primordials[kinds[q][0]];
-    if (kindProto !== undefined) MapPrototypeSet(protoKinds, kindProto, kinds[q][1]);
+  MapPrototypeSet(protoKinds, ObjectPrototype, 'object');
+  MapPrototypeSet(protoKinds, FunctionPrototype, 'object');
+  MapPrototypeSet(protoKinds, Array.prototype, 'object');
+  MapPrototypeSet(protoKinds, Set.prototype, 'set');
+  MapPrototypeSet(protoKinds, Map.prototype, 'map');
+  if (hasBuffers) MapPrototypeSet(protoKinds, TypedArrayPrototype, 'typed');
+  MapPrototypeSet(protoKinds, MapIteratorPrototype, 'mapiter');
+  MapPrototypeSet(protoKinds, SetIteratorPrototype, 'setiter');
+  MapPrototypeSet(protoKinds, RegExp.prototype, 'regexp');
+  if (hasDate) MapPrototypeSet(protoKinds, Date.prototype, 'date');
+  MapPrototypeSet(protoKinds, Error.prototype, 'error');
+  if (hasBuffers) MapPrototypeSet(protoKinds, ArrayBuffer.prototype, 'arraybuffer');
+  if (SharedArrayBufferPrototype !== undefined) {
+    MapPrototypeSet(protoKinds, SharedArrayBufferPrototype, 'sharedarraybuffer');
   }
+  if (hasBuffers) MapPrototypeSet(protoKinds, DataView.prototype, 'dataview');
+  MapPrototypeSet(protoKinds, Promise.prototype, 'promise');
+  MapPrototypeSet(protoKinds, WeakMap.prototype, 'weakmap');
+  MapPrototypeSet(protoKinds, WeakSet.prototype, 'weakset');
+  MapPrototypeSet(protoKinds, Number.prototype, 'number');
+  MapPrototypeSet(protoKinds, String.prototype, 'string');
+  MapPrototypeSet(protoKinds, Boolean.prototype, 'boolean');
+  if (hasBigInt) MapPrototypeSet(protoKinds, BigInt.prototype, 'bigint');
+  MapPrototypeSet(protoKinds, Symbol.prototype, 'symbol');
   var allKinds = ['set', 'map', 'typed', 'regexp', 'date', 'error', 'arraybuffer',
     'sharedarraybuffer', 'dataview', 'promise', 'weakmap', 'weakset', 'number',
     'string', 'boolean', 'bigint', 'symbol'];
@@ -204,7 +221,7 @@
       if (named[i] !== undefined) {
         meta[i] = named[i];
       } else if (i < 32 || i >= 127) {
-        meta[i] = '\\x' + StringPrototypeToUpperCase(hex2(i));
+        meta[i] = '\\x' + hex2(i).toUpperCase();
       } else {
         meta[i] = '';
       }
@@ -224,7 +241,7 @@
         case 'map': MapPrototypeGetSize(value); return true;
         case 'typed': return hasBuffers && TypedArrayPrototypeGetSymbolToStringTag(value) !== undefined;
         case 'regexp':
-          if (value === primordials.RegExpPrototype) return false;
+          if (value === RegExp.prototype) return false;
           RegExpPrototypeSourceGetter(value);
           return true;
         case 'date': if (!hasDate) return false; DatePrototypeGetTime(value); return true;

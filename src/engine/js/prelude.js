@@ -6,9 +6,20 @@
   'use strict';
   const { submit, log, setTimer, clearTimer, finish, loadInspect, maxDepth, search, describe: describeTools } = native;
   // The console formatter is big: compiled only when a program first needs
-  // it (from builtins taken before the program ran: engine/primordials.rs).
+  // it, with the builtins its loading calls, and those it calls with its
+  // own tables (which differ in lean and full contexts), taken now.
+  const primordials = {
+    apply: Reflect.apply,
+    bind: Function.prototype.bind,
+    call: Function.prototype.call,
+    getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+    getPrototypeOf: Object.getPrototypeOf,
+    Map,
+    mapGet: Map.prototype.get,
+    mapSet: Map.prototype.set,
+  };
   let inspector;
-  const inspect = () => inspector || (inspector = loadInspect());
+  const inspect = () => inspector || (inspector = loadInspect()(primordials));
   const pending = new Map();
   const timers = new Map();
   const JSONstringify = JSON.stringify;

@@ -149,12 +149,10 @@ fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object
     Ok(native)
 }
 
-/// Compiles the console formatter into the current context and loads it
-/// from the builtins taken before the program ran (`primordials`).
+/// Compiles the console formatter into the current context.
 fn load_inspect<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
-    let make: Function = match compiled("inspect") {
-        Some(code) => code.eval(&ctx)?.get()?,
-        None => ctx.eval(INSPECT)?,
-    };
-    make.call((super::super::primordials::get(&ctx),))
+    match compiled("inspect") {
+        Some(code) => code.eval(&ctx),
+        None => ctx.eval(INSPECT),
+    }
 }
