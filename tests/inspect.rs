@@ -34,7 +34,7 @@ fn load<'js>(ctx: &Ctx<'js>, with_hooks: bool) -> Object<'js> {
             "({ apply: Reflect.apply, bind: Function.prototype.bind, call: Function.prototype.call,\
               getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,\
               getPrototypeOf: Object.getPrototypeOf, Map, mapGet: Map.prototype.get,\
-              mapSet: Map.prototype.set })",
+              mapSet: Map.prototype.set, toStringTag: Symbol.toStringTag })",
         )
         .unwrap();
     let api: Object = make

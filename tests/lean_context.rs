@@ -112,7 +112,7 @@ async fn probes_see_the_same_in_lean_and_full_contexts() {
     }
 }
 
-/// Programs three red teams found telling a lean context from a full one (each
+/// Programs four red teams found telling a lean context from a full one (each
 /// was classified lean then), by root cause. Each must now be classified
 /// full, or see the same.
 const KNOWN_ATTACKS: &[&str] = &[
@@ -322,6 +322,36 @@ const KNOWN_ATTACKS: &[&str] = &[
     // a "string" that hides real code after the regular expression.
     "let as = 1\nas\nvoid /'/; return typeof Date //'",
     "var satisfies\nsatisfies\nvoid /`/; return Object.getOwnPropertyNames(globalThis).length //`",
+    // A fourth red team's findings.
+    // 1. `skip_number` swallows a `+`/`-` after any `e`/`E` in a decimal
+    //    run, even when the `e` ends a member name (`1..e`, `1.5.e`): QuickJS
+    //    sees `1..e - /'/` (a regular expression), the scan a division and a
+    //    string that hides the rest of the line.
+    "1..e-/'/; return typeof Date //'",
+    "const n = 1.5.e+/'/.source; return [n, Object.getOwnPropertyNames(globalThis).length] //'",
+    // 2. QuickJS ends a `//` comment at U+2028/U+2029 but swallows it without
+    //    noting a line break (no ASI), where swc and the scan see one: after
+    //    `a //…<LS>`, `++` is postfix to QuickJS (then `/` divides) but prefix
+    //    to the scan (then `/` starts a regular expression hiding code).
+    "let a = 1\nreturn a //c\u{2028}++ /(typeof Date === 'function' ? 1 : 2)/[1]",
+    "let a = 1\nreturn a //c\u{2028}-- /(Object.getOwnPropertyNames(globalThis).length)/[1]",
+    // 3. The console formatter's load reads `Symbol.toStringTag` from the
+    //    live (writable) `Symbol` global, and passes it as a key to
+    //    getOwnPropertyDescriptor only in a full context (the typed-array
+    //    branch): the program's key object is converted (and the load throws)
+    //    only there.
+    "const S = Symbol; let n = 0;\n\
+     Symbol = { iterator: S.iterator, toPrimitive: S.toPrimitive, for: S.for, prototype: S.prototype,\n\
+       toStringTag: { toString() { n++; return 'x' } } };\n\
+     let out;\n\
+     try { console.log('hi'); out = 'ok' } catch (e) { out = 'threw ' + e.message }\n\
+     Symbol = S; return [n, out]",
+    // 4. `next_significant` (the look-ahead for a `:` after a quoted key)
+    //    runs a `//` comment on to `\n`/`\r` only, past a U+2028 that ends
+    //    it for swc and QuickJS: the key is never checked, so destructuring
+    //    reads `constructor` (or an object literal writes `__proto__`).
+    "const { 'constructor' //x\u{2028}: F } = function () {};\n\
+     return F('return [typeof Date, Object.getOwnPropertyNames(globalThis).length]')()",
 ];
 
 #[tokio::test]

@@ -4,7 +4,7 @@
 // builtins its loading calls and those it calls with its own tables:
 // Reflect.apply, Function.prototype.bind and .call,
 // Object.getOwnPropertyDescriptor and .getPrototypeOf, Map, Map.prototype.get
-// and .set, taken before any model code ran). Evaluate it as a
+// and .set, Symbol.toStringTag, taken before any model code ran). Evaluate it as a
 // global script, call it with them, and keep the result private to the
 // engine (never put it on globalThis). The call yields
 //   { formatArgs, inspect, hooks }
@@ -77,7 +77,7 @@
   var MathMin = Math.min;
   var MathMax = Math.max;
   var SymbolIterator = Symbol.iterator;
-  var SymbolToStringTag = Symbol.toStringTag;
+  var SymbolToStringTag = primordials.toStringTag;
   var SymbolToPrimitive = Symbol.toPrimitive;
   var customInspectSymbol = Symbol.for('nodejs.util.inspect.custom');
   var ObjectPrototype = Object.prototype;

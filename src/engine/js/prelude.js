@@ -6,8 +6,8 @@
   'use strict';
   const { submit, log, setTimer, clearTimer, finish, loadInspect, maxDepth, search, describe: describeTools } = native;
   // The console formatter is big: compiled only when a program first needs
-  // it, with the builtins its loading calls, and those it calls with its
-  // own tables (which differ in lean and full contexts), taken now.
+  // it, with what its loading uses where lean and full contexts differ, and
+  // what it calls with its own tables, taken now.
   const primordials = {
     apply: Reflect.apply,
     bind: Function.prototype.bind,
@@ -17,6 +17,7 @@
     Map,
     mapGet: Map.prototype.get,
     mapSet: Map.prototype.set,
+    toStringTag: Symbol.toStringTag,
   };
   let inspector;
   const inspect = () => inspector || (inspector = loadInspect()(primordials));

@@ -101,6 +101,8 @@ pub(super) enum ScanErrorKind {
     AmbiguousSlash,
     /// `<!--`, or `-->` at the start of a line.
     HtmlComment,
+    /// A `//` comment ended by U+2028 or U+2029.
+    SeparatorEndsComment,
 }
 
 impl ScanErrorKind {
@@ -120,6 +122,10 @@ impl ScanErrorKind {
                  left operand"
             }
             Self::HtmlComment => "HTML-like comments (`<!--`, `-->`) are not supported",
+            Self::SeparatorEndsComment => {
+                "a `//` comment ends at a line or paragraph separator (U+2028, U+2029), which \
+                 engines read differently; end the comment with a line break"
+            }
         }
     }
 }
@@ -342,7 +348,7 @@ impl Scanner<'_> {
                     self.pos += 1;
                 }
                 b'/' => match self.peek(1) {
-                    b'/' => self.skip_line_comment(),
+                    b'/' => self.skip_line_comment()?,
                     b'*' => self.skip_block_comment(),
                     _ => self.slash()?,
                 },
@@ -735,13 +741,7 @@ impl Scanner<'_> {
         while self.pos < self.bytes.len() {
             match self.bytes[self.pos] {
                 b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'_' | b'.' => self.pos += 1,
-                b'+' | b'-'
-                    if matches!(self.bytes[self.pos - 1], b'e' | b'E')
-                        && !matches!(
-                            self.bytes.get(start..start + 2),
-                            Some(b"0x" | b"0X" | b"0b" | b"0B" | b"0o" | b"0O")
-                        ) =>
-                {
+                b'+' | b'-' if ends_in_exponent(&self.bytes[start..self.pos]) => {
                     self.pos += 1;
                 }
                 _ => break,
@@ -784,11 +784,13 @@ impl Scanner<'_> {
         while at < self.bytes.len() {
             match self.bytes[at] {
                 b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c => at += 1,
+                // A line comment ends at a line terminator, U+2028 and
+                // U+2029 included (the scan refuses those later anyway).
                 b'/' if self.bytes.get(at + 1) == Some(&b'/') => {
-                    at += self.bytes[at..]
-                        .iter()
-                        .take_while(|&&b| b != b'\n' && b != b'\r')
-                        .count();
+                    let rest = &self.code[at..];
+                    at += rest
+                        .find(['\n', '\r', '\u{2028}', '\u{2029}'])
+                        .unwrap_or(rest.len());
                 }
                 b'/' if self.bytes.get(at + 1) == Some(&b'*') => {
                     at = match self.code[at + 2..].find("*/") {
@@ -890,15 +892,21 @@ impl Scanner<'_> {
         }
     }
 
-    fn skip_line_comment(&mut self) {
+    /// A `//` comment, up to its line terminator. One ending at U+2028 or
+    /// U+2029 is refused: QuickJS ends the comment there without a line
+    /// break (`a //…` LS `++b` is `a++` to it, `a; ++b` to swc).
+    fn skip_line_comment(&mut self) -> Result<(), ScanError> {
         self.pos += 2;
         while self.pos < self.bytes.len() {
             match self.bytes[self.pos] {
-                b'\n' | b'\r' => return,
-                _ if self.at_ls_or_ps() => return,
+                b'\n' | b'\r' => return Ok(()),
+                _ if self.at_ls_or_ps() => {
+                    return Err(self.error(self.pos, ScanErrorKind::SeparatorEndsComment));
+                }
                 _ => self.pos += 1,
             }
         }
+        Ok(())
     }
 
     fn skip_block_comment(&mut self) {
@@ -991,6 +999,22 @@ fn continues(word: &[u8]) -> bool {
             | b"readonly"
             | b"from"
     )
+}
+
+/// Whether a number literal's run so far ends in the exponent marker of a
+/// decimal literal (`1e`, `1.5E`, `.5e`), so a sign may follow; not in a
+/// member name (`1..e-x` is `1..e - x`) or a hex digit (`0x1e-1`).
+fn ends_in_exponent(run: &[u8]) -> bool {
+    let Some((&last, mantissa)) = run.split_last() else {
+        return false;
+    };
+    let dots = mantissa.iter().filter(|&&b| b == b'.').count();
+    matches!(last, b'e' | b'E')
+        && dots <= 1
+        && mantissa.iter().any(u8::is_ascii_digit)
+        && mantissa
+            .iter()
+            .all(|&b| b.is_ascii_digit() || b == b'_' || b == b'.')
 }
 
 /// Whether a name (possibly several joined by characters that are not
@@ -1191,6 +1215,20 @@ mod tests {
         }
     }
 
+    /// QuickJS ends a `//` comment at U+2028/U+2029 without a line break
+    /// (`a //c` LS `++ b` is `a++ b` to it, `a; ++b` to swc): refused.
+    #[test]
+    fn refuses_a_line_comment_ended_by_a_separator() {
+        for code in ["a //c\u{2028}++ b", "a //c\u{2029}/re/"] {
+            assert_eq!(
+                refused(code),
+                (ScanErrorKind::SeparatorEndsComment, 5),
+                "{code:?}"
+            );
+        }
+        assert!(scan("a /* c\u{2028} */ ++b // … fine\nb").is_ok());
+    }
+
     /// After `as`/`satisfies`, `void` and `const` end a type the stripper
     /// erases: a `/` then divides, so brackets after it count (read as a
     /// regular expression, they hid the wrapper's close and any nesting).
@@ -1300,6 +1338,7 @@ mod tests {
             "const { a, b: { c } } = obj; return { 'plain key': a, c }",
             "return 'tab\\there' + \"quote\\\"s\"",
             "return 12 + 0x1f + 1_000 + 1e3 + .5",
+            "return 1e-5 + 1.5E+3 + .5e-3 + 1_0e+1 + 0x1e-1",
             "return /[a-z]\\d+/.test(s) ? [1] : [2]",
             "for (const v of [1, 2]) f(v); for await (const w of [p]) g(w)",
             "for (of of [1]) f(of); for (const { a } of [o]) f(a)",
@@ -1344,6 +1383,10 @@ mod tests {
             "return .5.constructor",
             "return 1n.toString()",
             "return x[0..k]",
+            // A sign after a member named `e` is an operator: what follows
+            // is read as code (here, a regular expression and then names).
+            "1..e-/'/; return typeof Date //'",
+            "return 1.5.e+/'/.source + globalThis //'",
             // TypeScript's non-null `!` after `}`, erased.
             "const F = class {}!['con' + 'structor']",
             "const o = {}!\n[k]",

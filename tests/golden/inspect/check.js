@@ -30,10 +30,24 @@ const root = path.join(__dirname, '..', '..', '..');
 const source = fs.readFileSync(path.join(root, 'src', 'engine', 'js', 'inspect.js'), 'utf8');
 const cases = JSON.parse(fs.readFileSync(path.join(__dirname, 'cases.json'), 'utf8'));
 
+// What the engine's prelude hands inspect.js (taken before any program).
+const primordials = {
+  apply: Reflect.apply,
+  bind: Function.prototype.bind,
+  call: Function.prototype.call,
+  getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
+  getPrototypeOf: Object.getPrototypeOf,
+  Map,
+  mapGet: Map.prototype.get,
+  mapSet: Map.prototype.set,
+  toStringTag: Symbol.toStringTag,
+};
+
 function load(withHooks) {
-  const api = (0, eval)(source);
-  if (typeof api.formatArgs !== 'function' || typeof api.inspect !== 'function') {
-    throw new Error('inspect.js did not evaluate to { formatArgs, inspect, hooks }');
+  const make = (0, eval)(source);
+  const api = typeof make === 'function' ? make(primordials) : undefined;
+  if (!api || typeof api.formatArgs !== 'function' || typeof api.inspect !== 'function') {
+    throw new Error('inspect.js did not evaluate to a function giving { formatArgs, inspect, hooks }');
   }
   if (withHooks) {
     api.hooks.promiseState = (v) => nodeUtil.getPromiseDetails(v);
