@@ -34,7 +34,8 @@ fn load<'js>(ctx: &Ctx<'js>, with_hooks: bool) -> Object<'js> {
             "({ apply: Reflect.apply, bind: Function.prototype.bind, call: Function.prototype.call,\
               getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,\
               getPrototypeOf: Object.getPrototypeOf, Map, mapGet: Map.prototype.get,\
-              mapSet: Map.prototype.set, toStringTag: Symbol.toStringTag })",
+              mapSet: Map.prototype.set, toStringTag: Symbol.toStringTag, Date, BigInt,\
+              ArrayBuffer, SharedArrayBuffer, DataView, Uint8Array })",
         )
         .unwrap();
     let api: Object = make

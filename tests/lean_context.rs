@@ -112,7 +112,7 @@ async fn probes_see_the_same_in_lean_and_full_contexts() {
     }
 }
 
-/// Programs four red teams found telling a lean context from a full one (each
+/// Programs five red teams found telling a lean context from a full one (each
 /// was classified lean then), by root cause. Each must now be classified
 /// full, or see the same.
 const KNOWN_ATTACKS: &[&str] = &[
@@ -352,6 +352,50 @@ const KNOWN_ATTACKS: &[&str] = &[
     //    reads `constructor` (or an object literal writes `__proto__`).
     "const { 'constructor' //x\u{2028}: F } = function () {};\n\
      return F('return [typeof Date, Object.getOwnPropertyNames(globalThis).length]')()",
+    // A fifth red team's findings.
+    // 1. TypeScript's non-null `!` followed, in the same operator run, by a
+    //    postfix `++`/`--` (`a!++`, `a!!--`): `operator_run` takes a run for
+    //    postfix only when it is exactly `++`/`--` or all `!`, so `!++` is
+    //    "prefix" and a `/` after it starts a regular expression. swc erases
+    //    the `!` and QuickJS sees `a ++ / … / 1`, a division: everything up
+    //    to the next `/` on the line is hidden from the scan (names, brackets,
+    //    and a `})` closing the wrapper).
+    "let a = 1; return a!++ /(typeof Date === 'function' ? 1 : 2)/ 1",
+    "let a = 1; return a!-- /(typeof Date === 'function' ? 1 : 2)/ 1",
+    "const o = { n: 1 }; return o.n!!-- /(typeof Date === 'function' ? 1 : 2)/ 1",
+    "let a = [1]; return [(a[0])!++ /(Object.getOwnPropertyNames(globalThis).length)/ 1]",
+    "let a = 1; a!++ /0}); var leaked = Object.getOwnPropertyNames(globalThis).length; (async function () {0/ 1\n\
+     return leaked",
+    // 2. A computed class field after `;` (`class C extends B { x; [k] = v }`)
+    //    is not flagged: `;` sets `array_start`, as at a statement start, but
+    //    in a class body a `[` there is a computed element name. With a base
+    //    constructor that returns its argument (`function B(o) { return o }`,
+    //    no `constructor` word needed), `new C(target)` defines `target[k] = v`
+    //    (CreateDataProperty) on ANY existing object, by a computed name.
+    //    Used on Object.prototype with `k = 'Da' + 'te'`: the console
+    //    formatter, loaded lazily at the first console call, asks
+    //    `typeof Date`, `Date.prototype.getTime`, … by free global names; a
+    //    lean global object lacks them, so the lookup falls through to
+    //    Object.prototype and reaches the program's fake (a getter sees it),
+    //    while a full context finds the real `Date`.
+    "const seen = [];\n\
+     function B(o) { return o }\n\
+     function FakeDate() {}\n\
+     class P { get getTime() { seen.push('getTime'); return function () {} } }\n\
+     FakeDate.prototype = new P();\n\
+     class C extends B { x; ['Da' + 'te'] = FakeDate }\n\
+     new C(Object.prototype);\n\
+     console.log(1);\n\
+     return seen",
+    "const seen = [];\n\
+     function B(o) { return o }\n\
+     function Fake() {}\n\
+     class P { get valueOf() { seen.push('valueOf'); return function () {} } }\n\
+     Fake.prototype = new P();\n\
+     class C extends B { x; ['Big' + 'Int'] = Fake }\n\
+     new C(Object.prototype);\n\
+     console.log('x');\n\
+     return seen",
 ];
 
 #[tokio::test]

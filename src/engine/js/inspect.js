@@ -4,7 +4,9 @@
 // builtins its loading calls and those it calls with its own tables:
 // Reflect.apply, Function.prototype.bind and .call,
 // Object.getOwnPropertyDescriptor and .getPrototypeOf, Map, Map.prototype.get
-// and .set, Symbol.toStringTag, taken before any model code ran). Evaluate it as a
+// and .set, Symbol.toStringTag, and the constructors a lean context lacks
+// or `undefined`: Date, BigInt, ArrayBuffer, SharedArrayBuffer, DataView,
+// Uint8Array; taken before any model code ran). Evaluate it as a
 // global script, call it with them, and keep the result private to the
 // engine (never put it on globalThis). The call yields
 //   { formatArgs, inspect, hooks }
@@ -109,19 +111,26 @@
   var BooleanPrototypeValueOf = uncurry(Boolean.prototype.valueOf);
   // A lean context (see the engine's `intrinsics`) has no Date, BigInt,
   // typed arrays or buffers; no value of theirs can exist there either.
-  var hasDate = typeof Date === 'function';
-  var hasBigInt = typeof BigInt === 'function';
-  var hasBuffers = typeof ArrayBuffer === 'function' && typeof Uint8Array === 'function' &&
-    typeof DataView === 'function';
-  var BigIntPrototypeValueOf = hasBigInt ? uncurry(BigInt.prototype.valueOf) : undefined;
+  // The constructors a lean context lacks, as the prelude found them
+  // before the program ran (never looked up by name here: in a lean
+  // context the name would reach Object.prototype, which the program owns).
+  var DateCtor = primordials.Date;
+  var BigIntCtor = primordials.BigInt;
+  var ArrayBufferCtor = primordials.ArrayBuffer;
+  var DataViewCtor = primordials.DataView;
+  var hasDate = DateCtor !== undefined;
+  var hasBigInt = BigIntCtor !== undefined;
+  var hasBuffers = ArrayBufferCtor !== undefined && primordials.Uint8Array !== undefined &&
+    DataViewCtor !== undefined;
+  var BigIntPrototypeValueOf = hasBigInt ? uncurry(BigIntCtor.prototype.valueOf) : undefined;
   var SymbolPrototypeValueOf = uncurry(Symbol.prototype.valueOf);
   var SymbolPrototypeToString = uncurry(Symbol.prototype.toString);
   var RegExpPrototypeExec = uncurry(RegExp.prototype.exec);
   var RegExpPrototypeToString = uncurry(RegExp.prototype.toString);
   var RegExpPrototypeSourceGetter = uncurry(ObjectGetOwnPropertyDescriptor(RegExp.prototype, 'source').get);
-  var DatePrototypeGetTime = hasDate ? uncurry(Date.prototype.getTime) : undefined;
-  var DatePrototypeToISOString = hasDate ? uncurry(Date.prototype.toISOString) : undefined;
-  var DatePrototypeToString = hasDate ? uncurry(Date.prototype.toString) : undefined;
+  var DatePrototypeGetTime = hasDate ? uncurry(DateCtor.prototype.getTime) : undefined;
+  var DatePrototypeToISOString = hasDate ? uncurry(DateCtor.prototype.toISOString) : undefined;
+  var DatePrototypeToString = hasDate ? uncurry(DateCtor.prototype.toString) : undefined;
   var MapPrototypeGet = uncurry(primordials.mapGet);
   var MapPrototypeSet = uncurry(primordials.mapSet);
   var MapPrototypeClear = uncurry(Map.prototype.clear);
@@ -135,19 +144,20 @@
   var SetIteratorNext = uncurry(SetIteratorPrototype.next);
   var WeakMapPrototypeHas = uncurry(WeakMap.prototype.has);
   var WeakSetPrototypeHas = uncurry(WeakSet.prototype.has);
-  var TypedArrayPrototype = hasBuffers ? ObjectGetPrototypeOf(Uint8Array.prototype) : undefined;
+  var TypedArrayPrototype = hasBuffers ? ObjectGetPrototypeOf(primordials.Uint8Array.prototype) : undefined;
   var TypedArrayPrototypeGetSymbolToStringTag = hasBuffers ?
     uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, SymbolToStringTag).get) : undefined;
   var TypedArrayPrototypeGetLength = hasBuffers ?
     uncurry(ObjectGetOwnPropertyDescriptor(TypedArrayPrototype, 'length').get) : undefined;
   var ArrayBufferPrototypeGetByteLength = hasBuffers ?
-    uncurry(ObjectGetOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get) : undefined;
-  var SharedArrayBufferPrototype = typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer.prototype : undefined;
+    uncurry(ObjectGetOwnPropertyDescriptor(ArrayBufferCtor.prototype, 'byteLength').get) : undefined;
+  var SharedArrayBufferPrototype = primordials.SharedArrayBuffer !== undefined ?
+    primordials.SharedArrayBuffer.prototype : undefined;
   var SharedArrayBufferPrototypeGetByteLength = SharedArrayBufferPrototype !== undefined ?
     uncurry(ObjectGetOwnPropertyDescriptor(SharedArrayBufferPrototype, 'byteLength').get) : undefined;
   var DataViewPrototypeGetBuffer = hasBuffers ?
-    uncurry(ObjectGetOwnPropertyDescriptor(DataView.prototype, 'buffer').get) : undefined;
-  var Uint8ArrayCtor = hasBuffers ? Uint8Array : undefined;
+    uncurry(ObjectGetOwnPropertyDescriptor(DataViewCtor.prototype, 'buffer').get) : undefined;
+  var Uint8ArrayCtor = hasBuffers ? primordials.Uint8Array : undefined;
 
   var AsyncFunctionPrototype = ObjectGetPrototypeOf(async function () {});
   var GeneratorFunctionPrototype = ObjectGetPrototypeOf(function* () {});
@@ -181,20 +191,20 @@
   MapPrototypeSet(protoKinds, MapIteratorPrototype, 'mapiter');
   MapPrototypeSet(protoKinds, SetIteratorPrototype, 'setiter');
   MapPrototypeSet(protoKinds, RegExp.prototype, 'regexp');
-  if (hasDate) MapPrototypeSet(protoKinds, Date.prototype, 'date');
+  if (hasDate) MapPrototypeSet(protoKinds, DateCtor.prototype, 'date');
   MapPrototypeSet(protoKinds, Error.prototype, 'error');
-  if (hasBuffers) MapPrototypeSet(protoKinds, ArrayBuffer.prototype, 'arraybuffer');
+  if (hasBuffers) MapPrototypeSet(protoKinds, ArrayBufferCtor.prototype, 'arraybuffer');
   if (SharedArrayBufferPrototype !== undefined) {
     MapPrototypeSet(protoKinds, SharedArrayBufferPrototype, 'sharedarraybuffer');
   }
-  if (hasBuffers) MapPrototypeSet(protoKinds, DataView.prototype, 'dataview');
+  if (hasBuffers) MapPrototypeSet(protoKinds, DataViewCtor.prototype, 'dataview');
   MapPrototypeSet(protoKinds, Promise.prototype, 'promise');
   MapPrototypeSet(protoKinds, WeakMap.prototype, 'weakmap');
   MapPrototypeSet(protoKinds, WeakSet.prototype, 'weakset');
   MapPrototypeSet(protoKinds, Number.prototype, 'number');
   MapPrototypeSet(protoKinds, String.prototype, 'string');
   MapPrototypeSet(protoKinds, Boolean.prototype, 'boolean');
-  if (hasBigInt) MapPrototypeSet(protoKinds, BigInt.prototype, 'bigint');
+  if (hasBigInt) MapPrototypeSet(protoKinds, BigIntCtor.prototype, 'bigint');
   MapPrototypeSet(protoKinds, Symbol.prototype, 'symbol');
   var allKinds = ['set', 'map', 'typed', 'regexp', 'date', 'error', 'arraybuffer',
     'sharedarraybuffer', 'dataview', 'promise', 'weakmap', 'weakset', 'number',

@@ -18,6 +18,12 @@
     mapGet: Map.prototype.get,
     mapSet: Map.prototype.set,
     toStringTag: Symbol.toStringTag,
+    Date: typeof Date === 'function' ? Date : undefined,
+    BigInt: typeof BigInt === 'function' ? BigInt : undefined,
+    ArrayBuffer: typeof ArrayBuffer === 'function' ? ArrayBuffer : undefined,
+    SharedArrayBuffer: typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : undefined,
+    DataView: typeof DataView === 'function' ? DataView : undefined,
+    Uint8Array: typeof Uint8Array === 'function' ? Uint8Array : undefined,
   };
   let inspector;
   const inspect = () => inspector || (inspector = loadInspect()(primordials));

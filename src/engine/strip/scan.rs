@@ -190,6 +190,10 @@ struct Frame {
     /// `[` right after that `of` starts an array literal.
     for_head: bool,
     of_seen: bool,
+    /// A `{` opened after `class` in the same frame (the class body, or,
+    /// conservatively, a heritage object literal): a `[` there is a computed
+    /// key unless it follows `=` or `=>` (a field's initializer).
+    class_body: bool,
 }
 
 struct Scanner<'a> {
@@ -224,6 +228,12 @@ struct Scanner<'a> {
     array_start: bool,
     /// The program may tell a lean context from a full one.
     telltale: bool,
+    /// The depth (frame count) where `class` was last seen, until a `;`
+    /// there or that frame closes: a `{` opened at that depth is a class
+    /// body (see [`Frame::class_body`]).
+    class_pending: Option<usize>,
+    /// The previous token is an operator run ending in `=` or `=>`.
+    prev_assigns: bool,
     unmatched_close: Option<(usize, char)>,
 }
 
@@ -249,6 +259,7 @@ pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
             control: false,
             for_head: false,
             of_seen: false,
+            class_body: false,
         }],
         prev: Prev::ExprStart,
         prev_ends: false,
@@ -260,6 +271,8 @@ pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
         line_break: false,
         array_start: true,
         telltale: false,
+        class_pending: None,
+        prev_assigns: false,
         unmatched_close: None,
     };
     scanner.run()?;
@@ -336,6 +349,7 @@ impl Scanner<'_> {
         self.prev_for_head = false;
         self.prev_as = false;
         self.array_start = false;
+        self.prev_assigns = false;
     }
 
     fn run(&mut self) -> Result<(), ScanError> {
@@ -379,7 +393,8 @@ impl Scanner<'_> {
                         _ => Bracket::Brace,
                     };
                     let control = byte == b'(' && self.prev_control;
-                    if bracket == Bracket::Square && !self.array_start && !self.number_index() {
+                    let array = self.array_start && (!self.top().class_body || self.prev_assigns);
+                    if bracket == Bracket::Square && !array && !self.number_index() {
                         self.telltale = true;
                     }
                     self.open(bracket, control)?;
@@ -394,7 +409,17 @@ impl Scanner<'_> {
                         self.reset_segment();
                     }
                     self.end_token(Prev::ExprStart, byte == b';');
-                    self.array_start = byte == b';' || self.top().bracket != Bracket::Brace;
+                    if byte == b';' && self.class_pending == Some(self.frames.len()) {
+                        self.class_pending = None;
+                    }
+                    // After `;` in a block a `[` may start a class field's
+                    // computed key (`class { x; [k] = v }`): only at the
+                    // top level does it surely start an array.
+                    self.array_start = if byte == b';' {
+                        self.frames.len() == 1 || self.top().bracket != Bracket::Brace
+                    } else {
+                        self.top().bracket != Bracket::Brace
+                    };
                 }
                 b'.' => {
                     if self.peek(1).is_ascii_digit() {
@@ -474,6 +499,7 @@ impl Scanner<'_> {
             control,
             for_head: control && self.prev_for_head,
             of_seen: false,
+            class_body: bracket == Bracket::Brace && self.class_pending == Some(self.frames.len()),
         });
         Ok(())
     }
@@ -492,6 +518,12 @@ impl Scanner<'_> {
             return Ok(());
         }
         let frame = self.frames.pop();
+        if self
+            .class_pending
+            .is_some_and(|depth| depth > self.frames.len())
+        {
+            self.class_pending = None;
+        }
         match frame {
             Some(Frame {
                 bracket: Bracket::Substitution,
@@ -578,11 +610,11 @@ impl Scanner<'_> {
         }
         self.begin_token(false);
 
-        // Postfix `++`, `--` and TypeScript's non-null `!` end an operand, if
-        // on its line.
-        let postfix = self.prev == Prev::Operand
-            && !self.line_break
-            && (run == b"++" || run == b"--" || run.iter().all(|&byte| byte == b'!'));
+        // Postfix `++`, `--` and TypeScript's non-null `!` (erased, so `a!++`
+        // is `a++`) end an operand, if on its line.
+        let bangless = &run[run.iter().take_while(|&&byte| byte == b'!').count()..];
+        let postfix_run = matches!(bangless, b"" | b"++" | b"--");
+        let postfix = self.prev == Prev::Operand && !self.line_break && postfix_run;
 
         // Nesting: each prefix-capable character (`!a`, `- -a`) counts, `<`
         // as much as a bracket (type arguments nest like one), `=>` and `:`
@@ -626,7 +658,8 @@ impl Scanner<'_> {
         // neither a `/` nor a `[` may be guessed at after it.
         let non_null = matches!(self.prev, Prev::CloseBrace | Prev::Unsure)
             && !self.line_break
-            && run.iter().all(|&byte| byte == b'!');
+            && postfix_run
+            && run.first() == Some(&b'!');
         let prev = if postfix {
             Prev::Operand
         } else if non_null || (run.last() == Some(&b'>') && !run.ends_with(b"=>")) {
@@ -636,6 +669,7 @@ impl Scanner<'_> {
         };
         self.end_token(prev, postfix);
         self.array_start = prev == Prev::ExprStart;
+        self.prev_assigns = run.ends_with(b"=") || run.ends_with(b"=>");
         Ok(())
     }
 
@@ -682,6 +716,9 @@ impl Scanner<'_> {
         };
         self.end_token(prev, ends);
         self.prev_as = !after_dot && after_operand && matches!(word, b"as" | b"satisfies");
+        if !after_dot && word == b"class" {
+            self.class_pending = Some(self.frames.len());
+        }
         self.array_start = of_keyword
             || (matches!(
                 keyword,
@@ -1175,6 +1212,8 @@ mod tests {
             "1 / 2 / '/'.length",
             "a++ / 2 / '/'.length",
             "a! / 2 / '/'.length",
+            "a!++ / 2 / '/'.length",
+            "a!!-- / 2 / '/'.length",
             "a.return / 2 / '/'.length",
             "this.#x / 2 / '/'.length",
             "type / 2 / '/'.length",
@@ -1342,6 +1381,7 @@ mod tests {
             "return /[a-z]\\d+/.test(s) ? [1] : [2]",
             "for (const v of [1, 2]) f(v); for await (const w of [p]) g(w)",
             "for (of of [1]) f(of); for (const { a } of [o]) f(a)",
+            "class A { x = [1, 2]; y = () => [3]; m() { return [4] } }\nlet b = [5]; [b] = [b]",
             "// globalThis in a comment\n/* Date too */ return 1",
         ] {
             assert_eq!(intrinsics(code), Intrinsics::Lean, "{code:?}");
@@ -1387,6 +1427,15 @@ mod tests {
             // is read as code (here, a regular expression and then names).
             "1..e-/'/; return typeof Date //'",
             "return 1.5.e+/'/.source + globalThis //'",
+            // A class field's computed key, whatever comes before it.
+            "class C extends B { x; ['Da' + 'te'] = F }",
+            "class C extends B { in\n[k] = 1 }",
+            "class C extends B { x?\n[k] = 1 }",
+            "class C extends B { static {}; [k] = 1 }",
+            "class C extends {} { [k] = 1 }",
+            "f(class { [k]() {} })",
+            // A non-null `!` run into a postfix operator, erased.
+            "let a = 1; return [(a)!++ [k]]",
             // TypeScript's non-null `!` after `}`, erased.
             "const F = class {}!['con' + 'structor']",
             "const o = {}!\n[k]",

@@ -41,6 +41,12 @@ const primordials = {
   mapGet: Map.prototype.get,
   mapSet: Map.prototype.set,
   toStringTag: Symbol.toStringTag,
+  Date: typeof Date === 'function' ? Date : undefined,
+  BigInt: typeof BigInt === 'function' ? BigInt : undefined,
+  ArrayBuffer: typeof ArrayBuffer === 'function' ? ArrayBuffer : undefined,
+  SharedArrayBuffer: typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : undefined,
+  DataView: typeof DataView === 'function' ? DataView : undefined,
+  Uint8Array: typeof Uint8Array === 'function' ? Uint8Array : undefined,
 };
 
 function load(withHooks) {
