@@ -112,7 +112,7 @@ async fn probes_see_the_same_in_lean_and_full_contexts() {
     }
 }
 
-/// Programs five red teams found telling a lean context from a full one (each
+/// Programs six red teams found telling a lean context from a full one (each
 /// was classified lean then), by root cause. Each must now be classified
 /// full, or see the same.
 const KNOWN_ATTACKS: &[&str] = &[
@@ -396,6 +396,16 @@ const KNOWN_ATTACKS: &[&str] = &[
      new C(Object.prototype);\n\
      console.log('x');\n\
      return seen",
+    // A sixth red team's findings.
+    "var as; if (1) {} as\nvoid /'/; return typeof Date //'",
+    "var as; {} as\nvoid /'/; return Object.getOwnPropertyNames(globalThis).length //'",
+    "var satisfies; function f() {} satisfies\nvoid /'/; return typeof Date //'",
+    "var as; class A {} as\nvoid /'/; return typeof Date //'",
+    "let as\nvoid /'/; return typeof Date //'",
+    "let satisfies\nvoid /'/; return typeof Date //'",
+    "declare let as\nvoid /'/; return typeof Date //'",
+    "var as; try {} finally {} as\nvoid /'/; return typeof Date //'",
+    "var as; {} as /*\n*/ void /'/; return typeof Date //'",
 ];
 
 #[tokio::test]

@@ -194,6 +194,10 @@ struct Frame {
     /// conservatively, a heritage object literal): a `[` there is a computed
     /// key unless it follows `=` or `=>` (a field's initializer).
     class_body: bool,
+    /// `class_pending` when this frame opened, restored when it closes (a
+    /// class in a heritage clause, `extends f(class {})`, must not hide
+    /// the outer class's body).
+    outer_class_pending: Option<usize>,
 }
 
 struct Scanner<'a> {
@@ -260,6 +264,7 @@ pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
             for_head: false,
             of_seen: false,
             class_body: false,
+            outer_class_pending: None,
         }],
         prev: Prev::ExprStart,
         prev_ends: false,
@@ -500,6 +505,7 @@ impl Scanner<'_> {
             for_head: control && self.prev_for_head,
             of_seen: false,
             class_body: bracket == Bracket::Brace && self.class_pending == Some(self.frames.len()),
+            outer_class_pending: self.class_pending,
         });
         Ok(())
     }
@@ -522,7 +528,7 @@ impl Scanner<'_> {
             .class_pending
             .is_some_and(|depth| depth > self.frames.len())
         {
-            self.class_pending = None;
+            self.class_pending = frame.as_ref().and_then(|frame| frame.outer_class_pending);
         }
         match frame {
             Some(Frame {
@@ -703,7 +709,9 @@ impl Scanner<'_> {
         }
         let was_for = self.prev_for;
         let const_or_void = !after_dot && matches!(word, b"const" | b"void");
-        let type_end = const_or_void && self.prev_as;
+        // With a line break between, `as` is a name and its statement ended
+        // (`{} as` / `void /re/`); on one line only TypeScript's reading parses.
+        let type_end = const_or_void && self.prev_as && !self.line_break;
         let (prev, ends) = match keyword {
             // `x as const`, `x satisfies void`: stripped to `x`.
             _ if type_end => (Prev::Operand, true),
@@ -1243,6 +1251,9 @@ mod tests {
             ("const /re/", 6),
             // `as` a name, not TypeScript's: the `void` is JavaScript's.
             ("let as = 1\nas\nvoid /'/", 19),
+            ("var as; if (1) {} as\nvoid /'/", 26),
+            ("let as\nvoid /'/", 12),
+            ("{} as /*\n*/ void /'/", 17),
             // A non-null `!` after `}` leaves an operand.
             ("const o = {}! /(/ 1", 14),
         ] {
@@ -1433,6 +1444,8 @@ mod tests {
             "class C extends B { x?\n[k] = 1 }",
             "class C extends B { static {}; [k] = 1 }",
             "class C extends {} { [k] = 1 }",
+            "class C extends mix(class {}) { in\n['Da' + 'te'] = 1 }",
+            "class C extends [class {}, B][1] { delete\n[k] = 1 }",
             "f(class { [k]() {} })",
             // A non-null `!` run into a postfix operator, erased.
             "let a = 1; return [(a)!++ [k]]",
