@@ -722,7 +722,10 @@ impl Scanner<'_> {
             Keyword::Unsure => (Prev::Unsure, false),
             Keyword::Operator | Keyword::Control | Keyword::Reserved => (Prev::ExprStart, false),
         };
-        self.end_token(prev, ends);
+        // `x as` / `any` on the next line is one expression to TypeScript: a
+        // word that continues an expression ends no statement (and as a mere
+        // name, at worst the nesting is counted on).
+        self.end_token(prev, ends && !continues(word));
         self.prev_as = !after_dot && after_operand && matches!(word, b"as" | b"satisfies");
         if !after_dot && word == b"class" {
             self.class_pending = Some(self.frames.len());
@@ -1167,6 +1170,17 @@ mod tests {
             }
         );
         assert_eq!(accepted("if (a) { f([1, 2], `${b}`) }"), Scan::default());
+    }
+
+    /// A line break after `as` (or `satisfies`) does not end the statement:
+    /// swc reads `1+…+1 as` / `any+…` as one chain, as deep as it is long.
+    #[test]
+    fn a_line_break_after_as_does_not_restart_the_count() {
+        for word in ["as", "satisfies"] {
+            let chain = "+1".repeat(400);
+            let code = format!("return 1{chain} {word}\nany{chain} {word}\nany");
+            assert_eq!(refused(&code).0, ScanErrorKind::TooDeep, "{word}");
+        }
     }
 
     /// Nested `<…>` operand heads are bounded; side by side they are not.
