@@ -11,6 +11,15 @@ use rquickjs::{
 use serde::Deserialize;
 
 const SOURCE: &str = include_str!("../src/engine/js/inspect.js");
+const PRELUDE: &str = include_str!("../src/engine/js/prelude.js");
+
+/// The prelude's `primordials` object literal: what the engine hands
+/// inspect.js, taken before any program runs.
+fn primordials_literal() -> &'static str {
+    let start = PRELUDE.find("const primordials = {").unwrap() + "const primordials = ".len();
+    let end = start + PRELUDE[start..].find("\n  };").unwrap() + "\n  }".len();
+    &PRELUDE[start..end]
+}
 const CASES: &str = include_str!("golden/inspect/cases.json");
 
 #[derive(Deserialize)]
@@ -29,15 +38,7 @@ fn load<'js>(ctx: &Ctx<'js>, with_hooks: bool) -> Object<'js> {
         .eval(SOURCE)
         .catch(ctx)
         .unwrap_or_else(|e| panic!("inspect.js failed to evaluate: {e}"));
-    let primordials: Object = ctx
-        .eval(
-            "({ apply: Reflect.apply, bind: Function.prototype.bind, call: Function.prototype.call,\
-              getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,\
-              getPrototypeOf: Object.getPrototypeOf, Map, mapGet: Map.prototype.get,\
-              mapSet: Map.prototype.set, toStringTag: Symbol.toStringTag, Date, BigInt,\
-              ArrayBuffer, SharedArrayBuffer, DataView, Uint8Array })",
-        )
-        .unwrap();
+    let primordials: Object = ctx.eval(format!("({})", primordials_literal())).unwrap();
     let api: Object = make
         .call((primordials,))
         .catch(ctx)

@@ -30,24 +30,12 @@ const root = path.join(__dirname, '..', '..', '..');
 const source = fs.readFileSync(path.join(root, 'src', 'engine', 'js', 'inspect.js'), 'utf8');
 const cases = JSON.parse(fs.readFileSync(path.join(__dirname, 'cases.json'), 'utf8'));
 
-// What the engine's prelude hands inspect.js (taken before any program).
-const primordials = {
-  apply: Reflect.apply,
-  bind: Function.prototype.bind,
-  call: Function.prototype.call,
-  getOwnPropertyDescriptor: Object.getOwnPropertyDescriptor,
-  getPrototypeOf: Object.getPrototypeOf,
-  Map,
-  mapGet: Map.prototype.get,
-  mapSet: Map.prototype.set,
-  toStringTag: Symbol.toStringTag,
-  Date: typeof Date === 'function' ? Date : undefined,
-  BigInt: typeof BigInt === 'function' ? BigInt : undefined,
-  ArrayBuffer: typeof ArrayBuffer === 'function' ? ArrayBuffer : undefined,
-  SharedArrayBuffer: typeof SharedArrayBuffer === 'function' ? SharedArrayBuffer : undefined,
-  DataView: typeof DataView === 'function' ? DataView : undefined,
-  Uint8Array: typeof Uint8Array === 'function' ? Uint8Array : undefined,
-};
+// What the engine's prelude hands inspect.js (taken before any program):
+// its `primordials` literal, evaluated here.
+const prelude = fs.readFileSync(path.join(root, 'src', 'engine', 'js', 'prelude.js'), 'utf8');
+const literal = /const primordials = (\{[\s\S]*?\n  \});/.exec(prelude);
+if (!literal) throw new Error('prelude.js has no `const primordials = { … };`');
+const primordials = (0, eval)('(' + literal[1] + ')');
 
 function load(withHooks) {
   const make = (0, eval)(source);
