@@ -95,23 +95,6 @@ struct Guards<'js> {
     helper: RefCell<Option<Array<'js>>>,
 }
 
-/// Fixes `Error.prepareStackTrace` at `undefined` and `Error.stackTraceLimit`
-/// at its default, before any program runs (their accessors and setters
-/// gone). QuickJS-ng calls a function stored in `prepareStackTrace` with the
-/// frames of every stack it builds, and a frame's `getFunction()` is its
-/// function: the prelude's own (which settle runs) would be in the
-/// program's hands. It converts a `stackTraceLimit` object with `valueOf`
-/// at every stack it builds, the engine's own caught errors included: a
-/// program could count those.
-fn close_stack_hook(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
-    use rquickjs::object::Property;
-    let error: Object = ctx.globals().get("Error")?;
-    let limit: Value = error.get("stackTraceLimit")?;
-    // No flags: neither writable, enumerable nor configurable.
-    error.prop("prepareStackTrace", Property::from(rquickjs::Undefined))?;
-    error.prop("stackTraceLimit", Property::from(limit))
-}
-
 // SAFETY: `Guards` holds only values of lifetime 'js, renamed as a whole.
 unsafe impl<'js> JsLifetime<'js> for Guards<'js> {
     type Changed<'to> = Guards<'to>;
@@ -119,7 +102,6 @@ unsafe impl<'js> JsLifetime<'js> for Guards<'js> {
 
 /// Installs the guards in a fresh context (before any program runs).
 pub(crate) fn install(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
-    close_stack_hook(ctx)?;
     let globals = ctx.globals();
     let array_proto: Object = globals.get::<_, Object>("Array")?.get("prototype")?;
     let reflect: Object = globals.get("Reflect")?;

@@ -376,6 +376,24 @@ fn gc_threshold(heap_limit: usize) -> usize {
     (heap_limit / 4).max(QUICKJS_GC_THRESHOLD)
 }
 
+/// Fixes `Error.prepareStackTrace` at `undefined` and `Error.stackTraceLimit`
+/// at its default, before any program runs (their accessors and setters
+/// gone). QuickJS-ng calls a function stored in `prepareStackTrace` with the
+/// frames of every stack it builds, and a frame's `getFunction()` is its
+/// function: the prelude's own (which settle runs) would be in the
+/// program's hands. It converts a `stackTraceLimit` object with `valueOf`
+/// at every stack it builds, the engine's own caught errors included: a
+/// program could count those.
+fn close_stack_hook(ctx: &Ctx<'_>) -> rquickjs::Result<()> {
+    use rquickjs::Object;
+    use rquickjs::object::Property;
+    let error: Object = ctx.globals().get("Error")?;
+    let limit: Value = error.get("stackTraceLimit")?;
+    // No flags: neither writable, enumerable nor configurable.
+    error.prop("prepareStackTrace", Property::from(rquickjs::Undefined))?;
+    error.prop("stackTraceLimit", Property::from(limit))
+}
+
 impl Sandbox {
     pub(crate) fn new(
         heap_limit: usize,
@@ -396,7 +414,10 @@ impl Sandbox {
         runtime.set_max_stack_size(stack_limit);
         runtime.set_gc_threshold(gc_threshold(heap_limit));
         let context = intrinsics.context(&runtime)?;
-        context.with(|ctx| super::guards::install(&ctx))?;
+        context.with(|ctx| {
+            close_stack_hook(&ctx)?;
+            super::guards::install(&ctx)
+        })?;
         Ok(Self {
             context,
             runtime,
