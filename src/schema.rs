@@ -7,11 +7,14 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
 
-/// A schema compiled for validation, or kept for rendering only when it cannot
-/// be checked here (a remote `$ref`, a regex the engine rejects).
+mod cost;
+
+/// A schema compiled for validation. What cannot be checked here (a remote
+/// `$ref`, a `pattern` the regex engine rejects) accepts anything; every
+/// other keyword is enforced.
 #[derive(Debug)]
 pub(crate) struct CompiledSchema {
-    validator: Option<Validator>,
+    validator: Validator,
 }
 
 /// Why a schema was refused: the JSON pointer inside the schema and the reason.
@@ -22,11 +25,14 @@ pub(crate) struct SchemaProblem {
 }
 
 impl CompiledSchema {
-    /// Compiles `schema`. Structural errors (the schema is not valid JSON
-    /// Schema) are `Err`. What only cannot be checked here — a remote `$ref`
-    /// (there is no network: it accepts anything) or a `pattern` the regex
-    /// engine rejects (that keyword is dropped) — is named in the warning;
-    /// every other keyword is still enforced.
+    /// Compiles `schema`. A schema that is not valid JSON Schema, one the
+    /// validator cannot build (a `$ref` to nothing, a bad `format` option),
+    /// and one whose checking could cost more than [`cost::MAX_EVALUATIONS`]
+    /// subschemas at one place of a value are `Err`: a schema never turns
+    /// into "always valid". What only cannot be checked here — a remote
+    /// `$ref` (there is no network: it accepts anything) or a `pattern` the
+    /// regex engine rejects (that keyword is dropped) — is named in the
+    /// warning.
     pub(crate) fn compile(schema: &Value) -> Result<(Self, Option<String>), SchemaProblem> {
         let draft = meta_check(schema)?;
         let remote = Arc::new(Mutex::new(Vec::new()));
@@ -39,8 +45,10 @@ impl CompiledSchema {
         let mut unchecked = Vec::new();
         let mut trimmed: Option<Value> = None;
         for _ in 0..MAX_UNCHECKABLE {
-            let error = match build(trimmed.as_ref().unwrap_or(schema)) {
+            let checked = trimmed.as_ref().unwrap_or(schema);
+            let error = match build(checked) {
                 Ok(validator) => {
+                    cost::check(checked).map_err(too_costly)?;
                     let remote = remote.lock().unwrap_or_else(PoisonError::into_inner);
                     for uri in remote.iter() {
                         unchecked.push(format!("$ref {uri} (not fetched: it accepts anything)"));
@@ -51,38 +59,30 @@ impl CompiledSchema {
                             unchecked.join("; ")
                         )
                     });
-                    let validator = Some(validator);
                     return Ok((Self { validator }, warning));
                 }
                 Err(error) => error,
             };
             let pointer = error.schema_path().as_str().to_owned();
             let target = trimmed.get_or_insert_with(|| schema.clone());
-            if !matches!(error.kind(), ValidationErrorKind::Format { .. })
-                || !remove(target, &pointer)
-            {
-                let message = format!("cannot be checked here, treated as always valid: {error}");
-                return Ok((Self { validator: None }, Some(message)));
+            if !is_bad_pattern(&error, &pointer) || !remove(target, &pointer) {
+                let message = format!("cannot be checked: {error}");
+                return Err(SchemaProblem { pointer, message });
             }
             unchecked.push(format!("{pointer} dropped ({error})"));
         }
-        let message =
-            "cannot be checked here, treated as always valid: too many parts cannot be checked";
-        Ok((Self { validator: None }, Some(message.into())))
-    }
-
-    /// Whether validation is active (false for schemas kept for rendering only).
-    #[cfg(test)]
-    pub(crate) fn is_checked(&self) -> bool {
-        self.validator.is_some()
+        Err(SchemaProblem {
+            pointer: String::new(),
+            message: format!(
+                "cannot be checked: more than {MAX_UNCHECKABLE} patterns the regex engine rejects"
+            ),
+        })
     }
 
     /// Validates `instance`; the error message names the JSON path and rule of
     /// the first few failures.
     pub(crate) fn check(&self, instance: &Value) -> Result<(), String> {
-        let Some(validator) = &self.validator else {
-            return Ok(());
-        };
+        let validator = &self.validator;
         if validator.is_valid(instance) {
             return Ok(());
         }
@@ -105,8 +105,28 @@ impl CompiledSchema {
     }
 }
 
-/// How many uncheckable keywords one schema may have before it is given up.
+/// How many rejected patterns one schema may have before it is refused.
 const MAX_UNCHECKABLE: usize = 64;
+
+/// Whether the build failed on a regex the engine rejects, a `pattern` or a
+/// `patternProperties` key (the one part dropped rather than refused).
+fn is_bad_pattern(error: &jsonschema::ValidationError<'_>, pointer: &str) -> bool {
+    let mut segments = pointer.rsplit('/');
+    let (last, parent) = (segments.next(), segments.next());
+    matches!(error.kind(), ValidationErrorKind::Format { .. })
+        && (last == Some("pattern") || parent == Some("patternProperties"))
+}
+
+fn too_costly(problem: cost::TooCostly) -> SchemaProblem {
+    let pointer = match &problem {
+        cost::TooCostly::Cycle { pointer } => pointer.clone(),
+        cost::TooCostly::Fanout { .. } => String::new(),
+    };
+    SchemaProblem {
+        pointer,
+        message: problem.to_string(),
+    }
+}
 
 /// Resolves every external `$ref` to a schema that accepts anything, and
 /// remembers which: there is no network here.
@@ -295,6 +315,7 @@ mod tests {
             "properties": {
                 "a": { "$ref": "https://example.com/schema.json" },
                 "b": { "type": "string", "pattern": "(?<=x)\\p{Foo}[", "maxLength": 3 },
+                "m": { "type": "object", "patternProperties": { "(?<=x)\\p{Foo}[": {} } },
                 "c": { "type": "integer", "minimum": 1 }
             },
             "required": ["c"]
@@ -302,14 +323,14 @@ mod tests {
         .unwrap();
         let warning = warning.expect("the unchecked parts are named");
         assert!(
-            warning.contains("/properties/b/pattern dropped"),
+            warning.contains("/properties/b/pattern dropped")
+                && warning.contains("/properties/m/patternProperties/(?<=x)\\p{Foo}[ dropped"),
             "{warning}"
         );
         assert!(
             warning.contains("$ref https://example.com/schema.json (not fetched"),
             "{warning}"
         );
-        assert!(s.is_checked());
         assert!(
             s.check(&json!({ "a": { "any": 1 }, "b": "zz", "c": 2 }))
                 .is_ok()

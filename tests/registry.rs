@@ -132,6 +132,81 @@ fn registration_errors_name_the_tool_and_the_path() {
     assert_eq!(r.count(), 0);
 }
 
+/// A schema that cannot be checked as written is refused, never treated as
+/// always valid: each class of build error, and a schema whose checking
+/// could blow up.
+#[test]
+fn schemas_that_cannot_be_checked_are_refused() {
+    let refused = |parameters: serde_json::Value| {
+        let tool = Tool::from_arc(
+            ToolDefinition::new("t").parameters(parameters),
+            echo_handler(),
+        );
+        match Registry::new().add(tool) {
+            Err(RegistrationError::InvalidSchema { path, reason, .. }) => (path, reason),
+            other => panic!("{other:?}"),
+        }
+    };
+    let (path, reason) = refused(json!({
+        "type": "object", "required": ["n"],
+        "properties": { "n": { "$ref": "#/$defs/missing" } }
+    }));
+    assert!(path.starts_with("$.parameters"), "{path}");
+    assert!(reason.contains("cannot be checked"), "{reason}");
+    let (path, reason) = refused(json!({
+        "type": "object", "properties": { "n": { "$ref": "#/properties/n" } }
+    }));
+    assert_eq!(path, "$.parameters.properties.n");
+    assert!(reason.contains("leads back to itself"), "{reason}");
+    // Wrong keyword types are not JSON Schema at all.
+    let (path, _) = refused(json!({ "type": "object", "required": "n" }));
+    assert_eq!(path, "$.parameters.required");
+
+    // The red team's 1 KB schema: ten `$defs`, each an `anyOf` of six
+    // `$ref`s to the next.
+    let mut defs = serde_json::Map::new();
+    for i in 0..10 {
+        let refs = vec![json!({ "$ref": format!("#/$defs/a{}", i + 1) }); 6];
+        defs.insert(format!("a{i}"), json!({ "anyOf": refs }));
+    }
+    defs.insert("a10".into(), json!({ "type": "string" }));
+    let ladder = json!({
+        "type": "object", "properties": { "p": { "$ref": "#/$defs/a0" } }, "$defs": defs
+    });
+    let (path, reason) = refused(ladder.clone());
+    assert_eq!(path, "$.parameters");
+    assert!(
+        reason.contains("more than 1000 subschemas at one place"),
+        "{reason}"
+    );
+    let output = Tool::from_arc(ToolDefinition::new("o").output(ladder), echo_handler());
+    let err = Registry::new().add(output).unwrap_err().to_string();
+    assert!(err.starts_with("tool `o`: $.output:"), "{err}");
+}
+
+/// A `pattern` the regex engine rejects is the one part dropped (with a
+/// warning) rather than refused; the rest of the schema still holds.
+#[tokio::test]
+async fn a_rejected_pattern_alone_is_dropped() {
+    let r = Registry::new();
+    let warnings = r
+        .add(Tool::from_arc(
+            ToolDefinition::new("p").parameters(json!({
+                "type": "object", "required": ["n"],
+                "properties": { "s": { "type": "string", "pattern": "(?<=x)\\p{Foo}[" }, "n": { "type": "number" } }
+            })),
+            echo_handler(),
+        ))
+        .unwrap();
+    assert!(
+        warnings[0].contains("/properties/s/pattern dropped"),
+        "{warnings:?}"
+    );
+    let call = ptc::Call::new("c", "p", json!({ "s": "anything" }));
+    let result = r.scope().call(call, Default::default()).await;
+    assert_eq!(result.unwrap_err().code, ptc::ErrorCode::InvalidArguments);
+}
+
 #[test]
 fn unresolvable_parts_are_warnings_and_the_rest_is_enforced() {
     let r = Registry::new();
