@@ -5,7 +5,11 @@
 //! thread). Jobs are short steps of a run. A pool keeps about one thread per
 //! core; when every thread has been busy for a while (CPU-bound programs) a
 //! monitor adds threads, so a busy run never holds up another run's step for
-//! long. Threads have an explicit, generous stack; idle extra threads exit.
+//! long, up to a ceiling ([`max_threads`]): past a few threads per core, more
+//! add no throughput to CPU-bound runs, only memory and switching, and a
+//! flood of runs must not grow the process without end. A retired thread
+//! (a job given up on) does not count against the ceiling while it is stuck.
+//! Threads have an explicit, generous stack; idle extra threads exit.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -26,12 +30,15 @@ struct Pool {
     monitor: Condvar,
     stack_size: usize,
     core_threads: usize,
+    max_threads: usize,
 }
 
 struct PoolState {
     queue: VecDeque<(Instant, Job)>,
     threads: usize,
     idle: usize,
+    /// Threads held by jobs given up on: the ceiling is raised by as many.
+    retired: usize,
     monitor_running: bool,
     shutdown: bool,
 }
@@ -76,6 +83,7 @@ const ABANDONED: u8 = 2;
 struct Returning {
     state: Arc<AtomicU8>,
     stuck: Arc<AtomicUsize>,
+    pool: Arc<Pool>,
     started: Instant,
 }
 
@@ -86,6 +94,7 @@ impl Drop for Returning {
                 .compare_exchange(RUNNING, RETURNED, Ordering::AcqRel, Ordering::Acquire);
         if settled == Err(ABANDONED) {
             self.stuck.fetch_sub(1, Ordering::AcqRel);
+            self.pool.lock().retired -= 1;
             tracing::warn!(
                 seconds = self.started.elapsed().as_secs_f64(),
                 "a retired sandbox thread returned and rejoins the pool"
@@ -115,12 +124,17 @@ impl SandboxThreads {
 
     pub(crate) fn new(stack_size: usize) -> Self {
         let core_threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Self::with_ceiling(stack_size, core_threads, max_threads(core_threads))
+    }
+
+    fn with_ceiling(stack_size: usize, core_threads: usize, max_threads: usize) -> Self {
         Self {
             pool: Arc::new(Pool {
                 state: Mutex::new(PoolState {
                     queue: VecDeque::new(),
                     threads: 0,
                     idle: 0,
+                    retired: 0,
                     monitor_running: false,
                     shutdown: false,
                 }),
@@ -128,6 +142,7 @@ impl SandboxThreads {
                 monitor: Condvar::new(),
                 stack_size,
                 core_threads,
+                max_threads,
             }),
         }
     }
@@ -147,6 +162,7 @@ impl SandboxThreads {
         let returning = Returning {
             state: Arc::clone(&state),
             stuck: Arc::clone(&retirements.stuck),
+            pool: Arc::clone(&self.pool),
             started: Instant::now(),
         };
         let (tx, rx) = tokio::sync::oneshot::channel();
@@ -163,6 +179,8 @@ impl SandboxThreads {
         }
         match state.compare_exchange(RUNNING, ABANDONED, Ordering::AcqRel, Ordering::Acquire) {
             Ok(_) => {
+                self.pool.lock().retired += 1;
+                self.pool.monitor.notify_one();
                 retirements.stuck.fetch_add(1, Ordering::AcqRel);
                 retirements.total.fetch_add(1, Ordering::AcqRel);
                 tracing::warn!(
@@ -184,7 +202,7 @@ impl SandboxThreads {
 
     fn spawn(&self, job: Job) {
         let pool = &self.pool;
-        let mut state = pool.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut state = pool.lock();
         state.queue.push_back((Instant::now(), job));
         if state.idle > 0 {
             pool.work.notify_one();
@@ -224,6 +242,24 @@ impl Drop for SandboxThreads {
         self.pool.work.notify_all();
         self.pool.monitor.notify_all();
     }
+}
+
+impl Pool {
+    fn lock(&self) -> std::sync::MutexGuard<'_, PoolState> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Whether the monitor may add a thread: below the ceiling, not
+    /// counting the threads retired jobs hold.
+    fn may_grow(&self, state: &PoolState) -> bool {
+        state.threads < self.max_threads + state.retired
+    }
+}
+
+/// The most sandbox threads a pool keeps busy: four per core, at least 16
+/// (a few busy programs never hold up a short step for long) and at most 64.
+pub(crate) fn max_threads(cores: usize) -> usize {
+    (4 * cores).clamp(16, 64)
 }
 
 fn worker(pool: Arc<Pool>) {
@@ -271,7 +307,7 @@ fn monitor(pool: Arc<Pool>) {
             }
             Some((queued_at, _)) => {
                 let waited = queued_at.elapsed();
-                if waited >= STALL && state.idle == 0 {
+                if waited >= STALL && state.idle == 0 && pool.may_grow(&state) {
                     SandboxThreads::add_thread(&pool, &mut state);
                     state = pool
                         .monitor
@@ -351,6 +387,66 @@ mod tests {
         for b in busy {
             b.await.unwrap().unwrap();
         }
+    }
+}
+
+#[cfg(test)]
+mod ceiling {
+    use super::*;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    fn spinner(stop: &Arc<AtomicBool>) -> impl FnOnce() + Send + 'static {
+        let stop = Arc::clone(stop);
+        move || {
+            while !stop.load(Ordering::Relaxed) {
+                std::hint::spin_loop()
+            }
+        }
+    }
+
+    #[test]
+    fn four_per_core_within_16_and_64() {
+        assert_eq!(max_threads(1), 16);
+        assert_eq!(max_threads(2), 16);
+        assert_eq!(max_threads(8), 32);
+        assert_eq!(max_threads(64), 64);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_flood_of_busy_jobs_stays_under_the_ceiling() {
+        let pool = Arc::new(SandboxThreads::with_ceiling(1 << 20, 1, 3));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut busy = Vec::new();
+        for _ in 0..12 {
+            let (pool, job) = (Arc::clone(&pool), spinner(&stop));
+            busy.push(tokio::spawn(async move {
+                pool.run_or_abandon(job, std::future::pending(), &Retirements::default())
+                    .await
+            }));
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let threads = pool.pool.lock().threads;
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(threads, 3, "the monitor grew to the ceiling and no further");
+        for b in busy {
+            b.await.unwrap().unwrap();
+        }
+    }
+
+    /// A job given up on holds its thread; the ceiling rises by one so the
+    /// pool still serves the next job.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn a_retired_thread_does_not_count() {
+        let pool = SandboxThreads::with_ceiling(1 << 20, 1, 1);
+        let stop = Arc::new(AtomicBool::new(false));
+        let retirements = Retirements::default();
+        let give_up = tokio::time::sleep(Duration::from_millis(20));
+        let stuck = pool.run_or_abandon(spinner(&stop), give_up, &retirements);
+        assert!(stuck.await.is_err());
+        let quick = pool.run_or_abandon(|| 42, std::future::pending(), &retirements);
+        let quick = tokio::time::timeout(Duration::from_secs(5), quick).await;
+        stop.store(true, Ordering::Relaxed);
+        assert_eq!(quick.ok().and_then(Result::ok), Some(42));
     }
 }
 
