@@ -53,11 +53,16 @@ impl std::fmt::Display for TooCostly {
             ),
             Self::Fanout { evaluations, depth } => write!(
                 f,
-                "checking a value could apply {}{evaluations} subschemas at one place ({depth} levels in) through $ref, allOf, anyOf and oneOf; at most {MAX_EVALUATIONS} are allowed",
+                "checking a value could apply {}{evaluations} subschemas at one place ({}) through $ref, allOf, anyOf and oneOf; at most {MAX_EVALUATIONS} are allowed",
                 if *evaluations > MAX_EVALUATIONS {
                     "more than "
                 } else {
                     ""
+                },
+                match depth {
+                    0 => "the value itself".to_owned(),
+                    1 => "1 level in".to_owned(),
+                    n => format!("{n} levels in"),
                 },
                 evaluations = evaluations.min(&MAX_EVALUATIONS),
             ),

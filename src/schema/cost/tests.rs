@@ -37,7 +37,7 @@ fn the_anyof_ladder_is_refused() {
 fn the_message_says_what_is_allowed() {
     let message = check(&ref_ladder(10, 6)).unwrap_err().to_string();
     assert!(
-        message.contains("more than 1000 subschemas at one place (1 levels in)")
+        message.contains("more than 1000 subschemas at one place (1 level in)")
             && message.contains("at most 1000 are allowed"),
         "{message}"
     );
