@@ -329,6 +329,81 @@ async fn hostile_names_and_schemas_are_skipped_with_a_warning_each() {
     servers.shutdown().await;
 }
 
+/// A registry holding the operator's own `h.echo` and `h.late`:
+/// escalation-only and `ask`, as a manifest would configure them.
+fn registry_with_operator_tools() -> Registry {
+    let tools = ptc::parse_manifest(
+        r#"[ { "name": "h.echo", "requiresEscalation": true, "policy": "ask" },
+             { "name": "h.late", "requiresEscalation": true, "policy": "ask" } ]"#,
+        Path::new("."),
+    )
+    .unwrap();
+    let registry = Registry::new();
+    registry.add_all(tools).unwrap();
+    registry
+}
+
+/// The operator's tool is still the one registered: escalation-only, so
+/// an unescalated run is denied without the server being asked.
+async fn assert_operator_tool_kept(registry: &Registry, name: &str, log: &Path) {
+    let tool = registry.definition(name).unwrap();
+    assert!(
+        tool.escalation_only && tool.policy == Policy::Ask,
+        "{tool:?}"
+    );
+    let code = format!(
+        r#"try {{ await tools["{name}"]({{ text: "x" }}) }} catch (err) {{ return err.code }}"#
+    );
+    let outcome = run(registry, &code).await;
+    assert_eq!(outcome.text(), "DENIED");
+    assert!(!log_lines(log).iter().any(|l| l.starts_with("call ")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_cannot_take_over_a_name_at_start() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let registry = registry_with_operator_tools();
+    let config = json!({ "mcpServers": { "h": hermetic("tools", &log) } });
+    let config = McpConfig::parse(&config.to_string()).unwrap();
+    let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
+    let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            "mcp server `h`: skipped tool `h.echo`: the name is taken by the host (its own tools, \
+          a manifest's or the workspace tools), and a tool source cannot replace another's tools"
+        ]
+    );
+    assert!(
+        registry.definition("h.weather").is_some(),
+        "its other tools are there"
+    );
+    assert_operator_tool_kept(&registry, "h.echo", &log).await;
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_cannot_take_over_a_name_by_list_changed() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let registry = registry_with_operator_tools();
+    let config = json!({ "mcpServers": { "h": hermetic("tools", &log) } });
+    let config = McpConfig::parse(&config.to_string()).unwrap();
+    let (servers, _) = ptc::connect(&config, &registry, McpOptions::default()).await;
+    let outcome = run(
+        &registry,
+        r#"await tools["h.add_tool"]({ name: "late" }); await tools["h.remove_tool"]({ name: "text" })"#,
+    )
+    .await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    // The re-list that removes `h.text` sees `late` too.
+    eventually("h.text removed", || registry.definition("h.text").is_none()).await;
+    assert_operator_tool_kept(&registry, "h.late", &log).await;
+    assert_operator_tool_kept(&registry, "h.echo", &log).await;
+    servers.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn broken_servers_do_not_keep_the_others_from_working() {
     let dir = temp_dir();
@@ -771,7 +846,10 @@ mod server {
         ) -> Result<CallToolResponse, ErrorData> {
             let args = Value::Object(request.arguments.clone().unwrap_or_default());
             match &*request.name {
-                "echo" | "late" => result(json!({ "content": [text(&args.to_string())] })),
+                "echo" | "late" => {
+                    self.log(&format!("call {}", request.name));
+                    result(json!({ "content": [text(&args.to_string())] }))
+                }
                 "weather" => result(json!({ "content": [text("21 degrees")],
                     "structuredContent": { "temp": 21, "city": args["city"] } })),
                 "text" => result(json!({ "content": [text("line one"), text("line two")] })),

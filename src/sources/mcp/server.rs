@@ -2,7 +2,6 @@
 //! failure, or stopped), restarts with backoff on the next call, its tools
 //! kept in the registry as `tools/list` says, and the calls themselves.
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -59,8 +58,6 @@ pub(super) struct Server {
     /// other alive.
     registry: Mutex<Option<Registry>>,
     state: tokio::sync::Mutex<State>,
-    /// This server's names in the registry.
-    registered: Mutex<Vec<String>>,
     epochs: std::sync::atomic::AtomicU64,
     stop: CancellationToken,
 }
@@ -87,7 +84,6 @@ impl Server {
                 since: Instant::now(),
                 why: "not started yet".to_owned(),
             }),
-            registered: Mutex::new(Vec::new()),
             epochs: std::sync::atomic::AtomicU64::new(0),
             stop,
         })
@@ -187,40 +183,30 @@ impl Server {
         Ok(map_tools(&self.name, &self.config, entries))
     }
 
-    /// Puts `tools` in the registry (in place where the name was there) and
-    /// removes this server's names that are gone; what registration refused.
+    /// Makes `tools` this server's tools in the registry (in place where a
+    /// name was its own), leaving names others hold alone; what
+    /// registration refused.
     fn sync(self: &Arc<Self>, tools: Vec<ListedTool>) -> Vec<String> {
         let Some(registry) = lock(&self.registry).clone() else {
             return Vec::new();
         };
-        let mut problems = Vec::new();
-        let mut names = Vec::new();
-        for ListedTool { remote, definition } in tools {
-            let name = definition.name.clone();
-            let handler = McpTool {
-                server: Arc::clone(self),
-                remote: remote.into(),
-            };
-            match registry.add(Tool::new(definition, handler)) {
-                Ok(warnings) => {
-                    problems.extend(warnings.into_iter().map(|w| format!("tool `{name}`: {w}")));
-                    names.push(name);
-                }
-                Err(e) => problems.push(format!("skipped tool `{name}`: {e}")),
-            }
-        }
-        let kept: HashSet<&str> = names.iter().map(String::as_str).collect();
-        let mut registered = lock(&self.registered);
-        let stale: Vec<&str> = registered
-            .iter()
-            .map(String::as_str)
-            .filter(|name| !kept.contains(name))
+        let tools = tools
+            .into_iter()
+            .map(|ListedTool { remote, definition }| {
+                let handler = McpTool {
+                    server: Arc::clone(self),
+                    remote: remote.into(),
+                };
+                Tool::new(definition, handler)
+            })
             .collect();
-        if !stale.is_empty() {
-            registry.remove_all(stale);
-        }
-        *registered = names;
-        problems
+        let owner = format!("mcp server `{}`", self.name);
+        let update = registry.replace_source(&owner, tools);
+        let refused = update
+            .refused
+            .into_iter()
+            .map(|(name, why)| format!("skipped tool `{name}`: {why}"));
+        update.warnings.into_iter().chain(refused).collect()
     }
 
     /// Re-lists the tools after `notifications/tools/list_changed`.
