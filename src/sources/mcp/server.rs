@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::McpOptions;
 use super::config::McpServerConfig;
 use super::connection::{Session, StderrTail, start};
+use super::listing::{Relisting, list_entries};
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
@@ -59,6 +60,7 @@ pub(super) struct Server {
     registry: Mutex<Option<Registry>>,
     state: tokio::sync::Mutex<State>,
     epochs: std::sync::atomic::AtomicU64,
+    relisting: Relisting,
     stop: CancellationToken,
 }
 
@@ -85,6 +87,7 @@ impl Server {
                 why: "not started yet".to_owned(),
             }),
             epochs: std::sync::atomic::AtomicU64::new(0),
+            relisting: Relisting::default(),
             stop,
         })
     }
@@ -167,19 +170,12 @@ impl Server {
         Ok((session, listed))
     }
 
-    /// Every page of `tools/list`, mapped.
+    /// Every page of `tools/list`, within the listing caps, mapped.
     async fn list(
         &self,
         peer: &Peer<RoleClient>,
     ) -> Result<(Vec<ListedTool>, Vec<String>), String> {
-        let tools = peer
-            .list_all_tools()
-            .await
-            .map_err(|e| format!("tools/list failed: {e}"))?;
-        let entries = tools
-            .into_iter()
-            .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
-            .collect();
+        let entries = list_entries(peer, &self.options).await?;
         Ok(map_tools(&self.name, &self.config, entries))
     }
 
@@ -209,20 +205,42 @@ impl Server {
         update.warnings.into_iter().chain(refused).collect()
     }
 
-    /// Re-lists the tools after `notifications/tools/list_changed`.
+    /// Re-lists the tools after `notifications/tools/list_changed`: one
+    /// re-listing at a time (those asked for meanwhile make one more), each
+    /// within `startupTimeoutMs`.
     pub(super) async fn refresh(self: Arc<Self>) {
+        self.relisting
+            .request(|| {
+                let server = Arc::clone(&self);
+                async move { server.relist().await }
+            })
+            .await;
+    }
+
+    async fn relist(self: Arc<Self>) {
         let peer = match &*self.state.lock().await {
             State::Up { peer, .. } => peer.clone(),
             _ => return,
         };
-        match self.list(&peer).await {
+        let timeout = Duration::from_millis(self.config.startup_timeout_ms);
+        let listed = match tokio::time::timeout(timeout, self.list(&peer)).await {
+            Ok(listed) => listed,
+            Err(_) => Err(format!(
+                "tools/list did not finish within {} ms",
+                timeout.as_millis()
+            )),
+        };
+        match listed {
             Ok((tools, mut skipped)) => {
                 skipped.extend(self.sync(tools));
                 for problem in skipped {
                     tracing::warn!("mcp server `{}`: {problem}", self.name);
                 }
             }
-            Err(why) => tracing::warn!("mcp server `{}`: {why}", self.name),
+            Err(why) => tracing::warn!(
+                "mcp server `{}`: re-listing its tools failed, its tools stay as they were: {why}",
+                self.name
+            ),
         }
     }
 
