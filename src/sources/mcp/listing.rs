@@ -119,11 +119,17 @@ impl Relisting {
             }
             state.0 = true;
         }
+        // Should the re-listing panic or be dropped, the next request runs.
+        let idle_after = IdleAfter(self);
         loop {
             relist().await;
             let mut state = self.lock();
             if !state.1 {
+                // Idle under the same lock that saw nothing due, so a
+                // request in between is not lost; the guard's work is done.
                 state.0 = false;
+                drop(state);
+                std::mem::forget(idle_after);
                 return;
             }
             state.1 = false;
@@ -132,6 +138,16 @@ impl Relisting {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, (bool, bool)> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Marks the re-listings idle when the one running ends early (a panic,
+/// its task dropped).
+struct IdleAfter<'a>(&'a Relisting);
+
+impl Drop for IdleAfter<'_> {
+    fn drop(&mut self) {
+        self.0.lock().0 = false;
     }
 }
 
@@ -175,6 +191,23 @@ mod tests {
             2,
             "the first, then one for all the others"
         );
+    }
+
+    #[tokio::test]
+    async fn a_relisting_that_panics_does_not_block_the_next() {
+        let relisting = Arc::new(Relisting::default());
+        let panicked = tokio::spawn({
+            let relisting = relisting.clone();
+            async move { relisting.request(|| async { panic!("on purpose") }).await }
+        });
+        assert!(panicked.await.is_err());
+        let runs = AtomicUsize::new(0);
+        relisting
+            .request(|| async {
+                runs.fetch_add(1, Ordering::SeqCst);
+            })
+            .await;
+        assert_eq!(runs.load(Ordering::SeqCst), 1);
     }
 
     #[test]
