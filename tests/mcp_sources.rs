@@ -329,6 +329,193 @@ async fn hostile_names_and_schemas_are_skipped_with_a_warning_each() {
     servers.shutdown().await;
 }
 
+/// A registry holding the operator's own `h.echo` and `h.late`:
+/// escalation-only and `ask`, as a manifest would configure them.
+fn registry_with_operator_tools() -> Registry {
+    let tools = ptc::parse_manifest(
+        r#"[ { "name": "h.echo", "requiresEscalation": true, "policy": "ask" },
+             { "name": "h.late", "requiresEscalation": true, "policy": "ask" } ]"#,
+        Path::new("."),
+    )
+    .unwrap();
+    let registry = Registry::new();
+    registry.add_all(tools).unwrap();
+    registry
+}
+
+/// The operator's tool is still the one registered: escalation-only, so
+/// an unescalated run is denied without the server being asked.
+async fn assert_operator_tool_kept(registry: &Registry, name: &str, log: &Path) {
+    let tool = registry.definition(name).unwrap();
+    assert!(
+        tool.escalation_only && tool.policy == Policy::Ask,
+        "{tool:?}"
+    );
+    let code = format!(
+        r#"try {{ await tools["{name}"]({{ text: "x" }}) }} catch (err) {{ return err.code }}"#
+    );
+    let outcome = run(registry, &code).await;
+    assert_eq!(outcome.text(), "DENIED");
+    assert!(!log_lines(log).iter().any(|l| l.starts_with("call ")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_cannot_take_over_a_name_at_start() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let registry = registry_with_operator_tools();
+    let config = json!({ "mcpServers": { "h": hermetic("tools", &log) } });
+    let config = McpConfig::parse(&config.to_string()).unwrap();
+    let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
+    let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert_eq!(
+        problems,
+        [
+            "mcp server `h`: skipped tool `h.echo`: the name is taken by the host (its own tools, \
+          a manifest's or the workspace tools), and a tool source cannot replace another's tools"
+        ]
+    );
+    assert!(
+        registry.definition("h.weather").is_some(),
+        "its other tools are there"
+    );
+    assert_operator_tool_kept(&registry, "h.echo", &log).await;
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_cannot_take_over_a_name_by_list_changed() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let registry = registry_with_operator_tools();
+    let config = json!({ "mcpServers": { "h": hermetic("tools", &log) } });
+    let config = McpConfig::parse(&config.to_string()).unwrap();
+    let (servers, _) = ptc::connect(&config, &registry, McpOptions::default()).await;
+    let outcome = run(
+        &registry,
+        r#"await tools["h.add_tool"]({ name: "late" }); await tools["h.remove_tool"]({ name: "text" })"#,
+    )
+    .await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    // The re-list that removes `h.text` sees `late` too.
+    eventually("h.text removed", || registry.definition("h.text").is_none()).await;
+    assert_operator_tool_kept(&registry, "h.late", &log).await;
+    assert_operator_tool_kept(&registry, "h.echo", &log).await;
+    servers.shutdown().await;
+}
+
+/// A config entry that runs the hostile Python server in `mode`.
+fn hostile(mode: &str, log: &Path) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile_mcp_server.py");
+    json!({ "command": "python3", "args": [script, mode, log] })
+}
+
+/// The process's resident memory now, in MiB.
+fn rss_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").expect("/proc/self/status");
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("VmRSS in /proc/self/status");
+    kib / 1024.0
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_pages_forever_is_cut_off_at_a_cap() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let before = rss_mib();
+    let started = std::time::Instant::now();
+    let (registry, servers, problems) = connect(
+        json!({ "h": hostile("endless", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    assert_eq!(
+        problems,
+        ["mcp server `h`: not started: tools/list has more than 100 pages (the limit)"]
+    );
+    assert_eq!(registry.count(), 0);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(
+        log_lines(&log).len(),
+        100,
+        "no page past the cap is asked for"
+    );
+    let grown = rss_mib() - before;
+    assert!(grown < 200.0, "RSS grew by {grown:.0} MiB");
+    servers.shutdown().await;
+    let limited = McpOptions::default().list_limits(100, 250, 16 << 20);
+    let (_, servers, problems) = connect(json!({ "h": hostile("endless", &log) }), limited).await;
+    assert_eq!(
+        problems,
+        ["mcp server `h`: not started: tools/list has more than 250 tools (the limit)"]
+    );
+    servers.shutdown().await;
+    let limited = McpOptions::default().list_limits(100, 10_000, 50_000);
+    let (_, servers, problems) = connect(json!({ "h": hostile("endless", &log) }), limited).await;
+    assert_eq!(
+        problems,
+        ["mcp server `h`: not started: tools/list is longer than 50000 bytes (the limit)"]
+    );
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_flood_of_list_changed_makes_one_relisting_at_a_time() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let mut entry = hostile("flood", &log);
+    entry["startupTimeoutMs"] = json!(20_000);
+    let (registry, servers, problems) = connect(json!({ "h": entry }), McpOptions::default()).await;
+    assert!(problems.is_empty(), "{problems:?}");
+    assert!(registry.definition("h.only").is_some());
+    eventually("the 10,000 notifications handled", || {
+        log_lines(&log).iter().any(|l| l == "flood consumed")
+    })
+    .await;
+    let lists = log_lines(&log)
+        .iter()
+        .filter(|l| l.starts_with("list "))
+        .count();
+    // The first listing, the re-listing left hanging, and at most one due
+    // after it: not one per notification.
+    assert!(lists <= 3, "{lists} listings");
+    servers.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_entry_costs_only_its_tool() {
+    let dir = temp_dir();
+    let log = dir.path().join("log");
+    let (registry, servers, problems) = connect(
+        json!({ "h": hostile("malformed", &log) }),
+        McpOptions::default(),
+    )
+    .await;
+    let names: Vec<String> = registry.definitions().into_iter().map(|d| d.name).collect();
+    // An entry without `inputSchema` takes ptc's default, `{ "type": "object" }`.
+    assert_eq!(names, ["h.first", "h.no_schema", "h.last"]);
+    assert_eq!(problems.len(), 2, "{problems:#?}");
+    assert_eq!(
+        problems[0],
+        "mcp server `h`: skipped tool entry 1 (`array_schema`): $.inputSchema: must be an object schema, got an array"
+    );
+    assert!(
+        problems[1].starts_with(
+            "mcp server `h`: skipped tool entry 2 (`number_description`): $.description"
+        ),
+        "{}",
+        problems[1]
+    );
+    servers.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn broken_servers_do_not_keep_the_others_from_working() {
     let dir = temp_dir();
@@ -771,7 +958,10 @@ mod server {
         ) -> Result<CallToolResponse, ErrorData> {
             let args = Value::Object(request.arguments.clone().unwrap_or_default());
             match &*request.name {
-                "echo" | "late" => result(json!({ "content": [text(&args.to_string())] })),
+                "echo" | "late" => {
+                    self.log(&format!("call {}", request.name));
+                    result(json!({ "content": [text(&args.to_string())] }))
+                }
                 "weather" => result(json!({ "content": [text("21 degrees")],
                     "structuredContent": { "temp": 21, "city": args["city"] } })),
                 "text" => result(json!({ "content": [text("line one"), text("line two")] })),

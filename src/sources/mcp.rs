@@ -9,11 +9,14 @@
 //! Its rooms: `config` (the `mcpServers` file), `connection` (one session:
 //! a child on stdio or an HTTP endpoint, its stderr tail, the client side
 //! that hears `list_changed`), `server` (supervision: restarts with
-//! backoff, the registry kept in step, calls), `tools` (a `tools/list`
-//! entry as a definition) and `results` (a `CallToolResult` as a result).
+//! backoff, the registry kept in step, calls), `listing` (every page of
+//! `tools/list`, bounded; re-listings one at a time), `tools` (a
+//! `tools/list` entry as a definition) and `results` (a `CallToolResult`
+//! as a result).
 
 pub(crate) mod config;
 mod connection;
+mod listing;
 mod results;
 mod server;
 mod tools;
@@ -37,6 +40,17 @@ pub struct McpOptions {
     pub restart_delay: Duration,
     /// The longest wait between restarts. By default, 60 s.
     pub max_restart_delay: Duration,
+    /// The most pages one listing of a server's tools may have; past it
+    /// the listing fails. By default, 100 (a server that pages forever
+    /// is cut off).
+    pub max_list_pages: usize,
+    /// The most tools one listing may have; past it the listing fails.
+    /// By default, 10,000 (ten times a registry an SDK can still show).
+    pub max_list_tools: usize,
+    /// The most bytes (as compact JSON) all pages of one listing may take
+    /// together; past it the listing fails. By default, 16 MiB (rmcp's
+    /// limit for one message; real lists take well under 1 MiB).
+    pub max_list_bytes: usize,
 }
 
 impl Default for McpOptions {
@@ -44,6 +58,9 @@ impl Default for McpOptions {
         Self {
             restart_delay: Duration::from_secs(1),
             max_restart_delay: Duration::from_secs(60),
+            max_list_pages: 100,
+            max_list_tools: 10_000,
+            max_list_bytes: 16 * 1024 * 1024,
         }
     }
 }
@@ -54,6 +71,16 @@ impl McpOptions {
     pub fn restart_delays(mut self, first: Duration, max: Duration) -> Self {
         self.restart_delay = first;
         self.max_restart_delay = max;
+        self
+    }
+
+    /// Sets [`max_list_pages`](McpOptions#structfield.max_list_pages),
+    /// [`max_list_tools`](McpOptions#structfield.max_list_tools) and
+    /// [`max_list_bytes`](McpOptions#structfield.max_list_bytes).
+    pub fn list_limits(mut self, pages: usize, tools: usize, bytes: usize) -> Self {
+        self.max_list_pages = pages;
+        self.max_list_tools = tools;
+        self.max_list_bytes = bytes;
         self
     }
 

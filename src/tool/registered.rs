@@ -67,6 +67,10 @@ pub(crate) struct RegisteredTool {
     pub(crate) handler: Arc<dyn ToolHandler>,
     pub(crate) arguments: CompiledSchema,
     pub(crate) output: Option<CompiledSchema>,
+    /// The tool source that registered it (`mcp server `x``), or `None`
+    /// for the host's own registrations (its code, a manifest, the
+    /// workspace tools): a source replaces and removes only its own names.
+    pub(crate) owner: Option<Arc<str>>,
 }
 
 impl RegisteredTool {
@@ -126,6 +130,7 @@ impl RegisteredTool {
             handler,
             arguments,
             output,
+            owner: None,
         })
     }
 }

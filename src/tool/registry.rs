@@ -142,6 +142,52 @@ impl Registry {
         Ok(warnings)
     }
 
+    /// Makes `tools` the whole set of tools of the tool source `source`,
+    /// in one change: a name the source holds is replaced in place, a
+    /// free name is added at the end, and the source's names missing from
+    /// `tools` are removed. A name someone else holds (the host, a
+    /// manifest, the workspace tools, another source) is left alone and
+    /// that tool left out, so a source can never take over a name, with
+    /// the policy and escalation its owner configured. A tool that cannot
+    /// be registered is left out too; the others are registered.
+    pub(crate) fn replace_source(&self, source: &str, tools: Vec<Tool>) -> SourceUpdate {
+        let owner: Arc<str> = source.into();
+        let mut update = SourceUpdate::default();
+        let mut compiled = Vec::with_capacity(tools.len());
+        for tool in tools {
+            let name = tool.definition().name.clone();
+            match RegisteredTool::compile(tool, &mut update.warnings) {
+                Ok(mut tool) => {
+                    tool.owner = Some(Arc::clone(&owner));
+                    compiled.push(Arc::new(tool));
+                }
+                Err(error) => update.refused.push((name, error.to_string())),
+            }
+        }
+        self.mutate(|map| {
+            let mut kept = HashSet::new();
+            for tool in compiled {
+                let name = tool.definition.name.clone();
+                if let Some(holder) = map.get(&name).filter(|held| held.owner != tool.owner) {
+                    let holder = holder.owner.as_deref().unwrap_or(
+                        "the host (its own tools, a manifest's or the workspace tools)",
+                    );
+                    let why = format!(
+                        "the name is taken by {holder}, and a tool source cannot replace another's tools"
+                    );
+                    update.refused.push((name, why));
+                    continue;
+                }
+                map.insert(name.clone(), tool);
+                kept.insert(name);
+            }
+            map.retain(|name, tool| {
+                tool.owner.as_deref() != Some(source) || kept.contains(name.as_str())
+            });
+        });
+        update
+    }
+
     /// Removes a tool; `true` if it was present.
     pub fn remove(&self, name: &str) -> bool {
         self.remove_all([name])
@@ -306,6 +352,14 @@ impl Registry {
             state: Arc::new(Mutex::new(ScopeState::default())),
         }
     }
+}
+
+/// What [`Registry::replace_source`] did: warnings about schema parts
+/// that cannot be checked here, and the tools left out with why.
+#[derive(Debug, Default)]
+pub(crate) struct SourceUpdate {
+    pub(crate) warnings: Vec<String>,
+    pub(crate) refused: Vec<(String, String)>,
 }
 
 /// A visibility mask.
@@ -498,6 +552,30 @@ mod tests {
             ToolDefinition::new(name),
             |args: Value, _cx: ToolContext| async move { Ok::<_, crate::tool::call::ToolError>(args) },
         )
+    }
+
+    #[test]
+    fn a_source_replaces_only_its_own_names() {
+        let registry = Registry::new();
+        registry.add(tool("host")).unwrap();
+        let update = registry.replace_source("s", vec![tool("mine"), tool("gone")]);
+        assert!(update.refused.is_empty());
+        let update = registry.replace_source("other", vec![tool("mine"), tool("host")]);
+        let refused: Vec<&str> = update.refused.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(refused, ["mine", "host"]);
+        assert!(update.refused[0].1.starts_with("the name is taken by s,"));
+        assert!(
+            update.refused[1]
+                .1
+                .starts_with("the name is taken by the host")
+        );
+        registry.replace_source("s", vec![tool("mine"), tool("new")]);
+        let names: Vec<String> = registry.definitions().into_iter().map(|d| d.name).collect();
+        assert_eq!(
+            names,
+            ["host", "mine", "new"],
+            "`gone` removed, the host's kept"
+        );
     }
 
     #[test]

@@ -2,7 +2,6 @@
 //! failure, or stopped), restarts with backoff on the next call, its tools
 //! kept in the registry as `tools/list` says, and the calls themselves.
 
-use std::collections::HashSet;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -14,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use super::McpOptions;
 use super::config::McpServerConfig;
 use super::connection::{Session, StderrTail, start};
+use super::listing::{Relisting, list_entries};
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
@@ -59,9 +59,8 @@ pub(super) struct Server {
     /// other alive.
     registry: Mutex<Option<Registry>>,
     state: tokio::sync::Mutex<State>,
-    /// This server's names in the registry.
-    registered: Mutex<Vec<String>>,
     epochs: std::sync::atomic::AtomicU64,
+    relisting: Relisting,
     stop: CancellationToken,
 }
 
@@ -87,8 +86,8 @@ impl Server {
                 since: Instant::now(),
                 why: "not started yet".to_owned(),
             }),
-            registered: Mutex::new(Vec::new()),
             epochs: std::sync::atomic::AtomicU64::new(0),
+            relisting: Relisting::default(),
             stop,
         })
     }
@@ -171,72 +170,77 @@ impl Server {
         Ok((session, listed))
     }
 
-    /// Every page of `tools/list`, mapped.
+    /// Every page of `tools/list`, within the listing caps, mapped.
     async fn list(
         &self,
         peer: &Peer<RoleClient>,
     ) -> Result<(Vec<ListedTool>, Vec<String>), String> {
-        let tools = peer
-            .list_all_tools()
-            .await
-            .map_err(|e| format!("tools/list failed: {e}"))?;
-        let entries = tools
-            .into_iter()
-            .map(|tool| serde_json::to_value(tool).unwrap_or(Value::Null))
-            .collect();
+        let entries = list_entries(peer, &self.options).await?;
         Ok(map_tools(&self.name, &self.config, entries))
     }
 
-    /// Puts `tools` in the registry (in place where the name was there) and
-    /// removes this server's names that are gone; what registration refused.
+    /// Makes `tools` this server's tools in the registry (in place where a
+    /// name was its own), leaving names others hold alone; what
+    /// registration refused.
     fn sync(self: &Arc<Self>, tools: Vec<ListedTool>) -> Vec<String> {
         let Some(registry) = lock(&self.registry).clone() else {
             return Vec::new();
         };
-        let mut problems = Vec::new();
-        let mut names = Vec::new();
-        for ListedTool { remote, definition } in tools {
-            let name = definition.name.clone();
-            let handler = McpTool {
-                server: Arc::clone(self),
-                remote: remote.into(),
-            };
-            match registry.add(Tool::new(definition, handler)) {
-                Ok(warnings) => {
-                    problems.extend(warnings.into_iter().map(|w| format!("tool `{name}`: {w}")));
-                    names.push(name);
-                }
-                Err(e) => problems.push(format!("skipped tool `{name}`: {e}")),
-            }
-        }
-        let kept: HashSet<&str> = names.iter().map(String::as_str).collect();
-        let mut registered = lock(&self.registered);
-        let stale: Vec<&str> = registered
-            .iter()
-            .map(String::as_str)
-            .filter(|name| !kept.contains(name))
+        let tools = tools
+            .into_iter()
+            .map(|ListedTool { remote, definition }| {
+                let handler = McpTool {
+                    server: Arc::clone(self),
+                    remote: remote.into(),
+                };
+                Tool::new(definition, handler)
+            })
             .collect();
-        if !stale.is_empty() {
-            registry.remove_all(stale);
-        }
-        *registered = names;
-        problems
+        let owner = format!("mcp server `{}`", self.name);
+        let update = registry.replace_source(&owner, tools);
+        let refused = update
+            .refused
+            .into_iter()
+            .map(|(name, why)| format!("skipped tool `{name}`: {why}"));
+        update.warnings.into_iter().chain(refused).collect()
     }
 
-    /// Re-lists the tools after `notifications/tools/list_changed`.
+    /// Re-lists the tools after `notifications/tools/list_changed`: one
+    /// re-listing at a time (those asked for meanwhile make one more), each
+    /// within `startupTimeoutMs`.
     pub(super) async fn refresh(self: Arc<Self>) {
+        self.relisting
+            .request(|| {
+                let server = Arc::clone(&self);
+                async move { server.relist().await }
+            })
+            .await;
+    }
+
+    async fn relist(self: Arc<Self>) {
         let peer = match &*self.state.lock().await {
             State::Up { peer, .. } => peer.clone(),
             _ => return,
         };
-        match self.list(&peer).await {
+        let timeout = Duration::from_millis(self.config.startup_timeout_ms);
+        let listed = match tokio::time::timeout(timeout, self.list(&peer)).await {
+            Ok(listed) => listed,
+            Err(_) => Err(format!(
+                "tools/list did not finish within {} ms",
+                timeout.as_millis()
+            )),
+        };
+        match listed {
             Ok((tools, mut skipped)) => {
                 skipped.extend(self.sync(tools));
                 for problem in skipped {
                     tracing::warn!("mcp server `{}`: {problem}", self.name);
                 }
             }
-            Err(why) => tracing::warn!("mcp server `{}`: {why}", self.name),
+            Err(why) => tracing::warn!(
+                "mcp server `{}`: re-listing its tools failed, its tools stay as they were: {why}",
+                self.name
+            ),
         }
     }
 
