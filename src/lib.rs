@@ -145,6 +145,7 @@ pub use sources::mcp::config::{
 };
 pub use sources::mcp::{McpOptions, McpProblem, McpServers, connect};
 pub use sources::workspace::workspace_tools;
+pub use tool::approvals::ApprovalLimits;
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
 };

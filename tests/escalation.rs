@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ptc::{
-    Approval, ApprovalRequest, Approver, BoxFuture, Call, Denial, Engine, ErrorCode,
-    EscalationRequest, FailureKind, Invocation, Limits, Mode, Policy, Registry, RunEvent,
-    RunOptions, RunRequest, SandboxPermissions, Tool, ToolContext, ToolDefinition, ToolError,
+    Approval, ApprovalLimits, ApprovalRequest, Approver, BoxFuture, Call, Denial, Engine,
+    ErrorCode, EscalationRequest, FailureKind, Invocation, Limits, Mode, Policy, Registry,
+    RunEvent, RunOptions, RunRequest, SandboxPermissions, Tool, ToolContext, ToolDefinition,
+    ToolError,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -492,6 +493,71 @@ async fn cancelling_a_run_that_waits_for_escalation_ends_it_as_cancelled() {
         .clone()
         .expect("the approver was asked");
     assert!(signal.is_cancelled(), "the approver's signal fired");
+}
+
+/// Approvals waiting for a person are bounded in count and in time: one
+/// more than the most at once is denied without asking, and one that gets
+/// no answer within the wait limit is denied saying so — escalations and
+/// `ask` calls alike.
+#[tokio::test]
+async fn unanswered_approvals_are_bounded_in_count_and_time() {
+    let registry = Registry::new();
+    registry
+        .add(counted(
+            ToolDefinition::new("send").policy(Policy::Ask),
+            &Arc::default(),
+        ))
+        .unwrap();
+    let asked = Arc::new(Mutex::new(None));
+    registry.set_approver(Undecided(Arc::clone(&asked)));
+    let mut approvals = ApprovalLimits::default();
+    approvals.max_pending = 1;
+    approvals.wait_ms = 300;
+    registry.set_approval_limits(approvals);
+    let engine = Engine::new(registry, limits()).unwrap();
+    let waiting = {
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            let request = escalated("return 1");
+            engine.run_code(request, RunOptions::default()).await
+        })
+    };
+    crate::common::eventually("the first escalation to wait", || {
+        asked.lock().unwrap().is_some()
+    })
+    .await;
+    let second = engine
+        .run_code(escalated("return 2"), RunOptions::default())
+        .await
+        .unwrap();
+    let refused =
+        "Error: code run failed (denied): escalation refused: escalation needs approval and ";
+    let full = "1 approval is already waiting for an answer (the most at once): wait for their answers before asking for another. Nothing ran.";
+    assert!(
+        second.text().starts_with(&format!("{refused}{full}")),
+        "{}",
+        second.text()
+    );
+    let first = waiting.await.unwrap().unwrap();
+    let expired = "no answer came within 300 ms (the approval wait limit). Nothing ran.";
+    assert!(
+        first.text().starts_with(&format!("{refused}{expired}")),
+        "{}",
+        first.text()
+    );
+    let ask = engine
+        .run_code(
+            RunRequest::new(
+                "try { await tools.send({}) } catch (e) { return e.code + ': ' + e.message }",
+            ),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        ask.text(),
+        "DENIED: tool `send` needs approval and no answer came within 300 ms (the approval wait limit)"
+    );
 }
 
 #[tokio::test]

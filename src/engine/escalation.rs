@@ -13,7 +13,7 @@ use super::report::Report;
 use super::request::{RunOptions, RunRequest};
 use crate::limits::Tier;
 use crate::tool::call::ToolContext;
-use crate::tool::pipeline::{Approval, EscalationRequest};
+use crate::tool::pipeline::{Approval, Denial, EscalationRequest};
 use crate::tool::registry::Scope;
 
 /// The approver's answer to a run's escalation.
@@ -84,17 +84,22 @@ pub(super) async fn ask(
         output_cap_bytes: grant.tier.output_cap_bytes,
         context,
     };
-    let answer = std::panic::catch_unwind(AssertUnwindSafe(|| approver.escalate(asked)));
-    let Ok(answer) = answer else {
-        return panicked();
-    };
+    let gate = Arc::clone(&scope.registry().hooks().approvals);
+    let answer = gate.wait("escalation needs approval", || async move {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| approver.escalate(asked))) {
+            Ok(answer) => AssertUnwindSafe(answer)
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| panicked()),
+            Err(_) => panicked(),
+        }
+    });
     let verdict = tokio::select! {
         biased;
         _ = options.cancel.cancelled() => Verdict::Cancelled,
-        answer = AssertUnwindSafe(answer).catch_unwind() => match answer {
-            Ok(Approval::Refused(denial)) => Verdict::Refused(denial.reason),
-            Ok(_) => Verdict::Granted(shown),
-            Err(_) => panicked(),
+        answer = answer => match answer {
+            Approval::Refused(denial) => Verdict::Refused(denial.reason),
+            _ => Verdict::Granted(shown),
         },
     };
     // The approver's signal fires once the answer is no longer awaited.
@@ -102,6 +107,8 @@ pub(super) async fn ask(
     verdict
 }
 
-fn panicked() -> Verdict {
-    Verdict::Refused("escalation needs approval and the approver failed (it panicked)".into())
+fn panicked() -> Approval {
+    Approval::Refused(Denial::new(
+        "escalation needs approval and the approver failed (it panicked)",
+    ))
 }
