@@ -12,6 +12,7 @@ use super::outcome::{FailureKind, Outcome};
 use super::report::Report;
 use super::request::{RunOptions, RunRequest};
 use crate::limits::Tier;
+use crate::tool::approval_text::too_long_for_escalation;
 use crate::tool::call::ToolContext;
 use crate::tool::pipeline::{Approval, Denial, EscalationRequest};
 use crate::tool::registry::Scope;
@@ -59,6 +60,11 @@ pub(super) async fn ask(
     let Some(approver) = scope.registry().hooks().approver.clone() else {
         return Verdict::Refused("escalation needs approval and no approver is available".into());
     };
+    // What cannot be shown to a person in full is not put to one.
+    let (code, description) = (&request.code, &request.description);
+    if let Some(reason) = too_long_for_escalation(code, description, &request.justification) {
+        return Verdict::Refused(reason);
+    }
     let tools: Vec<String> = scope
         .definitions()
         .into_iter()

@@ -11,6 +11,7 @@ use futures::FutureExt;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::approval_text;
 use super::approvals::Gate;
 use super::call::{Call, CallerContext, ErrorCode, ToolContext, ToolError, ToolResult};
 use super::definition::{Policy, ToolDefinition};
@@ -434,6 +435,11 @@ async fn ask(
         title: tool.definition.title_of_call(&call.arguments),
         context: cx.clone(),
     };
+    // What cannot be shown to a person in full is not put to one.
+    let arguments_bytes = serde_json::to_vec(&call.arguments).map_or(0, |json| json.len());
+    if let Some(reason) = approval_text::too_long_for_call(&call.name, arguments_bytes) {
+        return Err(ToolError::denied(reason));
+    }
     let needs = format!("tool `{}` needs approval", tool.definition.name);
     match hooks
         .approvals
