@@ -29,8 +29,10 @@
 //!   (`handler`), what a call carries and returns (`call`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
 //!   schemas (`registered`), the [`Registry`] and its scopes (`registry`), and
-//!   the call pipeline every call goes through (`pipeline`), and how calls
-//!   read to a person (`title`: templates, defaults, hostile values).
+//!   the call pipeline every call goes through (`pipeline`), how calls
+//!   read to a person (`title`: templates, defaults, hostile values), what
+//!   a person approving one is shown (`approval_text`) and the ceilings on
+//!   approvals waiting for an answer (`approvals`).
 //! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
 //!   be checked becomes a warning). `json.rs`: a JSON value's type in words.
 //! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached
@@ -145,6 +147,7 @@ pub use sources::mcp::config::{
 };
 pub use sources::mcp::{McpOptions, McpProblem, McpServers, connect};
 pub use sources::workspace::workspace_tools;
+pub use tool::approvals::ApprovalLimits;
 pub use tool::call::{
     Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
 };

@@ -1,6 +1,8 @@
 //! Tools: definitions and their JSON, handlers, the registry and the call
 //! pipeline.
 
+pub(crate) mod approval_text;
+pub(crate) mod approvals;
 pub(crate) mod call;
 pub(crate) mod definition;
 pub(crate) mod handler;

@@ -521,8 +521,9 @@ fn a_terminal_shows_titles_in_the_prompt_and_the_progress_line() {
     let screen = String::from_utf8_lossy(&output.stdout);
     assert_eq!(code(&output), 0, "{screen}");
     assert!(
-        screen.contains("ptc: the program asks for: Deploy prod\r\n")
-            && screen.contains("ptc: (tool `deploy` with {\"target\":\"prod\"})"),
+        screen.contains("ptc: The program asks to call the tool `deploy` (needs approval).\r\n")
+            && screen.contains("ptc: Its title (the model's, escaped): Deploy prod\r\n")
+            && screen.contains("ptc: │   \"target\": \"prod\"\r\n"),
         "{screen:?}"
     );
     assert!(screen.contains(", 1 sub-call: Deploy prod\r"), "{screen:?}");

@@ -235,6 +235,36 @@ async fn hostile_discovery_arguments_stay_bounded() {
     );
 }
 
+/// 256 names of 32 MB each are answered by their lengths, without copying
+/// 8 GB of text no interrupt reaches: well within a one-second run, and no
+/// sandbox thread is retired.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn huge_names_to_describe_are_not_read() {
+    let engine = Engine::new(registry(), Limits::default()).unwrap();
+    let code = r#"
+        const names = new Array(256).fill("y".repeat(32 << 20))
+        return tools.$describe(names)
+    "#;
+    let started = std::time::Instant::now();
+    let outcome = engine
+        .run_code(
+            RunRequest::new(code).timeout_ms(1000),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.text(),
+        r#"// unknown: "(a name of 33554432 characters)""#
+    );
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(1),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(engine.retired_threads().total, 0);
+}
+
 /// Requests in people's words that found their tool in `$search`'s top 3
 /// over the fixture union, out of the 42 in `tests/search/requests.json`.
 /// docs/testing.md quotes it; a change in ranking must update both.

@@ -752,6 +752,22 @@ async fn timers_fire_in_order() {
     );
 }
 
+/// JavaScript's order: promise jobs already queued run before a due timer,
+/// and the jobs a timer callback queues run before the next timer.
+#[tokio::test]
+async fn microtasks_run_before_timers_as_in_javascript() {
+    let out = text(
+        "const log: string[] = []; \
+         setTimeout(() => log.push('timer'), 0); \
+         Promise.resolve().then(() => log.push('microtask')).then(() => log.push('chained')); \
+         setTimeout(() => { log.push('t1'); Promise.resolve().then(() => log.push('t1 job')) }, 0); \
+         setTimeout(() => { log.push('t2'); queueMicrotask(() => log.push('t2 job')) }, 0); \
+         await new Promise(done => setTimeout(done, 5)); return log.join(',')",
+    )
+    .await;
+    assert_eq!(out, "microtask,chained,timer,t1,t1 job,t2,t2 job");
+}
+
 #[tokio::test]
 async fn output_never_exceeds_the_cap() {
     let engine = Engine::new(

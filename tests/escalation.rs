@@ -8,9 +8,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ptc::{
-    Approval, ApprovalRequest, Approver, BoxFuture, Call, Denial, Engine, ErrorCode,
-    EscalationRequest, FailureKind, Invocation, Limits, Mode, Policy, Registry, RunEvent,
-    RunOptions, RunRequest, SandboxPermissions, Tool, ToolContext, ToolDefinition, ToolError,
+    Approval, ApprovalLimits, ApprovalRequest, Approver, BoxFuture, Call, Denial, Engine,
+    ErrorCode, EscalationRequest, FailureKind, Invocation, Limits, Mode, Policy, Registry,
+    RunEvent, RunOptions, RunRequest, SandboxPermissions, Tool, ToolContext, ToolDefinition,
+    ToolError,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -446,6 +447,48 @@ async fn code_too_large_to_run_is_refused_without_asking() {
     assert!(f.seen.escalations.lock().unwrap().is_empty());
 }
 
+/// What cannot be shown to a person in full is refused without asking: an
+/// escalation whose program is over 64 KiB, an `ask` call whose arguments
+/// are over 16 KiB of JSON (a form or prompt that cut them would let the
+/// model hide what is approved past the cut).
+#[tokio::test]
+async fn what_cannot_be_shown_in_full_is_refused_without_asking() {
+    let f = fixture(Seen::default());
+    f.engine
+        .registry()
+        .add(counted(
+            ToolDefinition::new("send").policy(Policy::Ask),
+            &Arc::default(),
+        ))
+        .unwrap();
+    let code = format!("return 1 // {}", "x".repeat(64 * 1024));
+    let outcome = f
+        .engine
+        .run_code(escalated(&code), RunOptions::default())
+        .await
+        .unwrap();
+    assert!(
+        outcome.text().starts_with(&format!(
+            "Error: code run failed (denied): escalation refused: escalation needs approval and the program ({} bytes) is too long to show a person in full (at most 64 KiB): make it shorter.",
+            code.len()
+        )),
+        "{}",
+        outcome.text()
+    );
+    assert!(f.seen.escalations.lock().unwrap().is_empty());
+    let code = "try { await tools.send({ to: 'a@example.com', body: 'x'.repeat(20000) }) } catch (e) { return e.code + ': ' + e.message }";
+    let outcome = f
+        .engine
+        .run_code(RunRequest::new(code), RunOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.text(),
+        "DENIED: tool `send` needs approval and its arguments (20032 bytes of JSON) are too long to show a person in full (at most 16 KiB): make them shorter, or split the work into smaller calls"
+    );
+    assert!(f.seen.asked.lock().unwrap().is_empty());
+}
+
 /// An approver that never answers escalations; keeps the signal it got.
 struct Undecided(Arc<Mutex<Option<CancellationToken>>>);
 
@@ -492,6 +535,71 @@ async fn cancelling_a_run_that_waits_for_escalation_ends_it_as_cancelled() {
         .clone()
         .expect("the approver was asked");
     assert!(signal.is_cancelled(), "the approver's signal fired");
+}
+
+/// Approvals waiting for a person are bounded in count and in time: one
+/// more than the most at once is denied without asking, and one that gets
+/// no answer within the wait limit is denied saying so — escalations and
+/// `ask` calls alike.
+#[tokio::test]
+async fn unanswered_approvals_are_bounded_in_count_and_time() {
+    let registry = Registry::new();
+    registry
+        .add(counted(
+            ToolDefinition::new("send").policy(Policy::Ask),
+            &Arc::default(),
+        ))
+        .unwrap();
+    let asked = Arc::new(Mutex::new(None));
+    registry.set_approver(Undecided(Arc::clone(&asked)));
+    let mut approvals = ApprovalLimits::default();
+    approvals.max_pending = 1;
+    approvals.wait_ms = 300;
+    registry.set_approval_limits(approvals);
+    let engine = Engine::new(registry, limits()).unwrap();
+    let waiting = {
+        let engine = engine.clone();
+        tokio::spawn(async move {
+            let request = escalated("return 1");
+            engine.run_code(request, RunOptions::default()).await
+        })
+    };
+    crate::common::eventually("the first escalation to wait", || {
+        asked.lock().unwrap().is_some()
+    })
+    .await;
+    let second = engine
+        .run_code(escalated("return 2"), RunOptions::default())
+        .await
+        .unwrap();
+    let refused =
+        "Error: code run failed (denied): escalation refused: escalation needs approval and ";
+    let full = "1 approval is already waiting for an answer (the most at once): wait for their answers before asking for another. Nothing ran.";
+    assert!(
+        second.text().starts_with(&format!("{refused}{full}")),
+        "{}",
+        second.text()
+    );
+    let first = waiting.await.unwrap().unwrap();
+    let expired = "no answer came within 300 ms (the approval wait limit). Nothing ran.";
+    assert!(
+        first.text().starts_with(&format!("{refused}{expired}")),
+        "{}",
+        first.text()
+    );
+    let ask = engine
+        .run_code(
+            RunRequest::new(
+                "try { await tools.send({}) } catch (e) { return e.code + ': ' + e.message }",
+            ),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        ask.text(),
+        "DENIED: tool `send` needs approval and no answer came within 300 ms (the approval wait limit)"
+    );
 }
 
 #[tokio::test]
@@ -631,13 +739,13 @@ fn ptc_run_with_a_terminal_asks_for_the_escalation_then_for_ask_tools() {
     );
     assert!(
         stderr.starts_with(
-            "ptc: the program asks for an escalated run: ship the \\u001b[2Jrelease\nptc: it would get the tools deploy, risky, a deadline of 120000 ms, 64 MiB of memory and 128 KiB of output\nptc: allow the escalated run? [y/N] "
+            "ptc: The program asks for an escalated run. It would get the tools deploy, risky, a deadline of 120000 ms, 64 MiB of memory and 128 KiB of output.\nptc: The model's justification (one line, escaped): ship the \\u{1b}[2Jrelease\nptc: The model's description (one line, escaped): ptc run -e\nptc: The program, in full (7 lines, 219 bytes, each marked │):\nptc: │ \nptc: │ const deployed = await tools.deploy({})\n"
         ),
         "{stderr:?}"
     );
     assert!(
         stderr.contains(
-            "ptc: the program asks for: risky()\nptc: (tool `risky` with {})\nptc: allow this call? [y/N] "
+            "ptc: The program asks to call the tool `risky` (needs approval).\nptc: Its title (the model's, escaped): risky()\nptc: Its arguments, in full (1 line, each marked │):\nptc: │ {}\nptc: allow this call? [y/N] "
         ),
         "{stderr:?}"
     );
@@ -892,7 +1000,7 @@ fn mcp_clients_approve_escalations_through_elicitation() {
     let message = asked[0]["message"].as_str().unwrap();
     assert!(
         message.starts_with(
-            "Allow an escalated run? The model says: the user asked to ship it\nIt would get the tools deploy, risky, a deadline of 120000 ms, 256 MiB of memory and 128 KiB of output.\nThe program (ships it):\nconst d = await tools.deploy({})"
+            "The program asks for an escalated run. It would get the tools deploy, risky, a deadline of 120000 ms, 256 MiB of memory and 128 KiB of output.\nThe model's justification (one line, escaped): the user asked to ship it\nThe model's description (one line, escaped): ships it\nThe program, in full (3 lines, 83 bytes, each marked │):\n│ const d = await tools.deploy({})\n"
         ),
         "{message}"
     );

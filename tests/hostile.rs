@@ -148,12 +148,20 @@ async fn every_hostile_program_ends_as_its_file_says() {
 
 /// The last line of defence, on the one operation known to escape the
 /// interrupt for seconds: converting the largest BigInt QuickJS allows to
-/// decimal (quadratic, about 4 s here, allocating only at its start). The
-/// run is cancelled while the conversion runs: it is answered a grace
-/// later, the thread is counted as retired, and it comes back once the
-/// conversion ends (the next one fails at once: allocations are refused).
+/// a radix that is not a power of two — decimal (`String(a)`) or any other
+/// (`a.toString(7)`): quadratic, seconds here, allocating only at its
+/// start. The run is cancelled while the conversion runs: it is answered a
+/// grace later, the thread is counted as retired, and it comes back once
+/// the conversion ends (the next one fails at once: allocations are
+/// refused).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_watchdog_answers_at_the_grace_and_the_thread_comes_back() {
+    for convert in ["String(a)", "a.toString(7)"] {
+        cancelled_while_converting(convert).await;
+    }
+}
+
+async fn cancelled_while_converting(convert: &str) {
     let engine = Engine::new(test_registry(), Limits::default()).unwrap();
     let cancel = tokio_util::sync::CancellationToken::new();
     // Cancelled a while after the conversion starts (it allocates first:
@@ -169,7 +177,7 @@ async fn the_watchdog_answers_at_the_grace_and_the_thread_comes_back() {
                 converting.cancel();
             });
         });
-    let code = "const a = 7n ** 370000n; console.log('converting'); for (;;) String(a)";
+    let code = format!("const a = 7n ** 370000n; console.log('converting'); for (;;) {convert}");
     let outcome = engine
         .run_code(RunRequest::new(code), options)
         .await

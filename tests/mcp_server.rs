@@ -355,7 +355,7 @@ fn python_client_approves_an_ask_tool_through_elicitation() {
     let message = asked[0]["message"].as_str().unwrap();
     assert_eq!(
         message,
-        r#"Allow risky(target: "prod")? (the tool call `risky` with arguments {"target":"prod"})"#
+        "The program asks to call the tool `risky` (needs approval).\nIts title (the model's, escaped): risky(target: \"prod\")\nIts arguments, in full (3 lines, each marked │):\n│ {\n│   \"target\": \"prod\"\n│ }\nAllow this call?"
     );
     assert_eq!(
         asked[0]["schema"]["properties"]["approve"]["type"],

@@ -12,8 +12,9 @@ use super::outcome::{FailureKind, Outcome};
 use super::report::Report;
 use super::request::{RunOptions, RunRequest};
 use crate::limits::Tier;
+use crate::tool::approval_text::too_long_for_escalation;
 use crate::tool::call::ToolContext;
-use crate::tool::pipeline::{Approval, EscalationRequest};
+use crate::tool::pipeline::{Approval, Denial, EscalationRequest};
 use crate::tool::registry::Scope;
 
 /// The approver's answer to a run's escalation.
@@ -59,6 +60,11 @@ pub(super) async fn ask(
     let Some(approver) = scope.registry().hooks().approver.clone() else {
         return Verdict::Refused("escalation needs approval and no approver is available".into());
     };
+    // What cannot be shown to a person in full is not put to one.
+    let (code, description) = (&request.code, &request.description);
+    if let Some(reason) = too_long_for_escalation(code, description, &request.justification) {
+        return Verdict::Refused(reason);
+    }
     let tools: Vec<String> = scope
         .definitions()
         .into_iter()
@@ -84,17 +90,22 @@ pub(super) async fn ask(
         output_cap_bytes: grant.tier.output_cap_bytes,
         context,
     };
-    let answer = std::panic::catch_unwind(AssertUnwindSafe(|| approver.escalate(asked)));
-    let Ok(answer) = answer else {
-        return panicked();
-    };
+    let gate = Arc::clone(&scope.registry().hooks().approvals);
+    let answer = gate.wait("escalation needs approval", || async move {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| approver.escalate(asked))) {
+            Ok(answer) => AssertUnwindSafe(answer)
+                .catch_unwind()
+                .await
+                .unwrap_or_else(|_| panicked()),
+            Err(_) => panicked(),
+        }
+    });
     let verdict = tokio::select! {
         biased;
         _ = options.cancel.cancelled() => Verdict::Cancelled,
-        answer = AssertUnwindSafe(answer).catch_unwind() => match answer {
-            Ok(Approval::Refused(denial)) => Verdict::Refused(denial.reason),
-            Ok(_) => Verdict::Granted(shown),
-            Err(_) => panicked(),
+        answer = answer => match answer {
+            Approval::Refused(denial) => Verdict::Refused(denial.reason),
+            _ => Verdict::Granted(shown),
         },
     };
     // The approver's signal fires once the answer is no longer awaited.
@@ -102,6 +113,8 @@ pub(super) async fn ask(
     verdict
 }
 
-fn panicked() -> Verdict {
-    Verdict::Refused("escalation needs approval and the approver failed (it panicked)".into())
+fn panicked() -> Approval {
+    Approval::Refused(Denial::new(
+        "escalation needs approval and the approver failed (it panicked)",
+    ))
 }

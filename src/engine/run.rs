@@ -308,23 +308,26 @@ impl Run {
                 if interrupts.should_stop() {
                     return Step::Interrupted;
                 }
-                let mut progressed = false;
+                // JavaScript's order: the promise jobs already queued run
+                // before any settled sub-call or timer is delivered, and
+                // again after each timer callback (a microtask checkpoint).
+                let Some(mut progressed) = run_jobs(&ctx, &interrupts) else {
+                    return Step::Interrupted;
+                };
                 while let Ok(completion) = inbox.try_recv() {
                     shared.complete(completion);
                 }
                 if deliver(&shared, &ctx, &host) {
                     progressed = true;
                 }
-                match fire_timers(&shared, &interrupts, &host) {
+                match fire_timers(&shared, &ctx, &interrupts, &host) {
                     Some(true) => progressed = true,
                     Some(false) => {}
                     None => return Step::Interrupted,
                 }
-                while ctx.execute_pending_job() {
-                    progressed = true;
-                    if interrupts.should_stop() {
-                        return Step::Interrupted;
-                    }
+                match run_jobs(&ctx, &interrupts) {
+                    Some(ran) => progressed |= ran,
+                    None => return Step::Interrupted,
                 }
                 describe_rejections(&shared, &ctx);
                 if shared.lock().finish.is_some() {
@@ -479,9 +482,29 @@ fn deliver<'js>(shared: &Shared, ctx: &Ctx<'js>, host: &Object<'js>) -> bool {
     true
 }
 
-/// Fires the timers that are due; whether any fired, or `None` when the
-/// run was stopped meanwhile.
-fn fire_timers(shared: &Shared, interrupts: &Interrupts, host: &Object<'_>) -> Option<bool> {
+/// Runs the queued promise jobs until none is left; whether any ran, or
+/// `None` when the run was stopped meanwhile.
+fn run_jobs(ctx: &Ctx<'_>, interrupts: &Interrupts) -> Option<bool> {
+    let mut ran = false;
+    while ctx.execute_pending_job() {
+        ran = true;
+        if interrupts.should_stop() {
+            return None;
+        }
+    }
+    Some(ran)
+}
+
+/// Fires the timers that are due, each followed by the promise jobs it
+/// queued (as JavaScript does: `setTimeout(a, 0); setTimeout(b, 0)` with
+/// `a` queuing a microtask runs that microtask before `b`); whether any
+/// fired, or `None` when the run was stopped meanwhile.
+fn fire_timers(
+    shared: &Shared,
+    ctx: &Ctx<'_>,
+    interrupts: &Interrupts,
+    host: &Object<'_>,
+) -> Option<bool> {
     let due = shared.lock().timers.take_due(Instant::now());
     if due.is_empty() {
         return Some(false);
@@ -492,6 +515,7 @@ fn fire_timers(shared: &Shared, interrupts: &Interrupts, host: &Object<'_>) -> O
             if interrupts.should_stop() {
                 return None;
             }
+            run_jobs(ctx, interrupts)?;
         }
     }
     Some(true)

@@ -25,6 +25,22 @@ pub(crate) fn of_string(value: &Value<'_>) -> Option<String> {
     }
 }
 
+/// The `length` of a JavaScript string value (UTF-16 units), read without
+/// copying its text; `None` if `value` is not a string.
+pub(crate) fn utf16_len(value: &Value<'_>) -> Option<usize> {
+    if !value.is_string() {
+        return None;
+    }
+    let ctx = value.ctx();
+    // SAFETY: `value` is a live string of `ctx`; QuickJS answers a string's
+    // `length` from its header, and the returned value is owned by us.
+    let length = unsafe {
+        let raw = qjs::JS_GetPropertyStr(ctx.as_raw().as_ptr(), value.as_raw(), c"length".as_ptr());
+        Value::from_raw(ctx.clone(), raw)
+    };
+    length.as_int().and_then(|n| usize::try_from(n).ok())
+}
+
 /// The text of a property key of `ctx`.
 pub(crate) fn of_atom(ctx: &Ctx<'_>, atom: &Atom<'_>) -> Option<String> {
     match atom.to_value() {

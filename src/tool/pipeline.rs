@@ -11,6 +11,8 @@ use futures::FutureExt;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use super::approval_text;
+use super::approvals::Gate;
 use super::call::{Call, CallerContext, ErrorCode, ToolContext, ToolError, ToolResult};
 use super::definition::{Policy, ToolDefinition};
 use super::handler::BoxFuture;
@@ -206,6 +208,8 @@ pub type ResultObserver = Arc<dyn Fn(&Call, &ToolResult) + Send + Sync>;
 pub(crate) struct Hooks {
     pub(crate) policy: Option<PolicyHook>,
     pub(crate) approver: Option<Arc<dyn Approver>>,
+    /// The approvals waiting for an answer, within their limits.
+    pub(crate) approvals: Arc<Gate>,
     pub(crate) guards: Vec<Guard>,
     pub(crate) wrappers: Arc<[ExecuteWrapper]>,
     pub(crate) post: Vec<PostExecute>,
@@ -431,7 +435,17 @@ async fn ask(
         title: tool.definition.title_of_call(&call.arguments),
         context: cx.clone(),
     };
-    match approver.approve(request).await {
+    // What cannot be shown to a person in full is not put to one.
+    let arguments_bytes = serde_json::to_vec(&call.arguments).map_or(0, |json| json.len());
+    if let Some(reason) = approval_text::too_long_for_call(&call.name, arguments_bytes) {
+        return Err(ToolError::denied(reason));
+    }
+    let needs = format!("tool `{}` needs approval", tool.definition.name);
+    match hooks
+        .approvals
+        .wait(&needs, || approver.approve(request))
+        .await
+    {
         Approval::Refused(denial) => Err(denial.into_error()),
         _ => Ok(()),
     }

@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+use super::approvals::{ApprovalLimits, Gate};
 use super::call::{Call, ToolResult};
 use super::definition::ToolDefinition;
 use super::handler::{BoxFuture, Tool};
@@ -305,6 +306,14 @@ impl Registry {
     /// escalated run as `denied`, each saying approval was needed.
     pub fn set_approver(&self, approver: impl Approver) {
         self.update_hooks(|h| h.approver = Some(Arc::new(approver)));
+    }
+
+    /// Sets how many approvals (`ask` calls and escalations together) may
+    /// wait for an answer at once and for how long (contracts §6,
+    /// Approvals). By default, [`ApprovalLimits::default`]: 16 at once,
+    /// 10 minutes each. Approvals already waiting keep the old limits.
+    pub fn set_approval_limits(&self, limits: ApprovalLimits) {
+        self.update_hooks(|h| h.approvals = Gate::new(limits));
     }
 
     /// Adds a guard; guards run in order after the policy and can only deny.

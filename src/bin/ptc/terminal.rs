@@ -47,8 +47,8 @@ impl StatusLine {
     }
 }
 
-/// An [`Approver`] that asks on the terminal: it prints the call's title,
-/// the tool's name and its JSON arguments to stderr and reads `y`/`N` from
+/// An [`Approver`] that asks on the terminal: it prints what the call
+/// would do (the tool, its title and every argument) to stderr and reads `y`/`N` from
 /// `/dev/tty` (or from stdin when that is a terminal). `y` or `yes` (any
 /// case) approves; anything else, end of input included, refuses as
 /// `DENIED` ("the user refused …"). With no terminal to ask, the call is
@@ -56,9 +56,9 @@ impl StatusLine {
 /// terminal was available. One prompt at a time; the blocking read runs on
 /// tokio's blocking pool.
 ///
-/// A run asking for escalation is put the same way before it starts: the
-/// justification and what the run would get, then `allow the escalated
-/// run? [y/N]`.
+/// A run asking for escalation is put the same way before it starts: what
+/// the run would get, the justification, the description and the whole
+/// program, then `allow the escalated run? [y/N]`.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
 pub(crate) struct TerminalApprover;
@@ -73,10 +73,8 @@ impl TerminalApprover {
 impl Approver for TerminalApprover {
     fn approve(&self, request: ApprovalRequest) -> BoxFuture<Approval> {
         Box::pin(async move {
+            let prompt = prompt(&request.shown_text(), "allow this call?");
             let name = request.call.name;
-            let arguments = serde_json::to_string(&request.call.arguments)
-                .unwrap_or_else(|_| "(unprintable)".to_owned());
-            let prompt = prompt(&request.title, &name, &arguments);
             let answer = tokio::task::spawn_blocking(move || ask(&prompt)).await;
             match answer {
                 Ok(Some(true)) => Approval::Approved,
@@ -92,7 +90,7 @@ impl Approver for TerminalApprover {
 
     fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
         Box::pin(async move {
-            let prompt = escalation_prompt(&request);
+            let prompt = prompt(&request.shown_text(), "allow the escalated run?");
             let answer = tokio::task::spawn_blocking(move || ask(&prompt)).await;
             match answer {
                 Ok(Some(true)) => Approval::Approved,
@@ -107,85 +105,19 @@ impl Approver for TerminalApprover {
     }
 }
 
-/// The question: the title (one line, no control characters), then the
-/// tool and its arguments as JSON (which escapes control characters; the
-/// line and paragraph separators and bidirectional controls JSON leaves
-/// as they are are shown as `\u202e`, so the arguments read as they are).
-/// Arguments past [`SHOWN_ARGUMENTS`] characters are cut with `…`: a
-/// megabyte of them would scroll the title and the tool's name off the
-/// screen, leaving the model's text in their place.
-fn prompt(title: &str, name: &str, arguments: &str) -> String {
-    let arguments = shown(arguments, SHOWN_ARGUMENTS);
-    format!(
-        "ptc: the program asks for: {title}\nptc: (tool `{name}` with {arguments})\nptc: allow this call? [y/N] "
-    )
-}
-
-/// `text` with the characters that could break a prompt's line, drive the
-/// terminal or reorder what it shows (control characters, line and
-/// paragraph separators, bidirectional controls: the characters titles
-/// escape) written as `\u001b`.
-fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if ptc::__private::is_hostile(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
+/// The prompt: what the request would do, in full and escaped
+/// ([`ApprovalRequest::shown_text`]: the grant first, every argument and
+/// the whole program, each line of the model's marked `│`), each line
+/// starting with `ptc: `, then the question.
+fn prompt(shown: &str, question: &str) -> String {
+    let mut prompt = String::with_capacity(shown.len() + 64);
+    for line in shown.lines() {
+        prompt.push_str("ptc: ");
+        prompt.push_str(line);
+        prompt.push('\n');
     }
-    out
-}
-
-/// How much of the model's justification the prompt shows.
-const SHOWN_JUSTIFICATION: usize = 1000;
-/// How much of a call's JSON arguments the prompt shows (as MCP's form).
-const SHOWN_ARGUMENTS: usize = 2000;
-
-/// The escalation prompt: the model's justification (see
-/// [`shown_justification`]) and the grant.
-fn escalation_prompt(request: &EscalationRequest) -> String {
-    let justification = shown_justification(&request.justification);
-    let tools = match request.tools.as_slice() {
-        [] => "no escalation-only tools".to_owned(),
-        names => format!("the tools {}", names.join(", ")),
-    };
-    format!(
-        "ptc: the program asks for an escalated run: {justification}\nptc: it would get {tools}, a deadline of {} ms, {} of memory and {} of output\nptc: allow the escalated run? [y/N] ",
-        request.timeout_ms,
-        size(request.memory_limit_bytes),
-        size(request.output_cap_bytes)
-    )
-}
-
-/// The model's justification as the prompt shows it: cut at 1,000
-/// characters, its control characters, line and paragraph separators and
-/// bidirectional controls shown as `\u001b` ([`visible`]).
-fn shown_justification(justification: &str) -> String {
-    shown(justification, SHOWN_JUSTIFICATION)
-}
-
-/// `text` cut at `max_chars` characters (then ending with `…`), what is
-/// left [`visible`].
-fn shown(text: &str, max_chars: usize) -> String {
-    let cut = text
-        .char_indices()
-        .nth(max_chars)
-        .map_or(text, |(at, _)| &text[..at]);
-    let mut shown = visible(cut);
-    if cut.len() < text.len() {
-        shown.push('…');
-    }
-    shown
-}
-
-/// A size in MiB or KiB when exact, else bytes.
-fn size(bytes: usize) -> String {
-    match bytes {
-        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
-        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
-        b => format!("{b} bytes"),
-    }
+    prompt.push_str(&format!("ptc: {question} [y/N] "));
+    prompt
 }
 
 /// Shows `prompt` and reads a yes/no answer on the terminal; `None` when
@@ -355,62 +287,13 @@ mod tests {
         assert_eq!(line.chars().filter(|&c| c == 'é').count(), 59);
     }
 
+    /// Every line of what is shown starts with `ptc: ` (the model's lines
+    /// are fenced inside it by `shown_text`), then the question.
     #[test]
-    fn the_prompt_gives_the_title_then_the_tool_and_its_arguments() {
+    fn the_prompt_prefixes_every_line_then_asks() {
         assert_eq!(
-            prompt("Write notes.md", "write_file", r#"{"path":"notes.md"}"#),
-            "ptc: the program asks for: Write notes.md\n\
-             ptc: (tool `write_file` with {\"path\":\"notes.md\"})\n\
-             ptc: allow this call? [y/N] "
-        );
-    }
-
-    /// serde_json leaves U+2028 and the bidirectional controls as they
-    /// are: a right-to-left override in an argument would reorder what the
-    /// person reads before answering.
-    #[test]
-    fn the_prompt_shows_separators_and_bidi_controls_in_arguments() {
-        let arguments = serde_json::to_string(&serde_json::json!({
-            "path": "invoice\u{202e}fdp.exe\u{2028}x\u{2066}"
-        }))
-        .unwrap();
-        let text = prompt("t", "write_file", &arguments);
-        assert!(
-            text.contains(r#"{"path":"invoice\u202efdp.exe\u2028x\u2066"}"#),
-            "{text}"
-        );
-        assert!(
-            !text.contains(['\u{202e}', '\u{2028}', '\u{2066}']),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn the_prompt_cuts_long_arguments() {
-        let arguments = format!(r#"{{"text":"{}"}}"#, "é".repeat(100_000));
-        let text = prompt("Write a", "write_file", &arguments);
-        assert!(
-            text.starts_with("ptc: the program asks for: Write a\n"),
-            "{text}"
-        );
-        assert!(
-            text.ends_with("éé…)\nptc: allow this call? [y/N] "),
-            "{text}"
-        );
-        assert_eq!(text.chars().filter(|&c| c == 'é').count(), 2000 - 9);
-    }
-
-    #[test]
-    fn the_justification_shows_bidi_controls_and_is_cut() {
-        assert_eq!(
-            shown_justification("ship \u{1b}[2J\u{202e}esaeler\u{2029}."),
-            "ship \\u001b[2J\\u202eesaeler\\u2029."
-        );
-        let long = shown_justification(&format!("{}\u{202e}", "é".repeat(1000)));
-        assert_eq!(long, format!("{}…", "é".repeat(1000)));
-        assert_eq!(
-            shown_justification(&"\u{7}".repeat(1001)).len(),
-            6 * 1000 + 3
+            prompt("The program asks\n│ a\n│ b", "allow this call?"),
+            "ptc: The program asks\nptc: │ a\nptc: │ b\nptc: allow this call? [y/N] "
         );
     }
 }

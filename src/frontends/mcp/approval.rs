@@ -1,14 +1,13 @@
 //! `ask` tools approved through MCP elicitation: the client shows the user a
-//! yes/no form with the call's title, the tool's name and its arguments. A
-//! run asking for escalation is put to the user the same way, before it
-//! starts.
+//! yes/no form with what the call or escalation would do, in full
+//! ([`ApprovalRequest::shown_text`]). A run asking for escalation is put to
+//! the user the same way, before it starts.
 
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
 use rmcp::service::ElicitationMode;
 use rmcp::{Peer, RoleServer};
 use serde_json::Value;
 
-use crate::limits::size;
 use crate::tool::call::ToolContext;
 use crate::tool::handler::BoxFuture;
 use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
@@ -21,12 +20,6 @@ pub(super) struct McpCaller {
 
 /// The form's one field: whether the user allows the call.
 const APPROVE: &str = "approve";
-
-/// How much of the arguments (or an escalated program) the form shows.
-const SHOWN_ARGUMENTS: usize = 2000;
-
-/// How much of an escalation's justification and description the form shows.
-const SHOWN_JUSTIFICATION: usize = 1000;
 
 /// Answers `ask` decisions (and runs asking for escalation) by eliciting a
 /// yes/no answer from the client that made the call; refuses as `DENIED`
@@ -47,14 +40,7 @@ impl Approver for ElicitingApprover {
     fn approve(&self, request: ApprovalRequest) -> BoxFuture<Approval> {
         Box::pin(async move {
             let name = &request.call.name;
-            let message = format!(
-                "Allow {}? (the tool call `{name}` with arguments {})",
-                request.title,
-                visible(&shortened(
-                    request.call.arguments.to_string(),
-                    SHOWN_ARGUMENTS
-                ))
-            );
+            let message = format!("{}\nAllow this call?", request.shown_text());
             let subject = Subject {
                 needs: format!("tool `{name}` needs approval"),
                 of: format!("`{name}`"),
@@ -71,48 +57,10 @@ impl Approver for ElicitingApprover {
                 of: "the escalation".to_owned(),
                 refused: "the escalation".to_owned(),
             };
-            elicit(&request.context, escalation_message(&request), subject).await
+            let message = format!("{}\nAllow the escalated run?", request.shown_text());
+            elicit(&request.context, message, subject).await
         })
     }
-}
-
-/// The form's message for an escalation: the model's justification, what
-/// the run would get, and the program.
-fn escalation_message(request: &EscalationRequest) -> String {
-    let tools = match request.tools.as_slice() {
-        [] => "no escalation-only tools".to_owned(),
-        names => format!("the tools {}", names.join(", ")),
-    };
-    format!(
-        "Allow an escalated run? The model says: {}\nIt would get {tools}, a deadline of {} ms, {} of memory and {} of output.\nThe program ({}):\n{}",
-        visible(&shortened(
-            request.justification.clone(),
-            SHOWN_JUSTIFICATION
-        )),
-        request.timeout_ms,
-        size(request.memory_limit_bytes as u64),
-        size(request.output_cap_bytes as u64),
-        visible(&shortened(request.description.clone(), SHOWN_JUSTIFICATION)),
-        visible(&shortened(request.code.clone(), SHOWN_ARGUMENTS)),
-    )
-}
-
-/// The model's text as a form shows it: what a title escapes (control
-/// characters — C1 ones like U+009B too, which JSON leaves —, line and
-/// paragraph separators, bidirectional controls) written as `\u{1b}`,
-/// except line breaks and tabs. Clients that draw the form on a terminal
-/// would otherwise obey an escape sequence in it, or let a right-to-left
-/// override reorder what the user approves.
-fn visible(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if crate::tool::title::is_hostile(c) && c != '\n' && c != '\t' {
-            out.extend(c.escape_default());
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 /// Asks the client behind `context` with a yes/no form showing `message`.
@@ -153,19 +101,6 @@ fn refused(reason: String) -> Approval {
     Approval::Refused(Denial::new(reason))
 }
 
-/// `text` cut to at most `limit` bytes (at a character boundary), with `…`.
-fn shortened(mut text: String, limit: usize) -> String {
-    if text.len() > limit {
-        let mut cut = limit;
-        while !text.is_char_boundary(cut) {
-            cut -= 1;
-        }
-        text.truncate(cut);
-        text.push('…');
-    }
-    text
-}
-
 /// The yes/no form with this message.
 fn form(message: String) -> Option<ElicitRequestParams> {
     let schema = ElicitationSchema::builder()
@@ -195,41 +130,5 @@ fn decide(of: &str, what: &str, answer: ElicitResult) -> Approval {
         }
         ElicitationAction::Decline => refused(format!("the user declined {what}")),
         _ => refused(format!("the user cancelled the approval of {of}")),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::tool::call::ToolContext;
-    use tokio_util::sync::CancellationToken;
-
-    #[test]
-    fn the_escalation_form_shows_the_models_text_escaped() {
-        let request = EscalationRequest {
-            run_id: "run-1".to_owned(),
-            code: "const a = 1\n\treturn '\u{1b}[2J\u{9b}31m'".to_owned(),
-            description: "tidy \u{202e}gnp.exe".to_owned(),
-            justification: "ship\u{2028}the release\u{7}".to_owned(),
-            tools: vec!["deploy".to_owned()],
-            timeout_ms: 1000,
-            memory_limit_bytes: 1 << 20,
-            output_cap_bytes: 1 << 10,
-            context: ToolContext::new("run-1", CancellationToken::new(), None),
-        };
-        let message = escalation_message(&request);
-        assert!(
-            message.contains("The model says: ship\\u{2028}the release\\u{7}\n"),
-            "{message}"
-        );
-        assert!(
-            message.contains("The program (tidy \\u{202e}gnp.exe):"),
-            "{message}"
-        );
-        assert!(
-            message.ends_with("const a = 1\n\treturn '\\u{1b}[2J\\u{9b}31m'"),
-            "{message}"
-        );
-        assert!(!message.contains(['\u{1b}', '\u{9b}', '\u{7}', '\u{202e}', '\u{2028}']));
     }
 }
