@@ -166,7 +166,7 @@ impl ServerHandler for McpServer {
         let caller: CallerContext = Arc::new(McpCaller {
             peer: context.peer.clone(),
         });
-        let (sink, events) = progress::channel();
+        let (sink, latest) = progress::channel();
         let token = context.meta.get_progress_token();
         let mut options = RunOptions::default()
             .scope(self.inner.scope.clone())
@@ -179,7 +179,7 @@ impl ServerHandler for McpServer {
         let invocation = progress::forwarding(
             self.engine()
                 .invoke(Call::new(id, name, arguments), options),
-            events,
+            latest,
             token,
             context.peer.clone(),
         )

@@ -7,7 +7,7 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
@@ -180,35 +180,47 @@ async fn admit(State(gate): State<Arc<Gate>>, request: Request, next: Next) -> R
 }
 
 /// An `Origin` of a page served from this machine: `http` or `https` on
-/// `localhost`, `127.0.0.1` or `[::1]`, any port.
+/// `localhost`, `127.0.0.1` or `[::1]`, any port, parsed as a URI (scheme,
+/// host, port): userinfo (`http://localhost:80@evil.example`, whose host
+/// is `evil.example`), a path or anything else an origin never has refuses.
 fn is_local_origin(origin: &HeaderValue) -> bool {
-    let Ok(origin) = origin.to_str() else {
+    let Ok(uri) = origin.to_str().unwrap_or_default().parse::<Uri>() else {
         return false;
     };
-    let Some((scheme, authority)) = origin.split_once("://") else {
+    let web = uri
+        .scheme_str()
+        .is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"));
+    let Some(authority) = uri.authority() else {
         return false;
     };
-    if !matches!(scheme, "http" | "https") {
-        return false;
-    }
-    let host = match authority.strip_prefix('[') {
-        Some(v6) => v6.split_once(']').map(|(host, _)| host),
-        None => Some(authority.split(':').next().unwrap_or(authority)),
-    };
-    matches!(host, Some("localhost" | "127.0.0.1" | "::1"))
+    let bare =
+        !authority.as_str().contains('@') && uri.path_and_query().is_none_or(|p| p.as_str() == "/");
+    let host = authority.host();
+    // `http` keeps a port it cannot read as text: `localhost:x` refuses.
+    let port = authority.as_str().len() == host.len() || authority.port_u16().is_some();
+    let local = ["localhost", "127.0.0.1", "[::1]", "::1"]
+        .iter()
+        .any(|l| host.eq_ignore_ascii_case(l));
+    web && bare && port && local
 }
 
 /// Whether `Authorization: Bearer <token>` carries `token`, compared in
-/// constant time (the lengths may leak, the contents do not).
+/// constant time (the lengths may leak, the contents do not). The scheme
+/// is case-insensitive, as RFC 7235 says of every scheme.
 fn bearer_matches(headers: &HeaderMap, token: &str) -> bool {
-    let Some(given) = headers
+    let Some((scheme, given)) = headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
+        .and_then(|v| v.split_once(' '))
     else {
         return false;
     };
-    given.as_bytes().ct_eq(token.as_bytes()).into()
+    scheme.eq_ignore_ascii_case("bearer")
+        && given
+            .trim_start_matches(' ')
+            .as_bytes()
+            .ct_eq(token.as_bytes())
+            .into()
 }
 
 #[cfg(test)]
@@ -236,6 +248,12 @@ mod tests {
             "file://",
             "chrome-extension://abc",
             "http://[::2]:80",
+            "http://localhost:80@evil.example",
+            "http://localhost@evil.example",
+            "http://user@localhost",
+            "http://localhost/path",
+            "http://localhost:notaport",
+            "ftp://localhost",
         ] {
             assert!(
                 !is_local_origin(&HeaderValue::from_static(origin)),
@@ -252,6 +270,9 @@ mod tests {
             headers
         };
         assert!(bearer_matches(&with("Bearer s3cret"), "s3cret"));
+        assert!(bearer_matches(&with("bearer s3cret"), "s3cret"));
+        assert!(bearer_matches(&with("BEARER  s3cret"), "s3cret"));
+        assert!(!bearer_matches(&with("Bearers3cret"), "s3cret"));
         assert!(!bearer_matches(&with("Bearer s3cre"), "s3cret"));
         assert!(!bearer_matches(&with("Bearer s3cret2"), "s3cret"));
         assert!(!bearer_matches(&with("Basic s3cret"), "s3cret"));
