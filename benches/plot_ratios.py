@@ -3,7 +3,7 @@
 W1 (cold run) and W2 (per sub-call). Inputs: a ptc workloads JSON-lines file
 and the peers' results.json. Usage:
   cargo run --release --example workloads -- --json > /tmp/ptc.jsonl
-  python3 benches/plot_ratios.py /tmp/ptc.jsonl ../shared/bench/peers/results.json > benches/ratios.svg
+  python3 benches/plot_ratios.py /tmp/ptc.jsonl benches/figures/peers.json > benches/ratios.svg
 """
 import json
 import sys

@@ -1,4 +1,4 @@
-//! W5 (shared/bench/WORKLOADS.md): render the TypeScript SDK for tools1000.json
+//! W5 (fixtures/workloads/WORKLOADS.md): render the TypeScript SDK for tools1000.json
 //! (and tools50.json); `run_code`'s description in each of its three forms;
 //! and discovery over tools1000.json: building the search index, and
 //! `tools.$search`.
@@ -21,7 +21,7 @@ use serde_json::Value;
 
 fn load(file: &str) -> Vec<ToolDefinition> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/bench/peers")
+        .join("fixtures/workloads")
         .join(file);
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));

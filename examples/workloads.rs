@@ -1,4 +1,4 @@
-//! The reference workloads W1–W7 (`../shared/bench/peers/WORKLOADS.md`) on ptc.
+//! The reference workloads W1–W7 (`fixtures/workloads/WORKLOADS.md`) on ptc.
 //!
 //! `cargo run --release --example workloads -- --json [--only W1,W3]` prints
 //! one JSON line per workload in the peers' format; without `--json`, a table.
@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 
 fn peers(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/bench/peers")
+        .join("fixtures/workloads")
         .join(file)
 }
 

@@ -7,10 +7,10 @@ use std::time::Duration;
 use ptc::{Engine, Limits, Registry, Tool, ToolContext, ToolDefinition, ToolError};
 use serde_json::{Value, json};
 
-/// `../shared/...` next to the repository (CI lays a copy there).
-pub fn shared(path: &str) -> PathBuf {
+/// The repository's `fixtures/...`: real MCP tool lists and the workloads' tool sets.
+pub fn fixture(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared")
+        .join("fixtures")
         .join(path)
 }
 
@@ -107,7 +107,7 @@ pub fn test_registry() -> Registry {
 /// The tools of every MCP fixture list, named `<server>.<tool>` as the MCP
 /// client names them.
 pub fn fixture_union() -> Vec<ToolDefinition> {
-    let dir = shared("fixtures/mcp-tools");
+    let dir = fixture("mcp-tools");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|entry| entry.unwrap().path())

@@ -10,7 +10,7 @@ use ptc::{
 };
 use serde_json::{Value, json};
 
-use crate::common::{fixture_union, shared};
+use crate::common::{fixture, fixture_union};
 use crate::engine::Events;
 
 fn tool(definition: ToolDefinition) -> Tool {
@@ -194,7 +194,7 @@ async fn discovery_names_stay_out_of_the_tools() {
 
 #[tokio::test]
 async fn search_over_tools1000_finds_the_expected_tool_first() {
-    let text = std::fs::read_to_string(shared("bench/peers/tools1000.json")).unwrap();
+    let text = std::fs::read_to_string(fixture("workloads/tools1000.json")).unwrap();
     let defs: Vec<ToolDefinition> = serde_json::from_str(&text).unwrap();
     let registry = Registry::new();
     registry.add_all(defs.into_iter().map(tool)).unwrap();

@@ -124,7 +124,7 @@ async fn every_front_end_refuses_a_limit_out_of_range_with_the_same_message() {
 #[tokio::test]
 async fn the_description_budget_chooses_the_form() {
     let dir = tempfile::tempdir().unwrap();
-    let manifest = crate::common::shared("bench/peers/tools50.json");
+    let manifest = crate::common::fixture("workloads/tools50.json");
     let manifest = manifest.to_str().unwrap();
     let sdk = |budget: &str| {
         let out = ptc(

@@ -132,7 +132,7 @@ fn python_client_sees_only_run_code_in_ptc_mode() {
 /// as namespaces, and a program finds and describes a tool.
 #[test]
 fn python_client_sees_a_large_tool_set_within_the_budget() {
-    let tools1000 = crate::common::shared("bench/peers/tools1000.json");
+    let tools1000 = crate::common::fixture("workloads/tools1000.json");
     let server = json!({
         "command": env!("CARGO_BIN_EXE_ptc"),
         "args": ["mcp", "--tools", tools1000.to_str().unwrap(), "--description-budget", "16KiB"],

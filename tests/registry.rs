@@ -299,7 +299,7 @@ fn mode_is_a_registry_default_with_a_scope_override() {
 /// is refused exactly when the schema has a `required`.
 #[test]
 fn real_mcp_tool_lists_register_and_validate() {
-    let dir = crate::common::shared("fixtures/mcp-tools");
+    let dir = crate::common::fixture("mcp-tools");
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

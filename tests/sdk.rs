@@ -14,9 +14,9 @@ fn manifest_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `shared/` sits next to the repository (CI clones the repo beside a copy).
-fn shared(rel: &str) -> PathBuf {
-    manifest_dir().join("..").join("shared").join(rel)
+/// The repository's `fixtures/`: real MCP tool lists and the workloads' tool sets.
+fn fixture(rel: &str) -> PathBuf {
+    manifest_dir().join("fixtures").join(rel)
 }
 
 /// A tool list: either `{ "tools": [...] }` (an MCP `tools/list` answer) or a bare array.
@@ -40,7 +40,7 @@ fn declarations_of(tools: &[ToolDefinition]) -> String {
 
 /// The tool lists with goldens: every MCP fixture, plus tools50.
 fn golden_sources() -> Vec<(String, PathBuf)> {
-    let dir = shared("fixtures/mcp-tools");
+    let dir = fixture("mcp-tools");
     let mut sources: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
         .map(|entry| entry.expect("a directory entry").path())
@@ -56,7 +56,7 @@ fn golden_sources() -> Vec<(String, PathBuf)> {
         "expected the MCP fixtures in {}",
         dir.display()
     );
-    sources.push(("tools50".into(), shared("bench/peers/tools50.json")));
+    sources.push(("tools50".into(), fixture("workloads/tools50.json")));
     sources
 }
 
@@ -110,7 +110,7 @@ fn declarations_match_goldens() {
 /// The public `run_code_description` is the full form an engine presents.
 #[test]
 fn run_code_description_is_the_full_form() {
-    let tools = load_tools(&shared("bench/peers/tools50.json"));
+    let tools = load_tools(&fixture("workloads/tools50.json"));
     let text = run_code_description(&declarations_of(&tools), &SdkOptions::default());
     assert!(text == presented_description(tools, 1 << 20));
 }
@@ -141,8 +141,8 @@ fn presented_description(tools: Vec<ToolDefinition>, budget: usize) -> String {
 /// only as namespaces.
 fn description_forms() -> Vec<(&'static str, String, &'static str)> {
     let default = Limits::default().description_budget_bytes;
-    let tools50 = load_tools(&shared("bench/peers/tools50.json"));
-    let tools1000 = load_tools(&shared("bench/peers/tools1000.json"));
+    let tools50 = load_tools(&fixture("workloads/tools50.json"));
+    let tools1000 = load_tools(&fixture("workloads/tools1000.json"));
     vec![
         (
             "tools50.run_code.md",
@@ -260,7 +260,7 @@ fn ptc_sdk_names_the_working_directory() {
 #[test]
 fn rendering_is_deterministic() {
     // Across processes: the golden was written by another process.
-    let tools = load_tools(&shared("bench/peers/tools50.json"));
+    let tools = load_tools(&fixture("workloads/tools50.json"));
     let first = declarations_of(&tools);
     if !blessing() {
         let golden = std::fs::read_to_string(manifest_dir().join("tests/golden/sdk/tools50.d.ts"))
@@ -353,7 +353,7 @@ fn inventory(schema: &Value, inv: &mut Inventory) {
 
 #[test]
 fn tools1000_is_compact_and_loses_nothing() {
-    let tools = load_tools(&shared("bench/peers/tools1000.json"));
+    let tools = load_tools(&fixture("workloads/tools1000.json"));
     let json = serde_json::to_string(&tools).expect("tools serialize");
     let ts = declarations_of(&tools);
     let ratio = ts.len() as f64 / json.len() as f64;
@@ -584,7 +584,7 @@ fn sdks_typecheck_with_tsc() {
 #[test]
 fn tools1000_sdk_typechecks_with_tsc() {
     let Some(tsc) = tsc() else { return };
-    check_with_tsc(&tsc, "tools1000", &shared("bench/peers/tools1000.json"));
+    check_with_tsc(&tsc, "tools1000", &fixture("workloads/tools1000.json"));
 }
 
 /// A tiny deterministic generator (xorshift64*), so failures reproduce.
@@ -857,7 +857,7 @@ fn random_schemas_typecheck_with_tsc() {
 /// whatever the golden holds.
 #[test]
 fn the_instructions_tell_the_model_what_the_contract_lists() {
-    let tools = load_tools(&shared("bench/peers/tools50.json"));
+    let tools = load_tools(&fixture("workloads/tools50.json"));
     let text = run_code_description(&declarations_of(&tools), &SdkOptions::default());
     for (rule, needle) in [
         (

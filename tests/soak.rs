@@ -8,7 +8,7 @@ use ptc::{
 };
 use serde_json::Value;
 
-use crate::common::shared;
+use crate::common::fixture;
 
 use crate::common::engine_with_heap;
 
@@ -66,7 +66,7 @@ async fn runs(engine: &Engine, code: &str, n: usize, kind: Option<FailureKind>) 
 #[ignore = "run by memory_stays_flat in a process of its own"]
 async fn soak_child() {
     // Registering real tool lists: schema checks must not keep memory per schema.
-    let text = std::fs::read_to_string(shared("bench/peers/tools1000.json")).unwrap();
+    let text = std::fs::read_to_string(fixture("workloads/tools1000.json")).unwrap();
     let definitions: Vec<ToolDefinition> = serde_json::from_str(&text).unwrap();
     let before_registry = rss_mib();
     let registry = Registry::new();

@@ -3,7 +3,7 @@
 use ptc::{Call, CallOptions, ErrorCode, Registry, Tool, ToolContext, ToolDefinition, ToolError};
 use serde_json::{Map, Value, json};
 
-use crate::common::shared;
+use crate::common::fixture;
 
 /// A minimal instance that satisfies `schema` (for the shapes tools1000 uses).
 fn valid_instance(schema: &Value) -> Value {
@@ -72,7 +72,7 @@ fn valid_instance(schema: &Value) -> Value {
 
 #[tokio::test]
 async fn every_tool_accepts_a_valid_call_and_refuses_an_invalid_one() {
-    let text = std::fs::read_to_string(shared("bench/peers/tools1000.json")).unwrap();
+    let text = std::fs::read_to_string(fixture("workloads/tools1000.json")).unwrap();
     let defs: Vec<ToolDefinition> = serde_json::from_str(&text).unwrap();
     assert_eq!(defs.len(), 1000);
     let registry = Registry::new();
