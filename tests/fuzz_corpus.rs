@@ -1,12 +1,13 @@
-//! The fuzz targets' corpora (`fuzz/corpus/<target>/`), replayed on stable:
-//! every input any fuzzer kept, and every crash it found (kept as a seed
-//! once fixed), runs through the same entry point as under `cargo fuzz`.
+//! The fuzz targets' regression inputs (`fuzz/regressions/<target>/`),
+//! replayed on stable: every crash a fuzzer found (kept once fixed) and a
+//! seed set of the working corpus run through the same entry point as
+//! under `cargo fuzz` (docs/testing.md, Fuzzing).
 
 use std::path::PathBuf;
 
 fn replay(target: &str, check: fn(&[u8])) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/corpus")
+        .join("fuzz/regressions")
         .join(target);
     let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
