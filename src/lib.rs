@@ -121,6 +121,7 @@ mod schema;
 mod sdk;
 mod sources;
 mod tool;
+mod transport;
 
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{EventSink, RunEvent, RunEventKind};
@@ -157,6 +158,7 @@ pub use tool::pipeline::{
     Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationRequest, Next,
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
+pub use transport::child::end_all as end_mcp_server_processes;
 
 /// Internals exposed for the crate's own benches and binary. Not a stable API.
 #[doc(hidden)]

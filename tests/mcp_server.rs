@@ -287,13 +287,13 @@ fn python_client_gets_progress_notifications_of_settled_sub_calls() {
         })
         .collect();
     // Coalesced: a sub-call that settles while the previous notification
-    // is being sent may be replaced by the next one, never reordered.
+    // is being sent (or before the forwarder first looks, on a loaded
+    // machine) may be replaced by the next one, never reordered.
     let all = [
         (1.0, "List . (2 entries)"),
         (2.0, "Read notes.txt (1 line)"),
         (3.0, "read_file(): failed (INVALID_ARGUMENTS)"),
     ];
-    assert_eq!(progress.first(), Some(&all[0]), "{progress:?}");
     assert_eq!(progress.last(), Some(&all[2]), "{progress:?}");
     assert!(progress.iter().all(|p| all.contains(p)), "{progress:?}");
     assert!(progress.windows(2).all(|w| w[0].0 < w[1].0), "{progress:?}");

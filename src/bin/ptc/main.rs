@@ -190,15 +190,30 @@ fn main() -> ExitCode {
         Err(e) => return usage(&format!("cannot start the async runtime: {e}")),
     };
     let result = runtime.block_on(async move {
-        match cli.command {
-            Command::Run(args) => run(args).await,
-            Command::Sdk(args) => sdk(args).await,
-            Command::Serve => Ok(serve().await),
-            Command::Mcp(args) => mcp::mcp(args).await,
+        let command = async move {
+            match cli.command {
+                Command::Run(args) => run(args).await,
+                Command::Sdk(args) => sdk(args).await,
+                Command::Serve => Ok(serve().await),
+                Command::Mcp(args) => mcp::mcp(args).await,
+            }
+        };
+        tokio::select! {
+            result = command => Ok(result),
+            signal = terminating() => Err(signal),
         }
     });
     // Don't wait for blocking reads (stdin, an abandoned approval prompt).
     runtime.shutdown_background();
+    let result = match result {
+        Ok(result) => result,
+        Err(signal) => {
+            // The MCP servers run in process groups of their own, which a
+            // terminal's Ctrl-C does not reach: end them before going.
+            ptc::end_mcp_server_processes();
+            return ExitCode::from(128 + signal);
+        }
+    };
     result.unwrap_or_else(|Usage(problems)| {
         let (last, before) = problems.split_last().expect("a usage error says something");
         for problem in before {
@@ -206,6 +221,30 @@ fn main() -> ExitCode {
         }
         usage(last)
     })
+}
+
+/// Resolves with the number of the first SIGINT, SIGTERM or SIGHUP; never,
+/// if the handlers cannot be installed (the default actions then stay).
+async fn terminating() -> u8 {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut handlers = Vec::new();
+    for (kind, number) in [
+        (SignalKind::interrupt(), 2),
+        (SignalKind::terminate(), 15),
+        (SignalKind::hangup(), 1),
+    ] {
+        match signal(kind) {
+            Ok(handler) => handlers.push((handler, number)),
+            Err(_) => return std::future::pending().await,
+        }
+    }
+    let received = handlers
+        .iter_mut()
+        .map(|(handler, number)| Box::pin(async move { handler.recv().await.map(|()| *number) }));
+    match futures::future::select_all(received).await.0 {
+        Some(number) => number,
+        None => std::future::pending().await,
+    }
 }
 
 fn usage(message: &str) -> ExitCode {

@@ -19,6 +19,7 @@ use super::tools::{ListedTool, map_tools};
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
 use crate::tool::registry::Registry;
+use crate::transport::lines::{UNREADABLE_ANSWER, ended_the_session};
 
 /// How long a clean shutdown may take before the session is dropped (and
 /// a child killed).
@@ -327,7 +328,14 @@ impl Server {
             result = live.peer.call_tool(params) => result,
         };
         match result {
-            Ok(result) => tool_result(&serde_json::to_value(result).unwrap_or(Value::Null)),
+            Ok(result) => tool_result(serde_json::to_value(result).unwrap_or(Value::Null)),
+            Err(ServiceError::McpError(error)) if error.code == UNREADABLE_ANSWER => {
+                let why = format!("sent an answer ptc cannot read: {}", error.message);
+                if ended_the_session(&error) {
+                    self.lost(live.epoch, why.clone()).await;
+                }
+                Err(self.error(&why))
+            }
             Err(ServiceError::McpError(error)) => {
                 Err(self.error(&format!("refused the call: {}", error.message)))
             }
