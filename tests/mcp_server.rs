@@ -137,8 +137,10 @@ fn python_client_sees_a_large_tool_set_within_the_budget() {
         "command": env!("CARGO_BIN_EXE_ptc"),
         "args": ["mcp", "--tools", tools1000.to_str().unwrap(), "--description-budget", "16KiB"],
     });
+    // The servers start in the background: their tools join when ready.
+    let ready = json!(["memory.create_entities", "fs.read_text_file"]);
     let listed = drive(with(
-        json!({ "scenario": "list" }),
+        json!({ "scenario": "list", "untilListed": ready }),
         ("stdio", server.clone()),
     ));
     let description = listed["tools"][0]["description"].as_str().unwrap();
@@ -973,8 +975,10 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
         "cwd": root,
     });
 
+    // The servers start in the background: their tools join when ready.
+    let ready = json!(["memory.create_entities", "fs.read_text_file"]);
     let listed = drive(with(
-        json!({ "scenario": "list" }),
+        json!({ "scenario": "list", "untilListed": ready }),
         ("stdio", server.clone()),
     ));
     let tools = listed["tools"].as_array().unwrap();
@@ -1003,7 +1007,8 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
            return [graph.entities.map(e => e.name).join(), a.content, b.content].join(" ")"#
     );
     let called = drive(with(
-        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(&code) }),
+        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(&code),
+                "untilListed": ready }),
         ("stdio", server),
     ));
     let result = &called["result"];
