@@ -218,9 +218,11 @@ impl Registry {
     /// ("MCP server `gh`"), `prefix` starts its tools' names (`gh.`).
     /// Sources keep the order of their declarations; until it registers
     /// its tools, the source is [`Absence::Starting`]. Declaring a source
-    /// again changes its label and prefix, not its place.
+    /// again changes its label and prefix, not its place (and it is
+    /// starting again unless it has tools).
     pub(crate) fn declare_source(&self, owner: &str, label: &str, prefix: &str) {
-        let _tools = write(&self.inner.tools);
+        let tools = write(&self.inner.tools);
+        let has_tools = tools.values().any(|t| t.owner.as_deref() == Some(owner));
         let mut sources = self.sources();
         let declared = DeclaredSource {
             owner: owner.to_owned(),
@@ -232,6 +234,9 @@ impl Registry {
             Some(known) => {
                 known.label = declared.label;
                 known.prefix = declared.prefix;
+                if !has_tools {
+                    known.absence = declared.absence;
+                }
             }
             None => sources.push(declared),
         }

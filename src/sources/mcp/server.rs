@@ -134,15 +134,16 @@ impl Server {
     ) {
         let mut first = Some(first);
         loop {
-            let (why, failures) = {
+            let wait = {
                 let mut state = self.state.lock().await;
                 if matches!(*state, State::Stopped) {
                     return;
                 }
-                match self.restart(&mut state).await {
+                // Under the lock, what follows: a re-listing (list_changed
+                // at start) registers after this, never before, and a
+                // shutdown has the last word on the absence.
+                let (why, failures) = match self.restart(&mut state).await {
                     Ok((_, tools, mut problems)) => {
-                        // Under the lock: a re-listing (list_changed at
-                        // start) registers after this, never before.
                         problems.extend(self.sync(tools));
                         self.started.store(true, Ordering::Release);
                         match first.take() {
@@ -157,16 +158,17 @@ impl Server {
                         State::Down { failures, .. } => (why, *failures),
                         _ => return,
                     },
+                };
+                let wait = self.options.delay_after(failures.saturating_add(1));
+                self.set_absence(Some(Absence::Failed {
+                    why: why.clone(),
+                    retry_at: Some(Instant::now() + wait),
+                }));
+                if let Some(first) = first.take() {
+                    first.send_replace(Some(vec![format!("not started: {why}")]));
                 }
+                wait
             };
-            let wait = self.options.delay_after(failures.saturating_add(1));
-            self.set_absence(Some(Absence::Failed {
-                why: why.clone(),
-                retry_at: Some(Instant::now() + wait),
-            }));
-            if let Some(first) = first.take() {
-                first.send_replace(Some(vec![format!("not started: {why}")]));
-            }
             tokio::time::sleep(wait).await;
         }
     }
