@@ -973,8 +973,10 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
         "cwd": root,
     });
 
+    // The servers start in the background: their tools join when ready.
+    let ready = json!(["memory.create_entities", "fs.read_text_file"]);
     let listed = drive(with(
-        json!({ "scenario": "list" }),
+        json!({ "scenario": "list", "untilListed": ready }),
         ("stdio", server.clone()),
     ));
     let tools = listed["tools"].as_array().unwrap();
@@ -1003,7 +1005,8 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
            return [graph.entities.map(e => e.name).join(), a.content, b.content].join(" ")"#
     );
     let called = drive(with(
-        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(&code) }),
+        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(&code),
+                "untilListed": ready }),
         ("stdio", server),
     ));
     let result = &called["result"];

@@ -17,6 +17,7 @@ mod limits;
 mod mcp_doors;
 mod mcp_server;
 mod mcp_sources;
+mod mcp_startup;
 mod pipeline;
 mod presentation;
 mod registry;

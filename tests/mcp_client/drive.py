@@ -18,6 +18,11 @@ The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
   (`accept`, `refuse`, `decline`; a list answers in turn, then refuses),
   or declaring no elicitation at all when `answer` is absent.
 
+With `untilListed` (a list of strings), the scenario starts once the
+tools listed mention every one of them (re-listed every 100 ms, for up to
+30 s): `ptc mcp` answers at once and its upstream servers' tools join as
+each is ready.
+
 Prints one JSON object on stdout. Rust tests (tests/mcp_server.rs) run it.
 """
 
@@ -170,11 +175,25 @@ def elicitation_callback(plan, seen):
     return on_elicit
 
 
+async def wait_listed(client, plan):
+    wanted = plan.get("untilListed") or []
+    deadline = time.monotonic() + 30
+    while True:
+        listed = json.dumps([tool_json(tool) for tool in (await client.list_tools()).tools])
+        missing = [w for w in wanted if w not in listed]
+        if not missing:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"never listed: {missing}")
+        await anyio.sleep(0.1)
+
+
 async def main(plan):
     seen = []
     client = Client(server_of(plan), elicitation_callback=elicitation_callback(plan, seen), read_timeout_seconds=120)
     try:
         async with client:
+            await wait_listed(client, plan)
             output = await SCENARIOS[plan["scenario"]](client, plan)
     except Exception as error:  # a refusal may come wrapped in task groups' exception groups
         mcp_error = next((e for e in causes(error) if isinstance(e, MCPError)), None)

@@ -26,7 +26,7 @@ mod tools;
 use limits::LimitArgs;
 use present::{SdkFormat, content_text, format_presentation};
 use terminal::{Progress, TerminalApprover};
-use tools::{mcp_servers, tools_registry};
+use tools::{mcp_servers, tools_registry, warn_about};
 
 #[derive(Parser)]
 #[command(
@@ -275,10 +275,25 @@ fn clap_error(error: &clap::Error) -> ExitCode {
     }
 }
 
+/// Whether [`registry`] waits for the MCP servers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Startup {
+    /// Until each is ready or its first start failed (bounded by its
+    /// `startupTimeoutMs`): one-shot commands, whose output must be whole.
+    Wait,
+    /// Not at all: their tools join as each is ready (`ptc mcp`, which
+    /// must answer its client at once); warnings are printed when all
+    /// first starts have ended.
+    Background,
+}
+
 /// The registry the tool flags name, and the MCP servers behind some of
 /// its tools (keep them for as long as the registry is used); warnings go
 /// to stderr.
-pub(crate) async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpServers>), Usage> {
+pub(crate) async fn registry(
+    args: &ToolArgs,
+    startup: Startup,
+) -> Result<(Registry, Option<McpServers>), Usage> {
     let workspace = match (&args.workspace, &args.tools, &args.mcp_config) {
         (Some(dir), _, _) => Some(dir.clone()),
         (None, None, None) => Some(PathBuf::from(".")),
@@ -291,12 +306,16 @@ pub(crate) async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpSer
     let Some(path) = &args.mcp_config else {
         return Ok((registry, None));
     };
-    let (servers, problems) = mcp_servers(path, &registry).await.map_err(|e| match e {
+    let servers = mcp_servers(path, &registry).map_err(|e| match e {
         McpConfigError::Invalid { problems } => Usage(problems),
         other => Usage::new(other.to_string()),
     })?;
-    for problem in problems {
-        eprintln!("ptc: warning: {problem}");
+    let ready = servers.ready();
+    match startup {
+        Startup::Wait => warn_about(ready.await),
+        Startup::Background => {
+            tokio::spawn(async move { warn_about(ready.await) });
+        }
     }
     Ok((registry, Some(servers)))
 }
@@ -324,7 +343,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
     let limits = args.limits.limits();
-    let (registry, servers) = registry(&args.tools).await?;
+    let (registry, servers) = registry(&args.tools, Startup::Wait).await?;
     registry.set_approver(TerminalApprover::new());
     let engine = Engine::new(registry, limits).map_err(|e| Usage::new(limits::explain(&e)))?;
 
@@ -374,7 +393,7 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
 }
 
 async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
-    let (registry, servers) = registry(&args.tools).await?;
+    let (registry, servers) = registry(&args.tools, Startup::Wait).await?;
     stop(servers).await;
     let engine =
         Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;

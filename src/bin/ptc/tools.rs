@@ -86,15 +86,20 @@ pub(crate) fn tools_registry(
     Ok((registry, warnings))
 }
 
-/// Starts the MCP servers of the config file at `path` and adds their tools
-/// to `registry`; a server that cannot start is a problem, not an error.
+/// Starts the MCP servers of the config file at `path` in the background;
+/// their tools join `registry` as each is ready ([`McpServers::ready`]
+/// waits for them). A server that cannot start is a problem, not an error.
 ///
 /// # Errors
 /// The config cannot be read or is not valid.
-pub(crate) async fn mcp_servers(
-    path: &Path,
-    registry: &Registry,
-) -> Result<(McpServers, Vec<McpProblem>), McpConfigError> {
+pub(crate) fn mcp_servers(path: &Path, registry: &Registry) -> Result<McpServers, McpConfigError> {
     let config = McpConfig::from_file(path)?;
-    Ok(ptc::connect(&config, registry, McpOptions::default()).await)
+    Ok(McpServers::start(&config, registry, McpOptions::default()))
+}
+
+/// Prints the problems of the MCP servers' first starts as warnings.
+pub(crate) fn warn_about(problems: Vec<McpProblem>) {
+    for problem in problems {
+        eprintln!("ptc: warning: {problem}");
+    }
 }
