@@ -16,6 +16,7 @@ mod lean_context;
 mod limits;
 mod mcp_server;
 mod mcp_sources;
+mod mcp_ts_client;
 mod pipeline;
 mod presentation;
 mod registry;
