@@ -595,7 +595,7 @@ fn ptc_mcp_exit(args: &[&str]) -> (i32, String) {
 
 #[test]
 fn bad_mcp_flags_are_usage_errors() {
-    let (code, stderr) = ptc_mcp_exit(&["--http", "0.0.0.0:0"]);
+    let (code, stderr) = ptc_mcp_exit(&["--workspace", ".", "--http", "0.0.0.0:0"]);
     assert_eq!(code, 2);
     assert!(
         stderr.starts_with("ptc: refusing to listen on 0.0.0.0:0") && stderr.lines().count() == 1,

@@ -14,6 +14,7 @@ mod host_tools;
 mod inspect;
 mod lean_context;
 mod limits;
+mod mcp_defaults;
 mod mcp_server;
 mod mcp_sources;
 mod mcp_ts_client;

@@ -65,8 +65,9 @@ pub(crate) struct ToolArgs {
     #[arg(long, value_name = "MANIFEST")]
     tools: Option<PathBuf>,
     /// Root of the built-in workspace tools (read_file, write_file, list_dir,
-    /// search_files) [default: the current directory, unless --tools or
-    /// --mcp-config is given; with them, both sets]
+    /// search_files) [default: for ptc run and ptc sdk, the current
+    /// directory unless --tools or --mcp-config is given (with them, both
+    /// sets); for ptc mcp, none: the file tools only with --workspace]
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
     /// MCP servers whose tools are added as `<server>.<tool>`: a JSON file
@@ -236,14 +237,37 @@ fn clap_error(error: &clap::Error) -> ExitCode {
     }
 }
 
+/// Who the tools are for, which decides what no tool flag means.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolsFor {
+    /// `ptc run` and `ptc sdk`, used by a person in a directory: without
+    /// `--workspace`, `--tools` or `--mcp-config`, the workspace tools of
+    /// the current directory.
+    Cli,
+    /// `ptc mcp`, started by a client from wherever it likes (a desktop
+    /// client may start it from `/`): only the tools the flags name, at
+    /// least one source, and never an upstream server that is this same
+    /// `ptc mcp` again.
+    McpServer,
+}
+
 /// The registry the tool flags name, and the MCP servers behind some of
 /// its tools (keep them for as long as the registry is used); warnings go
 /// to stderr.
-pub(crate) async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpServers>), Usage> {
-    let workspace = match (&args.workspace, &args.tools, &args.mcp_config) {
-        (Some(dir), _, _) => Some(dir.clone()),
-        (None, None, None) => Some(PathBuf::from(".")),
-        (None, _, _) => None,
+pub(crate) async fn registry(
+    args: &ToolArgs,
+    about: ToolsFor,
+) -> Result<(Registry, Option<McpServers>), Usage> {
+    let workspace = match (&args.workspace, &args.tools, &args.mcp_config, about) {
+        (Some(dir), _, _, _) => Some(dir.clone()),
+        (None, None, None, ToolsFor::Cli) => Some(PathBuf::from(".")),
+        (None, None, None, ToolsFor::McpServer) => {
+            return Err(Usage::new(
+                "no tools to serve: pass --workspace DIR (file tools confined to DIR), \
+                 --tools MANIFEST or --mcp-config FILE",
+            ));
+        }
+        (None, _, _, _) => None,
     };
     let (registry, warnings) = tools_registry(workspace.as_deref(), args.tools.as_deref())?;
     for warning in warnings {
@@ -252,10 +276,14 @@ pub(crate) async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpSer
     let Some(path) = &args.mcp_config else {
         return Ok((registry, None));
     };
-    let (servers, problems) = mcp_servers(path, &registry).await.map_err(|e| match e {
-        McpConfigError::Invalid { problems } => Usage(problems),
-        other => Usage::new(other.to_string()),
-    })?;
+    let skip_self = about == ToolsFor::McpServer;
+    let (servers, problems) =
+        mcp_servers(path, &registry, skip_self)
+            .await
+            .map_err(|e| match e {
+                McpConfigError::Invalid { problems } => Usage(problems),
+                other => Usage::new(other.to_string()),
+            })?;
     for problem in problems {
         eprintln!("ptc: warning: {problem}");
     }
@@ -285,7 +313,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
     let limits = args.limits.limits();
-    let (registry, servers) = registry(&args.tools).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     registry.set_approver(TerminalApprover::new());
     let engine = Engine::new(registry, limits).map_err(|e| Usage::new(limits::explain(&e)))?;
 
@@ -335,7 +363,7 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
 }
 
 async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
-    let (registry, servers) = registry(&args.tools).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     stop(servers).await;
     let engine =
         Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;
