@@ -1000,7 +1000,7 @@ fn mcp_clients_approve_escalations_through_elicitation() {
     let message = asked[0]["message"].as_str().unwrap();
     assert!(
         message.starts_with(
-            "The program asks for an escalated run. It would get the tools deploy, risky, a deadline of 120000 ms, 256 MiB of memory and 128 KiB of output.\nThe model's justification (one line, escaped): the user asked to ship it\nThe model's description (one line, escaped): ships it\nThe program, in full (3 lines, 83 bytes, each marked │):\n│ const d = await tools.deploy({})\n"
+            "The program asks for an escalated run. It would get the tools deploy, risky, a deadline of 55000 ms, 256 MiB of memory and 128 KiB of output.\nThe model's justification (one line, escaped): the user asked to ship it\nThe model's description (one line, escaped): ships it\nThe program, in full (3 lines, 83 bytes, each marked │):\n│ const d = await tools.deploy({})\n"
         ),
         "{message}"
     );

@@ -216,3 +216,49 @@ fn typescript_client_accepts_every_outcome_over_http() {
     }));
     check_every_outcome(&answer);
 }
+
+/// A run longer than the client's request timeout: heartbeats (after 4 s
+/// without progress) say what it waits on, and a client that resets its
+/// timeout on progress gets the answer instead of `-32001 Request timed
+/// out`. `progress` increases with every notification, as MCP asks.
+#[test]
+fn typescript_client_keeps_waiting_on_heartbeats() {
+    let fixture = Fixture::new();
+    let mut nap = run_code("nap", "return await tools.nap({ seconds: 10 })");
+    nap["timeoutMs"] = json!(7000);
+    nap["resetTimeoutOnProgress"] = json!(true);
+    let answer = drive_ts(&json!({ "server": fixture.stdio(&[]), "calls": [nap] }));
+    let call = &answer["calls"][0];
+    assert!(call.get("result").is_some(), "the call timed out: {call}");
+    assert_eq!(texts(&call["result"]), ["rested"], "{call}");
+    let progress = call["progress"].as_array().unwrap();
+    let beats: Vec<&Value> = progress
+        .iter()
+        .filter(|p| p["message"] == "running (0 sub-calls settled, 1 in flight: `nap`)")
+        .collect();
+    assert!(beats.len() >= 2, "{call}");
+    let values: Vec<f64> = progress
+        .iter()
+        .map(|p| p["progress"].as_f64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
+    assert_eq!(values.last(), Some(&1.0), "the settled sub-call: {call}");
+}
+
+/// `ptc mcp`'s default deadline fits the TypeScript SDK's 60 s request
+/// timeout, and `run_code`'s description says the real default and maximum.
+#[test]
+fn ptc_mcp_states_its_default_deadline_under_the_client_timeout() {
+    let fixture = Fixture::new();
+    let answer = drive_ts(&json!({ "server": fixture.stdio(&[]), "calls": [] }));
+    let description = answer["tools"][0]["description"].as_str().unwrap();
+    assert!(
+        description
+            .contains("`timeoutMs` bounds the whole run: 55000 ms by default, at most 600000 ms."),
+        "{description}"
+    );
+    let answer =
+        drive_ts(&json!({ "server": fixture.stdio(&["--timeout-ms", "20000"]), "calls": [] }));
+    let description = answer["tools"][0]["description"].as_str().unwrap();
+    assert!(description.contains("20000 ms by default"), "{description}");
+}

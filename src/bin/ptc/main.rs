@@ -118,7 +118,8 @@ struct SdkArgs {
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
     /// The limits of `ptc run` and `ptc mcp`, so the description shows what
-    /// they would serve under the same flags.
+    /// they would serve under the same flags (the defaults are `ptc run`'s;
+    /// `ptc mcp`'s deadline is 55000 ms).
     #[command(flatten)]
     limits: LimitArgs,
 }

@@ -43,8 +43,8 @@ pub(crate) struct McpArgs {
 pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     let token = token(&args)?;
     let (registry, servers) = registry(&args.tools, ToolsFor::McpServer).await?;
-    let engine =
-        Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;
+    let engine = Engine::new(registry, args.limits.mcp_limits())
+        .map_err(|e| Usage::new(limits::explain(&e)))?;
     let server = McpServer::new(engine, Mode::from(args.mode));
     let served = match args.http {
         None => serve_mcp_stdio(server).await.map_err(|e| failed(&e)),
