@@ -361,18 +361,18 @@ fn python_client_approves_an_ask_tool_through_elicitation() {
         "The program asks to call the tool `risky` (needs approval).\nIts title (the model's, escaped): risky(target: \"prod\")\nIts arguments, in full (3 lines, each marked │):\n│ {\n│   \"target\": \"prod\"\n│ }\nAllow this call?"
     );
     assert_eq!(
-        asked[0]["schema"]["properties"]["approve"]["type"],
-        "boolean"
+        asked[0]["schema"],
+        json!({ "type": "object", "properties": {} }),
+        "nothing to fill in or tick: Accept allows"
     );
-    assert_eq!(asked[0]["schema"]["required"], json!(["approve"]));
 }
 
 #[test]
-fn python_client_refusing_or_declining_denies_the_call() {
+fn python_client_declining_or_cancelling_denies_the_call() {
     let fixture = Fixture::new();
     for (answer, reason) in [
-        ("refuse", "the user refused the call to `risky`"),
         ("decline", "the user declined the call to `risky`"),
+        ("cancel", "the user cancelled the approval of `risky`"),
     ] {
         let answered = elicit(&fixture, Some(answer));
         assert_eq!(answered["result"]["isError"], true);

@@ -41,7 +41,8 @@ impl Fixture {
         let manifest = json!([
             { "name": "nap", "readOnly": true,
               "parameters": { "type": "object", "properties": { "seconds": { "type": "number" } } },
-              "command": ["sh", "-c", "sleep \"$(sed 's/[^0-9.]//g')\"; echo '\"rested\"'"] }
+              "command": ["sh", "-c", "sleep \"$(sed 's/[^0-9.]//g')\"; echo '\"rested\"'"] },
+            { "name": "risky", "policy": "ask", "command": ["sh", "-c", "echo '\"done\"'"] }
         ]);
         std::fs::write(dir.path().join("manifest.json"), manifest.to_string()).unwrap();
         Self { dir }
@@ -261,4 +262,42 @@ fn ptc_mcp_states_its_default_deadline_under_the_client_timeout() {
         drive_ts(&json!({ "server": fixture.stdio(&["--timeout-ms", "20000"]), "calls": [] }));
     let description = answer["tools"][0]["description"].as_str().unwrap();
     assert!(description.contains("20000 ms by default"), "{description}");
+}
+
+/// Approval through elicitation, as the TypeScript SDK's form handler sees
+/// it: a form with no fields asking "Allow this call?"; Accept (with empty
+/// content) allows, Decline and Cancel refuse.
+#[test]
+fn typescript_client_approves_with_accept_and_refuses_with_decline() {
+    let fixture = Fixture::new();
+    let call = || vec![run_code("approval", "return await tools.risky({})")];
+    let accepted =
+        drive_ts(&json!({ "server": fixture.stdio(&[]), "answer": "accept", "calls": call() }));
+    let result = &accepted["calls"][0]["result"];
+    assert_eq!(result["isError"], false, "{accepted}");
+    assert_eq!(texts(result), ["done"]);
+    let asked = &accepted["elicitations"][0];
+    assert!(
+        asked["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("\nAllow this call?"),
+        "{asked}"
+    );
+    assert_eq!(
+        asked["schema"],
+        json!({ "type": "object", "properties": {} })
+    );
+    for (answer, reason) in [
+        ("decline", "the user declined the call to `risky`"),
+        ("cancel", "the user cancelled the approval of `risky`"),
+    ] {
+        let refused =
+            drive_ts(&json!({ "server": fixture.stdio(&[]), "answer": answer, "calls": call() }));
+        let text = texts(&refused["calls"][0]["result"])[0].to_owned();
+        assert!(
+            text.contains(reason) && text.contains("code DENIED"),
+            "{text}"
+        );
+    }
 }
