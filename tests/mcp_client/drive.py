@@ -15,8 +15,9 @@ The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
   command); then calls `run_code` again with `after` to show the server
   still answers.
 - `elicit`: like `call`, answering each elicitation with `answer`
-  (`accept`, `refuse`, `decline`; a list answers in turn, then refuses),
-  or declaring no elicitation at all when `answer` is absent.
+  (`accept`, `decline`, `cancel`; a list answers in turn, then declines),
+  or declaring no elicitation at all when `answer` is absent. An accepted
+  form sends empty content: ptc's approval forms have no fields.
 
 With `untilListed` (a list of strings), the scenario starts once the
 tools listed mention every one of them (re-listed every 100 ms, for up to
@@ -167,10 +168,10 @@ def elicitation_callback(plan, seen):
         seen.append({"message": params.message, "schema": params.requested_schema})
         current = answer
         if answers is not None:
-            current = answers.pop(0) if answers else "refuse"
-        if current == "decline":
-            return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content={"approve": current == "accept"})
+            current = answers.pop(0) if answers else "decline"
+        if current == "accept":
+            return types.ElicitResult(action="accept", content={})
+        return types.ElicitResult(action=current)
 
     return on_elicit
 

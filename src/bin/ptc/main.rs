@@ -65,8 +65,9 @@ pub(crate) struct ToolArgs {
     #[arg(long, value_name = "MANIFEST")]
     tools: Option<PathBuf>,
     /// Root of the built-in workspace tools (read_file, write_file, list_dir,
-    /// search_files) [default: the current directory, unless --tools or
-    /// --mcp-config is given; with them, both sets]
+    /// search_files) [default: for ptc run and ptc sdk, the current
+    /// directory unless --tools or --mcp-config is given (with them, both
+    /// sets); for ptc mcp, none: the file tools only with --workspace]
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
     /// MCP servers whose tools are added as `<server>.<tool>`: a JSON file
@@ -117,7 +118,8 @@ struct SdkArgs {
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
     /// The limits of `ptc run` and `ptc mcp`, so the description shows what
-    /// they would serve under the same flags.
+    /// they would serve under the same flags (the defaults are `ptc run`'s;
+    /// `ptc mcp`'s deadline is 55000 ms).
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -275,16 +277,22 @@ fn clap_error(error: &clap::Error) -> ExitCode {
     }
 }
 
-/// Whether [`registry`] waits for the MCP servers.
+/// Who the tools are for, which decides what no tool flag means.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Startup {
-    /// Until each is ready or its first start failed (bounded by its
-    /// `startupTimeoutMs`): one-shot commands, whose output must be whole.
-    Wait,
-    /// Not at all: their tools join as each is ready (`ptc mcp`, which
-    /// must answer its client at once); warnings are printed when all
-    /// first starts have ended.
-    Background,
+pub(crate) enum ToolsFor {
+    /// `ptc run` and `ptc sdk`, used by a person in a directory: without
+    /// `--workspace`, `--tools` or `--mcp-config`, the workspace tools of
+    /// the current directory. One-shot, so their output must be whole:
+    /// the MCP servers are waited for (each until ready or its first start
+    /// failed, bounded by its `startupTimeoutMs`).
+    Cli,
+    /// `ptc mcp`, started by a client from wherever it likes (a desktop
+    /// client may start it from `/`): only the tools the flags name, at
+    /// least one source, and never an upstream server that is this same
+    /// `ptc mcp` again. It must answer its client at once, so its MCP
+    /// servers start in the background: their tools join as each is ready,
+    /// and warnings are printed when all first starts have ended.
+    McpServer,
 }
 
 /// The registry the tool flags name, and the MCP servers behind some of
@@ -292,12 +300,18 @@ pub(crate) enum Startup {
 /// to stderr.
 pub(crate) async fn registry(
     args: &ToolArgs,
-    startup: Startup,
+    about: ToolsFor,
 ) -> Result<(Registry, Option<McpServers>), Usage> {
-    let workspace = match (&args.workspace, &args.tools, &args.mcp_config) {
-        (Some(dir), _, _) => Some(dir.clone()),
-        (None, None, None) => Some(PathBuf::from(".")),
-        (None, _, _) => None,
+    let workspace = match (&args.workspace, &args.tools, &args.mcp_config, about) {
+        (Some(dir), _, _, _) => Some(dir.clone()),
+        (None, None, None, ToolsFor::Cli) => Some(PathBuf::from(".")),
+        (None, None, None, ToolsFor::McpServer) => {
+            return Err(Usage::new(
+                "no tools to serve: pass --workspace DIR (file tools confined to DIR), \
+                 --tools MANIFEST or --mcp-config FILE",
+            ));
+        }
+        (None, _, _, _) => None,
     };
     let (registry, warnings) = tools_registry(workspace.as_deref(), args.tools.as_deref())?;
     for warning in warnings {
@@ -306,14 +320,18 @@ pub(crate) async fn registry(
     let Some(path) = &args.mcp_config else {
         return Ok((registry, None));
     };
-    let servers = mcp_servers(path, &registry).map_err(|e| match e {
+    let skip_self = about == ToolsFor::McpServer;
+    let (servers, skipped) = mcp_servers(path, &registry, skip_self).map_err(|e| match e {
         McpConfigError::Invalid { problems } => Usage(problems),
         other => Usage::new(other.to_string()),
     })?;
+    for warning in skipped {
+        eprintln!("ptc: warning: {warning}");
+    }
     let ready = servers.ready();
-    match startup {
-        Startup::Wait => warn_about(ready.await),
-        Startup::Background => {
+    match about {
+        ToolsFor::Cli => warn_about(ready.await),
+        ToolsFor::McpServer => {
             tokio::spawn(async move { warn_about(ready.await) });
         }
     }
@@ -343,7 +361,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
     let limits = args.limits.limits();
-    let (registry, servers) = registry(&args.tools, Startup::Wait).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     registry.set_approver(TerminalApprover::new());
     let engine = Engine::new(registry, limits).map_err(|e| Usage::new(limits::explain(&e)))?;
 
@@ -393,7 +411,7 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
 }
 
 async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
-    let (registry, servers) = registry(&args.tools, Startup::Wait).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     stop(servers).await;
     let engine =
         Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;

@@ -9,7 +9,7 @@ use ptc::{Engine, McpHttpOptions, McpHttpServer, McpServeError, McpServer, Mode,
 use tokio_util::sync::CancellationToken;
 
 use crate::limits::{self, LimitArgs};
-use crate::{ModeArg, Startup, ToolArgs, Usage, registry, stop};
+use crate::{ModeArg, ToolArgs, ToolsFor, Usage, registry, stop};
 
 #[derive(Args)]
 pub(crate) struct McpArgs {
@@ -42,9 +42,9 @@ pub(crate) struct McpArgs {
 
 pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     let token = token(&args)?;
-    let (registry, servers) = registry(&args.tools, Startup::Background).await?;
-    let engine =
-        Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::McpServer).await?;
+    let engine = Engine::new(registry, args.limits.mcp_limits())
+        .map_err(|e| Usage::new(limits::explain(&e)))?;
     let server = McpServer::new(engine, Mode::from(args.mode));
     let served = match args.http {
         None => serve_mcp_stdio(server).await.map_err(|e| failed(&e)),
