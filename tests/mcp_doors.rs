@@ -6,7 +6,7 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ptc::{Engine, Limits, McpConfig, McpOptions, Registry, RunOptions, RunRequest};
@@ -151,6 +151,16 @@ const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","param
 {"jsonrpc":"2.0","method":"notifications/initialized"}
 "#;
 
+/// `ptc mcp` over `dir`, past `initialize`: the process and its pipes.
+fn initialized(dir: &Path) -> (Child, ChildStdin, BufReader<ChildStdout>) {
+    let mut ptc = ptc_mcp(dir);
+    let mut stdin = ptc.stdin.take().unwrap();
+    let mut stdout = BufReader::new(ptc.stdout.take().unwrap());
+    stdin.write_all(INITIALIZE.as_bytes()).unwrap();
+    answer_for(&mut stdout, &json!(0));
+    (ptc, stdin, stdout)
+}
+
 /// A process's resident memory, and its peak, in MiB.
 fn memory_mib(pid: u32) -> (f64, f64) {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
@@ -207,11 +217,7 @@ fn answer_for(lines: &mut impl BufRead, id: &Value) -> Value {
 #[test]
 fn oversized_and_costly_requests_are_answered_without_being_parsed() {
     let dir = tempfile::tempdir().unwrap();
-    let mut ptc = ptc_mcp(dir.path());
-    let mut stdin = ptc.stdin.take().unwrap();
-    let mut stdout = BufReader::new(ptc.stdout.take().unwrap());
-    stdin.write_all(INITIALIZE.as_bytes()).unwrap();
-    answer_for(&mut stdout, &json!(0));
+    let (mut ptc, mut stdin, mut stdout) = initialized(dir.path());
 
     // 1,600,000 zeros in `_meta`: 3.2 MB of text, under the 4 MiB a line
     // may have, but more than 16 MiB once parsed.
@@ -258,11 +264,7 @@ fn oversized_and_costly_requests_are_answered_without_being_parsed() {
 fn a_client_that_does_not_read_holds_a_bounded_backlog() {
     const REQUESTS: usize = 20_000;
     let dir = tempfile::tempdir().unwrap();
-    let mut ptc = ptc_mcp(dir.path());
-    let mut stdin = ptc.stdin.take().unwrap();
-    let mut stdout = BufReader::new(ptc.stdout.take().unwrap());
-    stdin.write_all(INITIALIZE.as_bytes()).unwrap();
-    answer_for(&mut stdout, &json!(0));
+    let (mut ptc, mut stdin, mut stdout) = initialized(dir.path());
     writeln!(
         stdin,
         r#"{{"jsonrpc":"2.0","id":"warm","method":"tools/list"}}"#
@@ -309,11 +311,7 @@ fn cancelled_requests_leave_no_backlog_behind() {
     // cancelled one must free its place, or reading would stop for good.
     const RUNS: usize = 100;
     let dir = tempfile::tempdir().unwrap();
-    let mut ptc = ptc_mcp(dir.path());
-    let mut stdin = ptc.stdin.take().unwrap();
-    let mut stdout = BufReader::new(ptc.stdout.take().unwrap());
-    stdin.write_all(INITIALIZE.as_bytes()).unwrap();
-    answer_for(&mut stdout, &json!(0));
+    let (mut ptc, mut stdin, mut stdout) = initialized(dir.path());
     for id in 1..=RUNS {
         let call = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
             "name": "run_code",
