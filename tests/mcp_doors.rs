@@ -369,3 +369,54 @@ fn a_costly_answer_costs_ptc_a_small_multiple_of_its_size() {
     // Parsed, the 16 MB would have taken over a gigabyte.
     assert!(peak > 0.0 && peak < 250.0, "peak RSS {peak:.0} MiB");
 }
+
+#[test]
+fn a_signal_to_ptc_ends_its_servers_process_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("sleep.pid");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile_mcp_server.py");
+    let server = format!(
+        "sleep 999 & echo $! > '{}'; exec python3 '{}' answers '{}'",
+        pidfile.display(),
+        script.display(),
+        dir.path().join("log").display()
+    );
+    let config = dir.path().join("mcp.json");
+    let servers = json!({ "mcpServers": { "h": { "command": "sh", "args": ["-c", server] } } });
+    std::fs::write(&config, servers.to_string()).unwrap();
+    for (signal, number) in [(libc::SIGTERM, 15), (libc::SIGINT, 2), (libc::SIGHUP, 1)] {
+        let _ = std::fs::remove_file(&pidfile);
+        let mut ptc = Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["mcp", "--mcp-config"])
+            .arg(&config)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        let sleep = loop {
+            if let Some(pid) = std::fs::read_to_string(&pidfile)
+                .ok()
+                .and_then(|p| p.trim().parse::<i32>().ok())
+            {
+                break pid;
+            }
+            assert!(started.elapsed() < Duration::from_secs(60), "no server");
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        assert!(alive(sleep));
+        // SAFETY: a signal to the child this test started.
+        unsafe { libc::kill(ptc.id() as i32, signal) };
+        let status = ptc.wait().unwrap();
+        assert_eq!(status.code(), Some(128 + number), "{status:?}");
+        let gone = Instant::now();
+        while alive(sleep) {
+            assert!(
+                gone.elapsed() < Duration::from_secs(10),
+                "sleep {sleep} outlived ptc"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
