@@ -399,7 +399,15 @@ impl Server {
             result = live.peer.call_tool(params) => result,
         };
         match result {
-            Ok(result) => tool_result(serde_json::to_value(result).unwrap_or(Value::Null)),
+            Ok(mut result) => {
+                // Moved, not copied: it may be most of the answer.
+                let structured = result.structured_content.take();
+                let mut value = serde_json::to_value(result).unwrap_or(Value::Null);
+                if let (Some(structured), Value::Object(fields)) = (structured, &mut value) {
+                    fields.insert("structuredContent".to_owned(), structured);
+                }
+                tool_result(value)
+            }
             Err(ServiceError::McpError(error)) if error.code == UNREADABLE_ANSWER => {
                 let why = format!("sent an answer ptc cannot read: {}", error.message);
                 if ended_the_session(&error) {
