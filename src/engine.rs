@@ -38,7 +38,6 @@ use crate::tool::call::{Call, ErrorCode, ToolError};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::{Mode, Registry, Scope};
-use request::ModelArguments;
 use run_ids::RunIds;
 use threads::{Retirements, SandboxThreads};
 use warm::WarmSandboxes;
@@ -145,7 +144,7 @@ impl Engine {
         let mode = scope.mode();
         // In `ptc` and `both` modes the name belongs to the engine.
         if call.name == RUN_CODE && mode != Mode::Native {
-            let request = match ModelArguments::parse(call.arguments) {
+            let request = match RunRequest::from_model(call.arguments) {
                 Ok(request) => request,
                 Err(e) => {
                     return Invocation::Tool(Err(ToolError::new(

@@ -110,6 +110,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+mod contract;
 mod deadline;
 mod engine;
 mod frontends;

@@ -22,7 +22,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
 use crate::engine::events::RunEvent;
-use crate::engine::{Engine, Invocation, RunOptions, RunRequest, SandboxPermissions};
+use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
 use crate::json::json_type;
 use crate::limits::{Limits, SETTINGS};
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput};
@@ -835,25 +835,9 @@ impl Session {
     }
 
     fn run_code(&self, id: Value, mut params: Params) {
-        let parsed = (|| {
-            let code = params.required_string("code")?;
-            let description = params.required_string("description")?;
-            let timeout_ms = params.optional_i64("timeoutMs")?;
-            let run_id = params.optional_string("runId")?;
-            let permissions = params.optional_permissions("sandboxPermissions")?;
-            let justification = params.optional_string("justification")?;
-            params.reject_unknown()?;
-            let mut request = RunRequest::new(code)
-                .description(description)
-                .sandbox_permissions(permissions.unwrap_or_default())
-                .justification(justification.unwrap_or_default());
-            request.timeout_ms = timeout_ms;
-            request.run_id = run_id;
-            Ok::<_, RpcError>(request)
-        })();
-        let request = match parsed {
+        let request = match RunRequest::from_host(params.take_all()) {
             Ok(request) => request,
-            Err(error) => return self.outbox.fail(&id, error),
+            Err(what) => return self.outbox.fail(&id, params.invalid(what)),
         };
         let Some((key, cancel)) = self.start(&id) else {
             return;
@@ -1042,6 +1026,17 @@ impl Params {
         self
     }
 
+    /// Every member, for a reader of its own (which names the member in
+    /// what it says is wrong).
+    fn take_all(&mut self) -> Map<String, Value> {
+        std::mem::take(&mut self.members)
+    }
+
+    /// These params are wrong: `what` names the member.
+    fn invalid(&self, what: impl Display) -> RpcError {
+        RpcError::params(format!("invalid params for `{}`: {what}", self.method))
+    }
+
     fn error(&self, key: &str, what: impl Display) -> RpcError {
         RpcError::params(format!(
             "invalid params for `{}`: `{}{key}` {what}",
@@ -1070,20 +1065,6 @@ impl Params {
             Some(other) => {
                 Err(self.error(key, format!("must be a string, got {}", json_type(&other))))
             }
-            None => Ok(None),
-        }
-    }
-
-    fn optional_i64(&mut self, key: &str) -> Result<Option<i64>, RpcError> {
-        match self.take(key) {
-            Some(Value::Number(n)) => match crate::schema::integer(&n) {
-                Some(n) => Ok(Some(n)),
-                None => Err(self.error(key, format!("must be an integer, got {n}"))),
-            },
-            Some(other) => Err(self.error(
-                key,
-                format!("must be an integer, got {}", json_type(&other)),
-            )),
             None => Ok(None),
         }
     }
@@ -1128,10 +1109,6 @@ impl Params {
 
     fn optional_mode(&mut self, key: &str) -> Result<Option<Mode>, RpcError> {
         self.optional_choice(key, "\"ptc\", \"native\" or \"both\"")
-    }
-
-    fn optional_permissions(&mut self, key: &str) -> Result<Option<SandboxPermissions>, RpcError> {
-        self.optional_choice(key, "\"use_default\" or \"require_escalated\"")
     }
 
     fn required_array(&mut self, key: &str) -> Result<Vec<Value>, RpcError> {
