@@ -162,6 +162,24 @@ pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
 /// Internals exposed for the crate's own benches and binary. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::limits::LimitFlag;
+
+    /// The command line's limit flags, from the limits' one table: their
+    /// names, help (with the defaults) and what each sets.
+    pub fn limit_flags() -> Vec<LimitFlag> {
+        crate::limits::limit_flags()
+    }
+
+    /// [`Limits::validate`](crate::Limits::validate), naming each limit by
+    /// its flag (`--max-parallel`) where it has one.
+    ///
+    /// # Errors
+    ///
+    /// As [`Limits::validate`](crate::Limits::validate).
+    pub fn validate_flags(limits: &crate::Limits) -> Result<(), crate::ConfigError> {
+        limits.validate_flags()
+    }
+
     /// Checks, wraps and strips `code` as a run does, returning the script
     /// QuickJS would evaluate.
     ///

@@ -116,7 +116,7 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
 
 /// The escalated `timeoutMs` maximum, never below the standard one.
 fn escalated_max(options: &SdkOptions) -> u64 {
-    options.escalated_max_timeout_ms.max(options.max_timeout_ms)
+    crate::limits::at_least_standard(options.escalated_max_timeout_ms, options.max_timeout_ms)
 }
 
 /// The JSON Schema of run_code's arguments: `code` (string, required),
