@@ -29,7 +29,7 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 
 pub use self::outcome::{FailureKind, Invocation, Outcome};
-pub use self::request::{RunError, RunOptions, RunRequest, SandboxPermissions};
+pub use self::request::{RunError, RunOptions, RunRequest};
 pub use self::threads::RetiredThreads;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
@@ -142,8 +142,7 @@ impl Engine {
             .clone()
             .unwrap_or_else(|| self.inner.registry.scope());
         let mode = scope.mode();
-        // In `ptc` and `both` modes the name belongs to the engine.
-        if call.name == RUN_CODE && mode != Mode::Native {
+        if call.name == RUN_CODE && mode.offers_run_code() {
             let request = match RunRequest::from_model(call.arguments) {
                 Ok(request) => request,
                 Err(e) => {
@@ -161,15 +160,14 @@ impl Engine {
                 ))),
             };
         }
-        if mode == Mode::Ptc {
+        if !mode.offers_tools() {
             return Invocation::Tool(Err(ToolError::new(
                 ErrorCode::UnknownTool,
                 format!("unknown tool `{}`: only `run_code` is available", call.name),
             )));
         }
-        if mode == Mode::Native
-            && let Some(tool) = scope.lookup(&call.name)
-            && tool.definition.escalation_only
+        if let Some(tool) = scope.lookup(&call.name)
+            && !mode.offers(&tool.definition)
         {
             return Invocation::Tool(Err(ToolError::denied(format!(
                 "tool `{}` is available only in an escalated run_code run, which this host does not offer (native mode)",

@@ -21,14 +21,20 @@
 //!
 //! # Layout
 //!
-//! Each layer uses only the ones above it: tools → SDK → engine → sources
-//! and front ends. The `ptc` binary (`src/bin/ptc/`) is a user of the
+//! Each layer uses only the ones before it, and no module is reached back
+//! from one it uses: the bases (`json`, `schema`, `deadline`, `limits`,
+//! `contract`) → `tool/` → `sdk/` and `sources/`, side by side → `engine/`
+//! → `frontends/`. The `ptc` binary (`src/bin/ptc/`) is a user of the
 //! library like any other.
 //!
+//! - `contract/`: what crosses a wire, each shape once: `run_code`'s
+//!   arguments ([`RunRequest`]), from which the model's schema, the
+//!   model's and the host's readers and their error messages come.
 //! - `tool/`: a tool's [`ToolDefinition`] (`definition`), its handler
 //!   (`handler`), what a call carries and returns (`call`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
-//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`), and
+//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`,
+//!   with the one rule of what each [`Mode`] offers the model), and
 //!   the call pipeline every call goes through (`pipeline`), how calls
 //!   read to a person (`title`: templates, defaults, hostile values), what
 //!   a person approving one is shown (`approval_text`) and the ceilings on
@@ -44,7 +50,9 @@
 //!   `typescript/`: reading schema keywords, the `$ref` graph and alias
 //!   names, writing TypeScript text, the renderer, and rendering many tools
 //!   in parallel.
-//! - `limits.rs`: [`Limits`], each one's default and range, defined once.
+//! - `limits.rs`: [`Limits`], and the one table of the limits hosts and
+//!   users set: each one's config key, range and command-line flag, from
+//!   which validation, `initialize`'s config and the binary's flags come.
 //!   `deadline.rs`: the [`Deadline`] primitive.
 //! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
@@ -63,7 +71,9 @@
 //!   `workspace` tools, `manifest` files, and `mcp/`, MCP servers as tool
 //!   sources ([`connect`]): their `config`, one `connection`, a `server`'s
 //!   supervision (restarts, the registry kept in step, calls), and the
-//!   mapping of their `tools` and call `results`.
+//!   mapping of their `tools` and call `results`. A connection tells its
+//!   server of changed tools through `listing`'s `ListChanged`, so
+//!   `connection` does not reach back into `server`.
 //! - `frontends/`: how non-Rust hosts reach the engine: `serve`, the host
 //!   protocol; `mcp/`, ptc as an MCP server (its rmcp `handler`, the
 //!   `mapping` of tools and results, sub-call `progress`, `approval`
@@ -123,14 +133,12 @@ mod sdk;
 mod sources;
 mod tool;
 
+pub use contract::run_code::{RunRequest, SandboxPermissions};
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
-pub use engine::{
-    Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
-    SandboxPermissions,
-};
+pub use engine::{Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions};
 pub use frontends::mcp::{
     McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
 };

@@ -1,7 +1,9 @@
-//! The limits of runs (contracts §6): each one's default, range and wire
-//! name, defined once. The Rust API, `initialize`'s config and the command
-//! line all end in [`Limits::validate`], so an out-of-range value gets the
-//! same message from each of them.
+//! The limits of runs (contracts §6): each one's default, range, config key
+//! and command-line flag, defined once ([`SETTINGS`]). The Rust API,
+//! `initialize`'s config and the command line all end in the same check,
+//! so an out-of-range value gets the same message from each of them,
+//! naming the limit as its user wrote it (`maxParallelSubCalls`,
+//! `--max-parallel`).
 
 use crate::deadline::MAX_DEADLINE_MS;
 
@@ -416,7 +418,7 @@ pub(crate) fn at_least_standard<T: Ord>(escalated: T, standard: T) -> T {
     escalated.max(standard)
 }
 
-/// A limit's command-line flag, made from [`SETTINGS`]: the binary adds
+/// A limit's command-line flag, made from the table of limits: the binary adds
 /// one argument per flag.
 #[derive(Debug, Clone)]
 pub struct LimitFlag {

@@ -10,6 +10,9 @@ use serde_json::{Map, Value};
 
 use crate::json::json_type;
 
+/// The name of the one tool of `ptc` mode.
+pub const RUN_CODE: &str = "run_code";
+
 /// `run_code`'s arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]

@@ -18,7 +18,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::config::McpTransport;
-use super::server::Server;
+use super::listing::Server;
 
 /// How much of a server's stderr is kept for messages.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
