@@ -74,8 +74,9 @@
 //!   mapping of their `tools` and call `results`. A connection tells its
 //!   server of changed tools through `listing`'s `ListChanged`, so
 //!   `connection` does not reach back into `server`.
-//! - `frontends/`: how non-Rust hosts reach the engine: `serve`, the host
-//!   protocol; `mcp/`, ptc as an MCP server (its rmcp `handler`, the
+//! - `frontends/`: how non-Rust hosts reach the engine: `serve/`, the host
+//!   protocol (its `outbox`, `errors`, `peer` requests and `params`; the
+//!   `session` and its methods; the `host_tool` and the `approver`); `mcp/`, ptc as an MCP server (its rmcp `handler`, the
 //!   `mapping` of tools and results, sub-call `progress`, `approval`
 //!   through elicitation, and the streamable `http` transport).
 //! - `fuzz.rs`: the entry points of the fuzz targets (`fuzz/`), replayed by
