@@ -357,27 +357,12 @@ impl Session {
             Ok(request) => request,
             Err(what) => return self.outbox.fail(&id, params.invalid(what)),
         };
-        let Some((key, cancel)) = self.start(&id) else {
-            return;
-        };
-        let engine = self.engine();
-        let (sink, dropped) = self.events();
-        let options = RunOptions::default().events(sink).cancel(cancel);
-        let (outbox, in_flight, alive) = (
-            self.outbox.clone(),
-            Arc::clone(&self.in_flight),
-            self.alive.clone(),
-        );
-        tokio::spawn(async move {
-            let _alive = alive;
-            let result = engine.run_code(request, options).await;
-            lock(&in_flight).remove(&key);
-            match result {
-                Ok(outcome) => outbox.respond(&id, with_dropped(outcome_json(&outcome), &dropped)),
-                Err(error) => outbox.fail(
-                    &id,
-                    RpcError::params(format!("invalid params for `run_code`: {error}")),
-                ),
+        self.spawn(id, |engine, options| async move {
+            match engine.run_code(request, options).await {
+                Ok(outcome) => Ok(outcome_json(&outcome)),
+                Err(error) => Err(RpcError::params(format!(
+                    "invalid params for `run_code`: {error}"
+                ))),
             }
         });
     }
@@ -400,12 +385,27 @@ impl Session {
                 self.invocations.fetch_add(1, Ordering::Relaxed) + 1
             )
         });
+        self.spawn(id, |engine, options| async move {
+            let call = Call::new(call_id, name, arguments);
+            Ok(invocation_json(&engine.invoke(call, options).await))
+        });
+    }
+
+    /// Runs a cancellable request (`run_code`, `tools/invoke`) in a task of
+    /// its own, with the session's engine and a sink for its events; answers
+    /// with what `answer` gives (a result with `droppedEvents` when events
+    /// had to be dropped).
+    fn spawn<F, Fut>(&self, id: Value, answer: F)
+    where
+        F: FnOnce(Engine, RunOptions) -> Fut,
+        Fut: Future<Output = Result<Value, RpcError>> + Send + 'static,
+    {
         let Some((key, cancel)) = self.start(&id) else {
             return;
         };
-        let engine = self.engine();
         let (sink, dropped) = self.events();
         let options = RunOptions::default().events(sink).cancel(cancel);
+        let answered = answer(self.engine(), options);
         let (outbox, in_flight, alive) = (
             self.outbox.clone(),
             Arc::clone(&self.in_flight),
@@ -413,11 +413,12 @@ impl Session {
         );
         tokio::spawn(async move {
             let _alive = alive;
-            let invocation = engine
-                .invoke(Call::new(call_id, name, arguments), options)
-                .await;
+            let result = answered.await;
             lock(&in_flight).remove(&key);
-            outbox.respond(&id, with_dropped(invocation_json(&invocation), &dropped));
+            match result {
+                Ok(result) => outbox.respond(&id, with_dropped(result, &dropped)),
+                Err(error) => outbox.fail(&id, error),
+            }
         });
     }
 }
