@@ -164,7 +164,8 @@ pub use tool::call::{
 pub use tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 pub use tool::handler::{BoxFuture, Tool, ToolHandler, TypedTool};
 pub use tool::pipeline::{
-    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationRequest, Next,
+    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationGrant,
+    EscalationRequest, Next,
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
 

@@ -44,12 +44,7 @@ impl Approver for HostApprover {
                 "code": request.code,
                 "description": request.description,
                 "justification": request.justification,
-                "grant": {
-                    "tools": request.tools,
-                    "timeoutMs": request.timeout_ms,
-                    "memoryLimitBytes": request.memory_limit_bytes,
-                    "outputCapBytes": request.output_cap_bytes,
-                },
+                "grant": request.grant,
             });
             let refusal = "the host refused the escalation".to_owned();
             ask_host(&peer, params, &request.context, "the escalation", refusal).await
