@@ -38,7 +38,7 @@ use session::Session;
 /// Serves the host protocol on `input` (host → ptc) and `output` (ptc →
 /// host) until `input` ends or the host stops reading.
 ///
-/// The session starts with no tools, mode `ptc` and default [`Limits`];
+/// The session starts with no tools, mode `ptc` and default [`Limits`](crate::Limits);
 /// `initialize` may change the limits and the mode. At end of input every
 /// request still in flight is cancelled and answered (a run as `cancelled`),
 /// then the output is flushed and shut down, and this returns `Ok(())`.
