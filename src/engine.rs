@@ -29,7 +29,7 @@ use std::sync::Arc;
 use tokio::sync::Semaphore;
 
 pub use self::outcome::{FailureKind, Invocation, Outcome};
-pub use self::request::{RunError, RunOptions, RunRequest, SandboxPermissions};
+pub use self::request::{RunError, RunOptions, RunRequest};
 pub use self::threads::RetiredThreads;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
@@ -38,7 +38,6 @@ use crate::tool::call::{Call, ErrorCode, ToolError};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::{Mode, Registry, Scope};
-use request::ModelArguments;
 use run_ids::RunIds;
 use threads::{Retirements, SandboxThreads};
 use warm::WarmSandboxes;
@@ -146,9 +145,8 @@ impl Engine {
             .clone()
             .unwrap_or_else(|| self.inner.registry.scope());
         let mode = scope.mode();
-        // In `ptc` and `both` modes the name belongs to the engine.
-        if call.name == RUN_CODE && mode != Mode::Native {
-            let request = match ModelArguments::parse(call.arguments) {
+        if call.name == RUN_CODE && mode.offers_run_code() {
+            let request = match RunRequest::from_model(call.arguments) {
                 Ok(request) => request,
                 Err(e) => {
                     return Invocation::Tool(Err(ToolError::new(
@@ -165,15 +163,14 @@ impl Engine {
                 ))),
             };
         }
-        if mode == Mode::Ptc {
+        if !mode.offers_tools() {
             return Invocation::Tool(Err(ToolError::new(
                 ErrorCode::UnknownTool,
                 format!("unknown tool `{}`: only `run_code` is available", call.name),
             )));
         }
-        if mode == Mode::Native
-            && let Some(tool) = scope.lookup(&call.name)
-            && tool.definition.escalation_only
+        if let Some(tool) = scope.lookup(&call.name)
+            && !mode.offers(&tool.definition)
         {
             return Invocation::Tool(Err(ToolError::denied(format!(
                 "tool `{}` is available only in an escalated run_code run, which this host does not offer (native mode)",

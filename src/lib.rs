@@ -21,16 +21,22 @@
 //!
 //! # Layout
 //!
-//! Each layer uses only the ones above it: tools → SDK → engine → sources
-//! and front ends. The `ptc` binary (`src/bin/ptc/`) is a user of the
+//! Each layer uses only the ones before it, and no module is reached back
+//! from one it uses: the bases (`json`, `schema`, `deadline`, `limits`,
+//! `contract`) → `tool/` → `sdk/` and `sources/`, side by side → `engine/`
+//! → `frontends/`. The `ptc` binary (`src/bin/ptc/`) is a user of the
 //! library like any other.
 //!
+//! - `contract/`: what crosses a wire, each shape once: `run_code`'s
+//!   arguments ([`RunRequest`]), from which the model's schema, the
+//!   model's and the host's readers and their error messages come.
 //! - `tool/`: a tool's [`ToolDefinition`] (`definition`), its handler
 //!   (`handler`), what a call carries and returns (`call`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
-//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`),
-//!   the tool sources it expects and why their tools are absent
-//!   (`availability`), and the call pipeline every call goes through (`pipeline`), how calls
+//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`,
+//!   with the one rule of what each [`Mode`] offers the model), the tool
+//!   sources it expects and why their tools are absent (`availability`),
+//!   and the call pipeline every call goes through (`pipeline`), how calls
 //!   read to a person (`title`: templates, defaults, hostile values), what
 //!   a person approving one is shown (`approval_text`) and the ceilings on
 //!   approvals waiting for an answer (`approvals`).
@@ -45,7 +51,9 @@
 //!   `typescript/`: reading schema keywords, the `$ref` graph and alias
 //!   names, writing TypeScript text, the renderer, and rendering many tools
 //!   in parallel.
-//! - `limits.rs`: [`Limits`], each one's default and range, defined once.
+//! - `limits.rs`: [`Limits`], and the one table of the limits hosts and
+//!   users set: each one's config key, range and command-line flag, from
+//!   which validation, `initialize`'s config and the binary's flags come.
 //!   `deadline.rs`: the [`Deadline`] primitive.
 //! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
@@ -65,9 +73,16 @@
 //!   sources ([`McpServers::start`], [`connect`]): their `config`, one
 //!   `connection`, a `server`'s supervision (the first start in the
 //!   background, restarts, the registry kept in step, calls), and the
-//!   mapping of their `tools` and call `results`.
-//! - `frontends/`: how non-Rust hosts reach the engine: `serve`, the host
-//!   protocol; `mcp/`, ptc as an MCP server (its rmcp `handler`, the
+//!   mapping of their `tools` and call `results`. A connection tells its
+//!   server of changed tools through `listing`'s `ListChanged`, so
+//!   `connection` does not reach back into `server`.
+//! - `transport/`: MCP over pipes, bounded: the `lines` every message
+//!   crosses (measured before it is parsed, answered when it cannot be
+//!   read, read only while the backlog has room) and a server's `child`
+//!   process in a process group of its own.
+//! - `frontends/`: how non-Rust hosts reach the engine: `serve/`, the host
+//!   protocol (its `outbox`, `errors`, `peer` requests and `params`; the
+//!   `session` and its methods; the `host_tool` and the `approver`); `mcp/`, ptc as an MCP server (its rmcp `handler`, the
 //!   `mapping` of tools and results, sub-call `progress`, `approval`
 //!   through elicitation, and the streamable `http` transport).
 //! - `fuzz.rs`: the entry points of the fuzz targets (`fuzz/`), replayed by
@@ -112,6 +127,7 @@
 #[cfg(doctest)]
 pub struct ReadmeDoctests;
 
+mod contract;
 mod deadline;
 mod engine;
 mod frontends;
@@ -125,14 +141,12 @@ mod sources;
 mod tool;
 mod transport;
 
+pub use contract::run_code::{RunRequest, SandboxPermissions};
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
-pub use engine::{
-    Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions, RunRequest,
-    SandboxPermissions,
-};
+pub use engine::{Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions};
 pub use frontends::mcp::{
     McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
 };
@@ -157,7 +171,8 @@ pub use tool::call::{
 pub use tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 pub use tool::handler::{BoxFuture, Tool, ToolHandler, TypedTool};
 pub use tool::pipeline::{
-    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationRequest, Next,
+    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationGrant,
+    EscalationRequest, Next,
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
 pub use transport::child::end_all as end_mcp_server_processes;
@@ -165,6 +180,24 @@ pub use transport::child::end_all as end_mcp_server_processes;
 /// Internals exposed for the crate's own benches and binary. Not a stable API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::limits::LimitFlag;
+
+    /// The command line's limit flags, from the limits' one table: their
+    /// names, help (with the defaults) and what each sets.
+    pub fn limit_flags() -> Vec<LimitFlag> {
+        crate::limits::limit_flags()
+    }
+
+    /// [`Limits::validate`](crate::Limits::validate), naming each limit by
+    /// its flag (`--max-parallel`) where it has one.
+    ///
+    /// # Errors
+    ///
+    /// As [`Limits::validate`](crate::Limits::validate).
+    pub fn validate_flags(limits: &crate::Limits) -> Result<(), crate::ConfigError> {
+        limits.validate_flags()
+    }
+
     /// Checks, wraps and strips `code` as a run does, returning the script
     /// QuickJS would evaluate.
     ///

@@ -1,7 +1,9 @@
-//! The limits of runs (contracts §6): each one's default, range and wire
-//! name, defined once. The Rust API, `initialize`'s config and the command
-//! line all end in [`Limits::validate`], so an out-of-range value gets the
-//! same message from each of them.
+//! The limits of runs (contracts §6): each one's default, range, config key
+//! and command-line flag, defined once ([`SETTINGS`]). The Rust API,
+//! `initialize`'s config and the command line all end in the same check,
+//! so an out-of-range value gets the same message from each of them,
+//! naming the limit as its user wrote it (`maxParallelSubCalls`,
+//! `--max-parallel`).
 
 use crate::deadline::MAX_DEADLINE_MS;
 
@@ -93,11 +95,14 @@ impl Default for Limits {
     }
 }
 
-/// A limit hosts set by its wire name (`initialize`'s config; the command
-/// line's flags map onto the same names), with its range.
+/// A limit hosts and users set by name, with its range: one row of
+/// [`SETTINGS`], from which validation, `initialize`'s config and the
+/// command line's flags (with their help and its defaults) all come.
 pub(crate) struct Setting {
-    /// The name in `initialize`'s config and in error messages.
+    /// The name in `initialize`'s config and in the Rust API's messages.
     pub(crate) name: &'static str,
+    /// The command line's flag for it, if it has one.
+    pub(crate) flag: Option<Flag>,
     min: u64,
     max: u64,
     /// Bytes, shown as sizes in messages.
@@ -106,16 +111,48 @@ pub(crate) struct Setting {
     set: fn(&mut Limits, u64),
 }
 
+/// How the command line sets a limit.
+pub(crate) struct Flag {
+    /// The flag without its dashes, such as `max-parallel`.
+    pub(crate) long: &'static str,
+    /// What its value is called in the help: `MS`, `N`, `BYTES`.
+    pub(crate) value_name: &'static str,
+    /// Its help, where `{default}` stands for the default.
+    help: &'static str,
+    /// What else the flag sets, beyond its limit; by default, nothing.
+    also: Option<fn(&mut Limits, u64)>,
+}
+
 impl Setting {
     /// Sets this limit (values past `usize` saturate, and fail validation).
     pub(crate) fn set(&self, limits: &mut Limits, value: u64) {
         (self.set)(limits, value);
     }
 
-    fn check(&self, limits: &Limits) -> Result<(), ConfigError> {
+    /// Sets this limit as its flag does.
+    pub(crate) fn set_by_flag(&self, limits: &mut Limits, value: u64) {
+        self.set(limits, value);
+        if let Some(also) = self.flag.as_ref().and_then(|flag| flag.also) {
+            also(limits, value);
+        }
+    }
+
+    /// The help of its flag, the default filled in (sizes as `32KiB`).
+    pub(crate) fn flag_help(&self) -> Option<String> {
+        let flag = self.flag.as_ref()?;
+        let default = (self.get)(&Limits::default());
+        let default = match self.bytes {
+            true => size(default).replace(' ', ""),
+            false => default.to_string(),
+        };
+        Some(flag.help.replace("{default}", &default))
+    }
+
+    /// Why the limit is out of range, naming it `spelled`; `None` within.
+    fn problem(&self, limits: &Limits, spelled: &str) -> Option<String> {
         let value = (self.get)(limits);
         if (self.min..=self.max).contains(&value) {
-            return Ok(());
+            return None;
         }
         let shown = |n: u64| match self.bytes {
             true => size(n),
@@ -125,10 +162,7 @@ impl Setting {
             u64::MAX => format!("at least {}", shown(self.min)),
             max => format!("from {} to {}", shown(self.min), shown(max)),
         };
-        Err(ConfigError::OutOfRange {
-            name: self.name,
-            message: format!("{} must be {range}, got {}", self.name, shown(value)),
-        })
+        Some(format!("{spelled} must be {range}, got {}", shown(value)))
     }
 }
 
@@ -144,6 +178,12 @@ fn to_u64(value: usize) -> u64 {
 pub(crate) const SETTINGS: [Setting; 9] = [
     Setting {
         name: "maxParallelSubCalls",
+        flag: Some(Flag {
+            long: "max-parallel",
+            value_name: "N",
+            help: "Sub-calls in flight at once; 1 is strictly serial [default: {default}]",
+            also: None,
+        }),
         min: 1,
         max: 65_536,
         bytes: false,
@@ -152,6 +192,13 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "defaultTimeoutMs",
+        // The run's deadline: it also raises the maximum when larger.
+        flag: Some(Flag {
+            long: "timeout-ms",
+            value_name: "MS",
+            help: "Deadline of the run in milliseconds [default: {default}; ptc mcp: 55000]",
+            also: Some(|l, v| l.max_timeout_ms = l.max_timeout_ms.max(v)),
+        }),
         min: 1,
         max: MAX_DEADLINE_MS,
         bytes: false,
@@ -160,6 +207,7 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "maxTimeoutMs",
+        flag: None,
         min: 1,
         max: MAX_DEADLINE_MS,
         bytes: false,
@@ -168,6 +216,12 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "outputCapBytes",
+        flag: Some(Flag {
+            long: "output-cap",
+            value_name: "BYTES",
+            help: "Bytes of output text kept (head and tail) [default: {default}]. Accepts suffixes: KiB, MiB, GiB (or K, M, G) and KB, MB, GB.",
+            also: None,
+        }),
         min: 64,
         max: u64::MAX,
         bytes: true,
@@ -176,6 +230,12 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "memoryLimitBytes",
+        flag: Some(Flag {
+            long: "memory-limit",
+            value_name: "BYTES",
+            help: "JavaScript heap limit in bytes [default: {default}]. Accepts suffixes like --output-cap.",
+            also: None,
+        }),
         min: 1 << 20,
         max: u64::MAX,
         bytes: true,
@@ -184,6 +244,12 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "descriptionBudgetBytes",
+        flag: Some(Flag {
+            long: "description-budget",
+            value_name: "BYTES",
+            help: "Bytes of run_code's description [default: {default}]: past it, the SDK gives way to an index of the tools, then to their namespaces. Accepts suffixes like --output-cap.",
+            also: None,
+        }),
         min: 8 << 10,
         max: u64::MAX,
         bytes: true,
@@ -192,6 +258,12 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "escalatedMaxTimeoutMs",
+        flag: Some(Flag {
+            long: "escalated-max-timeout-ms",
+            value_name: "MS",
+            help: "Largest deadline of an escalated run in milliseconds [default: {default}]",
+            also: None,
+        }),
         min: 1,
         max: MAX_DEADLINE_MS,
         bytes: false,
@@ -200,6 +272,12 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "escalatedOutputCapBytes",
+        flag: Some(Flag {
+            long: "escalated-output-cap",
+            value_name: "BYTES",
+            help: "Bytes of output text an escalated run keeps [default: {default}]",
+            also: None,
+        }),
         min: 64,
         max: u64::MAX,
         bytes: true,
@@ -208,6 +286,12 @@ pub(crate) const SETTINGS: [Setting; 9] = [
     },
     Setting {
         name: "escalatedMemoryLimitBytes",
+        flag: Some(Flag {
+            long: "escalated-memory-limit",
+            value_name: "BYTES",
+            help: "JavaScript heap limit of an escalated run [default: {default}]",
+            also: None,
+        }),
         min: 1 << 20,
         max: u64::MAX,
         bytes: true,
@@ -259,8 +343,27 @@ impl Limits {
     /// A limit out of its range, a default timeout over the maximum, or a
     /// stack limit without headroom in the thread stack.
     pub fn validate(&self) -> Result<(), ConfigError> {
+        self.check(|setting| setting.name.to_owned())
+    }
+
+    /// As [`validate`](Self::validate), naming each limit by its flag
+    /// (`--max-parallel`) where it has one: what the command line says.
+    pub(crate) fn validate_flags(&self) -> Result<(), ConfigError> {
+        self.check(|setting| match &setting.flag {
+            Some(flag) => format!("--{}", flag.long),
+            None => setting.name.to_owned(),
+        })
+    }
+
+    /// Checks the limits, naming a limit out of range as `spell` says.
+    fn check(&self, spell: impl Fn(&Setting) -> String) -> Result<(), ConfigError> {
         for setting in &SETTINGS {
-            setting.check(self)?;
+            if let Some(message) = setting.problem(self, &spell(setting)) {
+                return Err(ConfigError::OutOfRange {
+                    name: setting.name,
+                    message,
+                });
+            }
         }
         if self.default_timeout_ms > self.max_timeout_ms {
             return Err(ConfigError::Invalid(
@@ -293,12 +396,66 @@ impl Limits {
             return standard;
         }
         Tier {
-            max_timeout_ms: self.escalated_max_timeout_ms.max(standard.max_timeout_ms),
-            memory_limit_bytes: (self.escalated_memory_limit_bytes)
-                .max(standard.memory_limit_bytes),
-            output_cap_bytes: (self.escalated_output_cap_bytes).max(standard.output_cap_bytes),
+            max_timeout_ms: at_least_standard(
+                self.escalated_max_timeout_ms,
+                standard.max_timeout_ms,
+            ),
+            memory_limit_bytes: at_least_standard(
+                self.escalated_memory_limit_bytes,
+                standard.memory_limit_bytes,
+            ),
+            output_cap_bytes: at_least_standard(
+                self.escalated_output_cap_bytes,
+                standard.output_cap_bytes,
+            ),
         }
     }
+}
+
+/// An escalated limit as it applies: never below its standard one (a
+/// smaller one counts as the standard one).
+pub(crate) fn at_least_standard<T: Ord>(escalated: T, standard: T) -> T {
+    escalated.max(standard)
+}
+
+/// A limit's command-line flag, made from the table of limits: the binary adds
+/// one argument per flag.
+#[derive(Debug, Clone)]
+pub struct LimitFlag {
+    /// The flag without its dashes, such as `max-parallel`.
+    pub long: &'static str,
+    /// What its value is called in the help: `MS`, `N`, `BYTES`.
+    pub value_name: &'static str,
+    /// Its help, stating its default.
+    pub help: String,
+    /// Whether it takes a size (`64MiB`) rather than a plain number.
+    pub bytes: bool,
+    setting: usize,
+}
+
+impl LimitFlag {
+    /// Sets what this flag sets.
+    pub fn set(&self, limits: &mut Limits, value: u64) {
+        SETTINGS[self.setting].set_by_flag(limits, value);
+    }
+}
+
+/// Every limit's command-line flag, in the table's order.
+pub(crate) fn limit_flags() -> Vec<LimitFlag> {
+    SETTINGS
+        .iter()
+        .enumerate()
+        .filter_map(|(setting, row)| {
+            let flag = row.flag.as_ref()?;
+            Some(LimitFlag {
+                long: flag.long,
+                value_name: flag.value_name,
+                help: row.flag_help()?,
+                bytes: row.bytes,
+                setting,
+            })
+        })
+        .collect()
 }
 
 /// A size as people write it: `64 MiB`, `512 KiB`, or bytes when neither

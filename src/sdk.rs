@@ -8,7 +8,7 @@ pub(crate) mod search;
 mod templates;
 pub(crate) mod typescript;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::limits::Limits;
 use crate::tool::definition::ToolDefinition;
@@ -131,7 +131,7 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
 
 /// The escalated `timeoutMs` maximum, never below the standard one.
 fn escalated_max(options: &SdkOptions) -> u64 {
-    options.escalated_max_timeout_ms.max(options.max_timeout_ms)
+    crate::limits::at_least_standard(options.escalated_max_timeout_ms, options.max_timeout_ms)
 }
 
 /// The JSON Schema of run_code's arguments: `code` (string, required),
@@ -142,49 +142,11 @@ fn escalated_max(options: &SdkOptions) -> u64 {
 /// and `justification` (string, required with `"require_escalated"`). No
 /// other properties.
 pub fn run_code_parameters(options: &SdkOptions) -> Value {
-    let (default, max) = (options.default_timeout_ms, options.max_timeout_ms);
-    let escalated = escalated_max(options);
-    let timeout = match escalated > max {
-        true => format!(
-            "Deadline for the whole run, in milliseconds. Default {default}, maximum {max} ({escalated} with sandboxPermissions \"require_escalated\")."
-        ),
-        false => format!(
-            "Deadline for the whole run, in milliseconds. Default {default}, maximum {max}."
-        ),
-    };
-    json!({
-        "type": "object",
-        "properties": {
-            "code": {
-                "type": "string",
-                "description": "TypeScript: the body of an async function that calls `await tools.name(args)` and returns what you need."
-            },
-            "description": {
-                "type": "string",
-                "description": "A short summary of what the program does."
-            },
-            "timeoutMs": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": escalated,
-                "default": default,
-                "description": timeout
-            },
-            "sandboxPermissions": {
-                "type": "string",
-                "enum": ["use_default", "require_escalated"],
-                "default": "use_default",
-                "description": format!("\"require_escalated\" asks a person, before the program starts, for the tools marked as needing escalation and larger limits (a deadline up to {escalated} ms, more memory and output). Needs a justification. If refused, nothing runs.")
-            },
-            "justification": {
-                "type": "string",
-                "minLength": 1,
-                "description": "Required with sandboxPermissions \"require_escalated\": why the task needs escalation, in one or two sentences for the person who approves it."
-            }
-        },
-        "required": ["code", "description"],
-        "additionalProperties": false
-    })
+    crate::contract::run_code::parameters(
+        options.default_timeout_ms,
+        options.max_timeout_ms,
+        escalated_max(options),
+    )
 }
 
 /// Renders one JSON Schema as a TypeScript type expression (exposed for tests/users).
@@ -230,6 +192,7 @@ fn longest_backtick_run(text: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn options_default_to_the_contract() {

@@ -190,7 +190,7 @@ fn usage_and_configuration_errors_exit_2_with_one_line() {
     );
     assert_usage_error(
         &ptc(dir.path(), &["run", "--memory-limit", "1KiB", "-e", "1"]),
-        "--memory-limit: invalid limit: memoryLimitBytes must be at least 1 MiB, got 1 KiB",
+        "invalid limit: --memory-limit must be at least 1 MiB, got 1 KiB",
     );
     assert_usage_error(
         &ptc(dir.path(), &["run", "--output-cap", "10", "-e", "1"]),

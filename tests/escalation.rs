@@ -156,14 +156,14 @@ async fn an_approved_escalation_grants_its_run_and_only_that_run() {
     assert_eq!(asked.code, NEEDS_MORE);
     assert_eq!(asked.description, "ships it");
     assert_eq!(asked.justification, "the user asked to deploy the release");
-    assert_eq!(asked.tools, ["deploy"]);
+    assert_eq!(asked.grant.tools, ["deploy"]);
     assert_eq!(asked.run_id, outcome.run_id);
     assert_eq!(asked.context.run_id(), Some(outcome.run_id.as_str()));
     assert_eq!(
         (
-            asked.timeout_ms,
-            asked.memory_limit_bytes,
-            asked.output_cap_bytes
+            asked.grant.timeout_ms,
+            asked.grant.memory_limit_bytes,
+            asked.grant.output_cap_bytes
         ),
         (30_000, 64 << 20, 64 << 10)
     );
@@ -231,7 +231,7 @@ impl Approver for RegisteringApprover {
     }
 
     fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
-        assert_eq!(request.tools, ["deploy"]);
+        assert_eq!(request.grant.tools, ["deploy"]);
         self.registry
             .add(counted(
                 ToolDefinition::new("wipe").escalation_only(true),
@@ -385,7 +385,7 @@ return out.join('\n')
     );
     assert_eq!(*seen.asked.lock().unwrap(), ["gated"], "the ask tool asked");
     assert_eq!(
-        seen.escalations.lock().unwrap()[0].tools,
+        seen.escalations.lock().unwrap()[0].grant.tools,
         ["gated", "never"]
     );
     assert_eq!(calls.load(Ordering::SeqCst), 0);

@@ -84,7 +84,7 @@ async fn model_direct_calls_respect_the_mode() {
     assert_eq!(
         bad.content(),
         [ptc::ContentBlock::text(
-            "Error: invalid arguments for `run_code`: missing field `description`"
+            "Error: invalid arguments for `run_code`: `description` is required (a string)"
         )]
     );
     let bad = engine
@@ -143,16 +143,16 @@ async fn run_code_takes_only_what_its_schema_allows() {
     let (i, text) =
         invoke(json!({ "code": "return 1", "description": "d", "runId": "mine" })).await;
     assert!(matches!(&i, Invocation::Tool(Err(e)) if e.code == ErrorCode::InvalidArguments));
-    assert!(text.contains("unknown field `runId`"), "{text}");
+    assert!(text.contains("`runId` is not a known member"), "{text}");
     let (_, text) = invoke(json!({ "code": "1", "description": "d", "extra": true })).await;
-    assert!(text.contains("unknown field `extra`"), "{text}");
+    assert!(text.contains("`extra` is not a known member"), "{text}");
     let (i, text) =
         invoke(json!({ "code": "return 2", "description": "d", "timeoutMs": 1e3 })).await;
     assert!(matches!(&i, Invocation::Run(_)), "{text}");
     assert_eq!(text, "2");
     let (_, text) = invoke(json!({ "code": "1", "description": "d", "timeoutMs": 1.5 })).await;
     assert!(
-        text.contains("timeoutMs must be an integer, got 1.5"),
+        text.contains("`timeoutMs` must be an integer, got 1.5"),
         "{text}"
     );
 }

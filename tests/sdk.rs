@@ -273,44 +273,18 @@ fn rendering_is_deterministic() {
     assert!(first == declarations_of(&copy));
 }
 
+/// The schema of `run_code`'s arguments is pinned once, by the golden
+/// presentation (default limits): the library function gives the same.
 #[test]
 fn run_code_parameters_follow_the_contract() {
+    let path = manifest_dir().join("tests/golden/sdk/escalation.presentation.json");
+    let golden: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let p = run_code_parameters(&SdkOptions::default());
+    assert_eq!(p, golden["tools"][0]["parameters"]);
     assert_eq!(
-        p,
-        serde_json::json!({
-            "type": "object",
-            "properties": {
-                "code": {
-                    "type": "string",
-                    "description": "TypeScript: the body of an async function that calls `await tools.name(args)` and returns what you need."
-                },
-                "description": {
-                    "type": "string",
-                    "description": "A short summary of what the program does."
-                },
-                "timeoutMs": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "maximum": 1800000,
-                    "default": 120000,
-                    "description": "Deadline for the whole run, in milliseconds. Default 120000, maximum 600000 (1800000 with sandboxPermissions \"require_escalated\")."
-                },
-                "sandboxPermissions": {
-                    "type": "string",
-                    "enum": ["use_default", "require_escalated"],
-                    "default": "use_default",
-                    "description": "\"require_escalated\" asks a person, before the program starts, for the tools marked as needing escalation and larger limits (a deadline up to 1800000 ms, more memory and output). Needs a justification. If refused, nothing runs."
-                },
-                "justification": {
-                    "type": "string",
-                    "minLength": 1,
-                    "description": "Required with sandboxPermissions \"require_escalated\": why the task needs escalation, in one or two sentences for the person who approves it."
-                }
-            },
-            "required": ["code", "description"],
-            "additionalProperties": false
-        })
+        serde_json::to_string(&p).unwrap(),
+        serde_json::to_string(&golden["tools"][0]["parameters"]).unwrap(),
+        "the members in the same order"
     );
 }
 

@@ -14,7 +14,7 @@ use super::request::{RunOptions, RunRequest};
 use crate::limits::Tier;
 use crate::tool::approval_text::too_long_for_escalation;
 use crate::tool::call::ToolContext;
-use crate::tool::pipeline::{Approval, Denial, EscalationRequest};
+use crate::tool::pipeline::{Approval, Denial, EscalationGrant, EscalationRequest};
 use crate::tool::registry::Scope;
 
 /// The approver's answer to a run's escalation.
@@ -84,10 +84,12 @@ pub(super) async fn ask(
         code: request.code.clone(),
         description: request.description.clone(),
         justification: request.justification.clone(),
-        tools,
-        timeout_ms: u64::try_from(grant.timeout.as_millis()).unwrap_or(u64::MAX),
-        memory_limit_bytes: grant.tier.memory_limit_bytes,
-        output_cap_bytes: grant.tier.output_cap_bytes,
+        grant: EscalationGrant {
+            tools,
+            timeout_ms: u64::try_from(grant.timeout.as_millis()).unwrap_or(u64::MAX),
+            memory_limit_bytes: grant.tier.memory_limit_bytes,
+            output_cap_bytes: grant.tier.output_cap_bytes,
+        },
         context,
     };
     let gate = Arc::clone(&scope.registry().hooks().approvals);

@@ -1,5 +1,6 @@
-//! What a run is asked to do: the host's [`RunRequest`], the model's
-//! `run_code` arguments, and the [`RunOptions`] a host runs it with.
+//! What a run is asked to do: building a [`RunRequest`] (`run_code`'s
+//! arguments, defined in `contract::run_code`) and checking it against the
+//! limits, and the [`RunOptions`] a host runs it with.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -7,98 +8,10 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::events::EventSink;
+pub use crate::contract::run_code::{RunRequest, SandboxPermissions};
 use crate::limits::{Limits, Tier};
 use crate::tool::call::CallerContext;
 use crate::tool::registry::Scope;
-
-/// `run_code`'s arguments.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[non_exhaustive]
-pub struct RunRequest {
-    /// The program: the body of an async TypeScript function.
-    pub code: String,
-    /// A short summary of what the program does.
-    #[serde(default)]
-    pub description: String,
-    /// The run deadline in ms; by default the engine's `default_timeout_ms`.
-    #[serde(default, deserialize_with = "integer")]
-    pub timeout_ms: Option<i64>,
-    /// The run's id; by default a fresh unique id. An id the host chooses
-    /// must not belong to a run still going (`INVALID_ARGUMENTS`).
-    #[serde(default)]
-    pub run_id: Option<String>,
-    /// Whether the run asks for more than the standard sandbox (contracts
-    /// §6, Escalation); by default [`SandboxPermissions::UseDefault`].
-    #[serde(default)]
-    pub sandbox_permissions: SandboxPermissions,
-    /// Why the run needs escalation, shown to whoever approves it; required
-    /// (not blank) with [`SandboxPermissions::RequireEscalated`], ignored
-    /// otherwise. By default, empty.
-    #[serde(default)]
-    pub justification: String,
-}
-
-/// What a run asks for: `run_code`'s `sandboxPermissions`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum SandboxPermissions {
-    /// The standard sandbox: `"use_default"`. The default.
-    #[default]
-    UseDefault,
-    /// The escalated tier, once approved: escalation-only tools become
-    /// callable and the escalated limits apply (`"require_escalated"`).
-    RequireEscalated,
-}
-
-/// An optional integer in any JSON spelling (`1e3` is 1000).
-fn integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
-    let Some(n) = <Option<serde_json::Number> as serde::Deserialize>::deserialize(d)? else {
-        return Ok(None);
-    };
-    match crate::schema::integer(&n) {
-        Some(i) => Ok(Some(i)),
-        None => Err(serde::de::Error::custom(format_args!(
-            "timeoutMs must be an integer, got {n}"
-        ))),
-    }
-}
-
-/// `run_code`'s arguments as the model sends them (contracts §4), and
-/// nothing else: the run id is the host's to choose. The schema the model
-/// is shown ([`run_code_parameters`](crate::run_code_parameters)) is pinned
-/// to this struct by a test.
-#[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(crate) struct ModelArguments {
-    code: String,
-    description: String,
-    #[serde(default, deserialize_with = "integer")]
-    timeout_ms: Option<i64>,
-    #[serde(default)]
-    sandbox_permissions: SandboxPermissions,
-    #[serde(default)]
-    justification: Option<String>,
-}
-
-impl ModelArguments {
-    /// Reads a model's `run_code` arguments.
-    ///
-    /// # Errors
-    /// A member missing, of the wrong type, or unknown.
-    pub(crate) fn parse(arguments: serde_json::Value) -> Result<RunRequest, serde_json::Error> {
-        let arguments: Self = serde_json::from_value(arguments)?;
-        Ok(RunRequest {
-            code: arguments.code,
-            description: arguments.description,
-            timeout_ms: arguments.timeout_ms,
-            run_id: None,
-            sandbox_permissions: arguments.sandbox_permissions,
-            justification: arguments.justification.unwrap_or_default(),
-        })
-    }
-}
 
 impl RunRequest {
     /// A request to run `code`.
@@ -252,41 +165,7 @@ pub enum RunError {
 
 #[cfg(test)]
 mod tests {
-    use serde_json::{Value, json};
-
-    use super::ModelArguments;
-    use crate::sdk::SdkOptions;
-
-    /// The schema the model is shown and the struct its arguments are read
-    /// with agree: every property is read, the required ones are required,
-    /// and nothing else is accepted.
-    #[test]
-    fn the_advertised_schema_is_the_one_arguments_are_read_with() {
-        let schema = crate::run_code_parameters(&SdkOptions::default());
-        assert_eq!(schema["additionalProperties"], false);
-        let properties = schema["properties"].as_object().unwrap();
-        let sample = |property: &Value| match property["type"].as_str() {
-            Some("string") if property["enum"].is_array() => property["enum"][0].clone(),
-            Some("string") => json!("x"),
-            Some("integer") => json!(5),
-            other => panic!("no sample for {other:?}"),
-        };
-        let full: serde_json::Map<String, Value> = properties
-            .iter()
-            .map(|(name, property)| (name.clone(), sample(property)))
-            .collect();
-        assert!(ModelArguments::parse(Value::Object(full.clone())).is_ok());
-        let required = schema["required"].as_array().unwrap();
-        for name in properties.keys() {
-            let mut without = full.clone();
-            without.remove(name);
-            let parsed = ModelArguments::parse(Value::Object(without));
-            assert_eq!(parsed.is_err(), required.contains(&json!(name)), "{name}");
-        }
-        let mut extra = full;
-        extra.insert("runId".into(), json!("r"));
-        assert!(ModelArguments::parse(Value::Object(extra)).is_err());
-    }
+    use serde_json::json;
 
     /// An escalation needs a justification; its tier has the larger
     /// deadline, and a standard request over the standard maximum is told
@@ -325,13 +204,13 @@ mod tests {
             message,
             "timeoutMs must be an integer from 1 to 600000, got 700000 (up to 1800000 with sandboxPermissions \"require_escalated\" and a justification)"
         );
-        let parsed = ModelArguments::parse(json!({
+        let parsed = RunRequest::from_model(json!({
             "code": "", "description": "d", "sandboxPermissions": "require_escalated", "justification": "j"
         }))
         .unwrap();
         assert!(parsed.escalated() && parsed.justification == "j");
         assert!(
-            ModelArguments::parse(
+            RunRequest::from_model(
                 json!({ "code": "", "description": "d", "sandboxPermissions": "all" })
             )
             .is_err()

@@ -12,8 +12,7 @@ use super::{SdkOptions, render_declarations, run_code_parameters};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::registry::Mode;
 
-/// The name of the one tool of `ptc` mode.
-pub const RUN_CODE: &str = "run_code";
+pub use crate::contract::run_code::RUN_CODE;
 
 /// A tool as the model sees it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -78,12 +77,11 @@ pub(crate) fn present(
 ) -> Presentation {
     let sdk = cache.declarations(key, tools);
     let mut presented = Vec::new();
-    if matches!(mode, Mode::Native | Mode::Both) {
+    if mode.offers_tools() {
         presented.extend(
             tools
                 .iter()
-                // Without run_code there is no escalated run to call it in.
-                .filter(|t| mode == Mode::Both || !t.escalation_only)
+                .filter(|t| mode.offers(t))
                 .map(|t| PresentedTool {
                     name: t.name.clone(),
                     description: native_description(t),
@@ -91,7 +89,7 @@ pub(crate) fn present(
                 }),
         );
     }
-    if matches!(mode, Mode::Ptc | Mode::Both) {
+    if mode.offers_run_code() {
         presented.push(PresentedTool {
             name: RUN_CODE.into(),
             description: Some(run_code_text(tools, &sdk, options)),

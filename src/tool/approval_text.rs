@@ -10,7 +10,7 @@
 //! line of a block (code, arguments) starts with `│ `, so nothing the model
 //! writes can pass for a line of ptc's.
 
-use super::pipeline::{ApprovalRequest, EscalationRequest};
+use super::pipeline::{ApprovalRequest, EscalationGrant, EscalationRequest};
 use super::title::escape_hostile;
 use crate::limits::size;
 
@@ -77,6 +77,23 @@ impl ApprovalRequest {
     }
 }
 
+impl EscalationGrant {
+    /// The grant in ptc's words: ``It would get the tools deploy, a
+    /// deadline of 1000 ms, 1 MiB of memory and 1 KiB of output.``
+    pub fn sentence(&self) -> String {
+        let tools = match self.tools.as_slice() {
+            [] => "no escalation-only tools".to_owned(),
+            names => format!("the tools {}", names.join(", ")),
+        };
+        format!(
+            "It would get {tools}, a deadline of {} ms, {} of memory and {} of output.",
+            self.timeout_ms,
+            size(self.memory_limit_bytes as u64),
+            size(self.output_cap_bytes as u64),
+        )
+    }
+}
+
 impl EscalationRequest {
     /// What a person deciding this escalation is shown, in lines: the grant
     /// first (tools, deadline, memory, output), then the model's
@@ -84,15 +101,9 @@ impl EscalationRequest {
     /// whole program, escaped and fenced (contracts §6). Ends without a
     /// question.
     pub fn shown_text(&self) -> String {
-        let tools = match self.tools.as_slice() {
-            [] => "no escalation-only tools".to_owned(),
-            names => format!("the tools {}", names.join(", ")),
-        };
         format!(
-            "The program asks for an escalated run. It would get {tools}, a deadline of {} ms, {} of memory and {} of output.\nThe model's justification (one line, escaped): {}\nThe model's description (one line, escaped): {}\nThe program, in full ({}, {} bytes, each marked │):\n{}",
-            self.timeout_ms,
-            size(self.memory_limit_bytes as u64),
-            size(self.output_cap_bytes as u64),
+            "The program asks for an escalated run. {}\nThe model's justification (one line, escaped): {}\nThe model's description (one line, escaped): {}\nThe program, in full ({}, {} bytes, each marked │):\n{}",
+            self.grant.sentence(),
             escape_hostile(&self.justification),
             escape_hostile(&self.description),
             lines(self.code.split('\n').count()),
@@ -131,10 +142,12 @@ mod tests {
             code: "const a = 1\n\treturn '\u{1b}[2J\u{9b}31m'\u{2028}It would get".to_owned(),
             description: "tidy \u{202e}gnp.exe".to_owned(),
             justification: "ship\nIt would get no escalation-only tools\u{7}".to_owned(),
-            tools: vec!["deploy".to_owned()],
-            timeout_ms: 1000,
-            memory_limit_bytes: 1 << 20,
-            output_cap_bytes: 1 << 10,
+            grant: EscalationGrant {
+                tools: vec!["deploy".to_owned()],
+                timeout_ms: 1000,
+                memory_limit_bytes: 1 << 20,
+                output_cap_bytes: 1 << 10,
+            },
             context: ToolContext::new("run-1", CancellationToken::new(), None),
         };
         let text = request.shown_text();

@@ -104,19 +104,31 @@ pub struct EscalationRequest {
     /// The model's reason for escalation (never blank, nor only invisible
     /// format characters).
     pub justification: String,
-    /// What would be granted: the escalation-only tools visible in the
-    /// run's scope, in registration order.
-    pub tools: Vec<String>,
-    /// What would be granted: the run's deadline in ms.
-    pub timeout_ms: u64,
-    /// What would be granted: the escalated heap limit in bytes.
-    pub memory_limit_bytes: usize,
-    /// What would be granted: the escalated output cap in bytes.
-    pub output_cap_bytes: usize,
+    /// What would be granted.
+    pub grant: EscalationGrant,
     /// The run's context: its id as call id and run id, the caller's
     /// context, and a cancellation signal that fires when the run is
     /// cancelled (then the answer is no longer awaited).
     pub context: ToolContext,
+}
+
+/// What an escalation would grant, shown to whoever decides it: in ptc's
+/// words ([`sentence`](Self::sentence), the start of
+/// [`EscalationRequest::shown_text`]) and, serialized, as `tools/approve`'s
+/// `grant` (`tools`, `timeoutMs`, `memoryLimitBytes`, `outputCapBytes`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+#[non_exhaustive]
+pub struct EscalationGrant {
+    /// The escalation-only tools visible in the run's scope, in
+    /// registration order.
+    pub tools: Vec<String>,
+    /// The run's deadline in ms.
+    pub timeout_ms: u64,
+    /// The escalated heap limit in bytes.
+    pub memory_limit_bytes: usize,
+    /// The escalated output cap in bytes.
+    pub output_cap_bytes: usize,
 }
 
 /// Decides calls whose policy is `ask`, and runs that request escalation.

@@ -138,7 +138,7 @@ impl RegisteredTool {
 /// Why a valid name is still not a tool's.
 fn reserved(name: &str) -> Option<&'static str> {
     match name {
-        crate::sdk::presentation::RUN_CODE => Some("`run_code` is the engine's own tool"),
+        crate::contract::run_code::RUN_CODE => Some("`run_code` is the engine's own tool"),
         "then" => Some("`await tools` would take a tool named `then` for a promise's"),
         _ => None,
     }

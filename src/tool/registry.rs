@@ -35,6 +35,29 @@ pub enum Mode {
     Both,
 }
 
+/// What each mode offers the model: the one rule that presentation, the
+/// engine's answer to a call and the MCP front end follow.
+impl Mode {
+    /// Whether the model is offered `run_code`, whose name then belongs to
+    /// the engine: `ptc` and `both`.
+    pub(crate) fn offers_run_code(self) -> bool {
+        self != Mode::Native
+    }
+
+    /// Whether the model is offered tools by their own schemas: `native`
+    /// and `both`.
+    pub(crate) fn offers_tools(self) -> bool {
+        self != Mode::Ptc
+    }
+
+    /// Whether the model is offered `tool` itself: in a mode that offers
+    /// tools, except an escalation-only one without `run_code` (there is no
+    /// escalated run to call it in).
+    pub(crate) fn offers(self, tool: &ToolDefinition) -> bool {
+        self.offers_tools() && (self.offers_run_code() || !tool.escalation_only)
+    }
+}
+
 /// The tools by name, in registration order; replaced whole on every change.
 pub(crate) type ToolMap = IndexMap<String, Arc<RegisteredTool>>;
 

@@ -1,9 +1,11 @@
-//! The limit flags of `ptc run`: parsed here, checked by the library
-//! ([`Limits::validate`]), so the command line refuses a value with the same
-//! message as `initialize` and the Rust API.
+//! The limit flags of `ptc run`, `ptc sdk` and `ptc mcp`: one per row of
+//! the library's table of limits (names, help, defaults), checked by the
+//! library, so the command line refuses a value with the same message as
+//! `initialize` and the Rust API, naming the flag.
 
-use clap::Args;
-use ptc::{ConfigError, Limits};
+use clap::{Arg, ArgMatches, Args, Command, FromArgMatches};
+use ptc::__private::{LimitFlag, limit_flags, validate_flags};
+use ptc::Limits;
 
 /// `ptc mcp`'s run deadline when neither `--timeout-ms` nor the model's
 /// `timeoutMs` sets one: 55 s, under the 60 s request timeout of the
@@ -12,108 +14,76 @@ use ptc::{ConfigError, Limits};
 /// up, with 5 s to spare for the answer to travel (docs/mcp.md).
 pub(crate) const MCP_DEFAULT_TIMEOUT_MS: u64 = 55_000;
 
-/// The flags that set a run's limits.
-#[derive(Args)]
+/// The flags that set a run's limits, as given.
 pub(crate) struct LimitArgs {
-    /// Deadline of the run in milliseconds [default: 120000; ptc mcp: 55000].
-    #[arg(long, value_name = "MS")]
-    timeout_ms: Option<u64>,
-    /// Sub-calls in flight at once; 1 is strictly serial [default: 10].
-    #[arg(long, value_name = "N")]
-    max_parallel: Option<u64>,
-    /// Bytes of output text kept (head and tail) [default: 32KiB]. Accepts
-    /// suffixes: KiB, MiB, GiB (or K, M, G) and KB, MB, GB.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    output_cap: Option<u64>,
-    /// JavaScript heap limit in bytes [default: 64MiB]. Accepts suffixes
-    /// like --output-cap.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    memory_limit: Option<u64>,
-    /// Bytes of run_code's description [default: 32KiB]: past it, the SDK
-    /// gives way to an index of the tools, then to their namespaces.
-    /// Accepts suffixes like --output-cap.
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    description_budget: Option<u64>,
-    /// Largest deadline of an escalated run in milliseconds [default: 1800000].
-    #[arg(long, value_name = "MS")]
-    escalated_max_timeout_ms: Option<u64>,
-    /// Bytes of output text an escalated run keeps [default: 128KiB].
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    escalated_output_cap: Option<u64>,
-    /// JavaScript heap limit of an escalated run [default: 256MiB].
-    #[arg(long, value_name = "BYTES", value_parser = parse_size)]
-    escalated_memory_limit: Option<u64>,
+    given: Vec<(LimitFlag, u64)>,
 }
 
-/// Which flag sets a limit, by the limit's wire name.
-const FLAGS: [(&str, &str); 9] = [
-    ("maxParallelSubCalls", "--max-parallel"),
-    ("defaultTimeoutMs", "--timeout-ms"),
-    ("maxTimeoutMs", "--timeout-ms"),
-    ("outputCapBytes", "--output-cap"),
-    ("memoryLimitBytes", "--memory-limit"),
-    ("descriptionBudgetBytes", "--description-budget"),
-    ("escalatedMaxTimeoutMs", "--escalated-max-timeout-ms"),
-    ("escalatedOutputCapBytes", "--escalated-output-cap"),
-    ("escalatedMemoryLimitBytes", "--escalated-memory-limit"),
-];
+impl Args for LimitArgs {
+    fn augment_args(cmd: Command) -> Command {
+        limit_flags().into_iter().fold(cmd, |cmd, flag| {
+            let arg = Arg::new(flag.long)
+                .long(flag.long)
+                .value_name(flag.value_name)
+                .help(flag.help);
+            cmd.arg(match flag.bytes {
+                true => arg.value_parser(parse_size),
+                false => arg.value_parser(clap::value_parser!(u64)),
+            })
+        })
+    }
+
+    fn augment_args_for_update(cmd: Command) -> Command {
+        Self::augment_args(cmd)
+    }
+}
+
+impl FromArgMatches for LimitArgs {
+    fn from_arg_matches(matches: &ArgMatches) -> Result<Self, clap::Error> {
+        let given = limit_flags()
+            .into_iter()
+            .filter_map(|flag| {
+                let value = *matches.get_one::<u64>(flag.long)?;
+                Some((flag, value))
+            })
+            .collect();
+        Ok(Self { given })
+    }
+
+    fn update_from_arg_matches(&mut self, matches: &ArgMatches) -> Result<(), clap::Error> {
+        *self = Self::from_arg_matches(matches)?;
+        Ok(())
+    }
+}
 
 impl LimitArgs {
-    /// The default limits with these flags applied. `--timeout-ms` is the
-    /// run's deadline, so it also raises the maximum when it is larger.
-    pub(crate) fn limits(&self) -> Limits {
+    /// The default limits with these flags applied, checked.
+    ///
+    /// # Errors
+    /// A limit out of its range, the message naming its flag
+    /// (`invalid limit: --max-parallel must be from 1 to 65536, got 0`).
+    pub(crate) fn limits(&self) -> Result<Limits, String> {
         self.limits_over(Limits::default())
     }
 
     /// `ptc mcp`'s limits: as [`limits`](Self::limits), but the deadline
     /// is [`MCP_DEFAULT_TIMEOUT_MS`] unless `--timeout-ms` is given.
-    pub(crate) fn mcp_limits(&self) -> Limits {
+    ///
+    /// # Errors
+    /// As [`limits`](Self::limits).
+    pub(crate) fn mcp_limits(&self) -> Result<Limits, String> {
         self.limits_over(Limits {
             default_timeout_ms: MCP_DEFAULT_TIMEOUT_MS,
             ..Limits::default()
         })
     }
 
-    fn limits_over(&self, defaults: Limits) -> Limits {
-        let saturate = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
-        let mut limits = defaults;
-        if let Some(ms) = self.timeout_ms {
-            limits.default_timeout_ms = ms;
-            limits.max_timeout_ms = limits.max_timeout_ms.max(ms);
+    fn limits_over(&self, mut limits: Limits) -> Result<Limits, String> {
+        for (flag, value) in &self.given {
+            flag.set(&mut limits, *value);
         }
-        if let Some(n) = self.max_parallel {
-            limits.max_parallel_sub_calls = saturate(n);
-        }
-        if let Some(bytes) = self.output_cap {
-            limits.output_cap_bytes = saturate(bytes);
-        }
-        if let Some(bytes) = self.memory_limit {
-            limits.memory_limit_bytes = saturate(bytes);
-        }
-        if let Some(bytes) = self.description_budget {
-            limits.description_budget_bytes = saturate(bytes);
-        }
-        if let Some(ms) = self.escalated_max_timeout_ms {
-            limits.escalated_max_timeout_ms = ms;
-        }
-        if let Some(bytes) = self.escalated_output_cap {
-            limits.escalated_output_cap_bytes = saturate(bytes);
-        }
-        if let Some(bytes) = self.escalated_memory_limit {
-            limits.escalated_memory_limit_bytes = saturate(bytes);
-        }
-        limits
-    }
-}
-
-/// A configuration error, naming the flag that set the limit.
-pub(crate) fn explain(error: &ConfigError) -> String {
-    match error {
-        ConfigError::OutOfRange { name, .. } => match FLAGS.iter().find(|(n, _)| n == name) {
-            Some((_, flag)) => format!("{flag}: {error}"),
-            None => error.to_string(),
-        },
-        _ => error.to_string(),
+        validate_flags(&limits).map_err(|e| e.to_string())?;
+        Ok(limits)
     }
 }
 

@@ -360,10 +360,9 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         }
         (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
-    let limits = args.limits.limits();
     let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     registry.set_approver(TerminalApprover::new());
-    let engine = Engine::new(registry, limits).map_err(|e| Usage::new(limits::explain(&e)))?;
+    let engine = Engine::new(registry, args.limits.limits()?)?;
 
     let progress = Progress::start();
     let mut request = RunRequest::new(code).description(description);
@@ -413,8 +412,7 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
 async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
     let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     stop(servers).await;
-    let engine =
-        Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;
+    let engine = Engine::new(registry, args.limits.limits()?)?;
     let mode = Mode::from(args.mode);
     let format = match args.format {
         FormatArg::Text => SdkFormat::Text,

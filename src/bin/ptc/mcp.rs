@@ -8,7 +8,7 @@ use clap::Args;
 use ptc::{Engine, McpHttpOptions, McpHttpServer, McpServeError, McpServer, Mode, serve_mcp_stdio};
 use tokio_util::sync::CancellationToken;
 
-use crate::limits::{self, LimitArgs};
+use crate::limits::LimitArgs;
 use crate::{ModeArg, ToolArgs, ToolsFor, Usage, registry, stop};
 
 #[derive(Args)]
@@ -43,8 +43,7 @@ pub(crate) struct McpArgs {
 pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     let token = token(&args)?;
     let (registry, servers) = registry(&args.tools, ToolsFor::McpServer).await?;
-    let engine = Engine::new(registry, args.limits.mcp_limits())
-        .map_err(|e| Usage::new(limits::explain(&e)))?;
+    let engine = Engine::new(registry, args.limits.mcp_limits()?)?;
     let server = McpServer::new(engine, Mode::from(args.mode));
     let served = match args.http {
         None => serve_mcp_stdio(server).await.map_err(|e| failed(&e)),

@@ -106,7 +106,7 @@ impl McpServer {
     fn lookup(&self, name: &str) -> Option<bool> {
         let presentation = self.engine().presentation(&self.inner.scope, None);
         presentation.tools.iter().find(|t| t.name == name)?;
-        if name == RUN_CODE && self.mode() != Mode::Native {
+        if name == RUN_CODE && self.mode().offers_run_code() {
             return Some(true);
         }
         let definition = self.inner.scope.registry().definition(name)?;

@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::config::McpTransport;
-use super::server::Server;
+use super::listing::Server;
 use crate::transport::child;
 
 /// How much of a server's stderr is kept for messages.

@@ -7,13 +7,14 @@
 //! malformed entry (`inputSchema: []`) then costs that tool, not the page.
 
 use std::future::Future;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{ClientRequest, CustomRequest, ServerResult};
 use rmcp::{Peer, RoleClient};
 use serde_json::{Value, json};
 
 use super::McpOptions;
+use crate::tool::handler::BoxFuture;
 
 /// The entries of every page of `tools/list`, in order, within the caps of
 /// `options`; over a cap, why (naming it).
@@ -144,6 +145,18 @@ impl Relisting {
 /// Marks the re-listings idle when the one running ends early (a panic,
 /// its task dropped).
 struct IdleAfter<'a>(&'a Relisting);
+
+/// What a session's client side tells when its server says its tools
+/// changed (`notifications/tools/list_changed`): the supervised server,
+/// which re-lists them. A connection knows it only by this, so `connection`
+/// and `server` do not depend on each other both ways.
+pub(super) trait ListChanged: Send + Sync {
+    /// Re-lists the server's tools (see [`Relisting`]).
+    fn refresh(self: Arc<Self>) -> BoxFuture<()>;
+}
+
+/// The one a connection tells; named as `connection` calls it.
+pub(super) type Server = dyn ListChanged;
 
 impl Drop for IdleAfter<'_> {
     fn drop(&mut self) {

@@ -16,7 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::McpOptions;
 use super::config::McpServerConfig;
 use super::connection::{Session, StderrTail, start};
-use super::listing::{Relisting, list_entries};
+use super::listing::{self, ListChanged, Relisting, list_entries};
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
 use crate::tool::availability::Absence;
@@ -236,8 +236,9 @@ impl Server {
         self: &Arc<Self>,
         stderr: &Arc<StderrTail>,
     ) -> Result<(Session, (Vec<ListedTool>, Vec<String>)), String> {
+        let told: Arc<listing::Server> = Arc::clone(self) as _;
         let session = start(
-            self,
+            &told,
             &self.config.transport,
             self.stop.child_token(),
             stderr,
@@ -279,18 +280,6 @@ impl Server {
             .into_iter()
             .map(|(name, why)| format!("skipped tool `{name}`: {why}"));
         update.warnings.into_iter().chain(refused).collect()
-    }
-
-    /// Re-lists the tools after `notifications/tools/list_changed`: one
-    /// re-listing at a time (those asked for meanwhile make one more), each
-    /// within `startupTimeoutMs`.
-    pub(super) async fn refresh(self: Arc<Self>) {
-        self.relisting
-            .request(|| {
-                let server = Arc::clone(&self);
-                async move { server.relist().await }
-            })
-            .await;
     }
 
     async fn relist(self: Arc<Self>) {
@@ -465,6 +454,22 @@ impl Server {
 /// The owner a server's tools are registered under.
 fn owner(server: &str) -> String {
     format!("mcp server `{server}`")
+}
+
+impl ListChanged for Server {
+    /// Re-lists the tools after `notifications/tools/list_changed`: one
+    /// re-listing at a time (those asked for meanwhile make one more), each
+    /// within `startupTimeoutMs`.
+    fn refresh(self: Arc<Self>) -> BoxFuture<()> {
+        Box::pin(async move {
+            self.relisting
+                .request(|| {
+                    let server = Arc::clone(&self);
+                    async move { server.relist().await }
+                })
+                .await;
+        })
+    }
 }
 
 /// Whether a failed request means the session is gone (the process

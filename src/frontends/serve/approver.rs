@@ -1,0 +1,90 @@
+//! Approvals through the host: `ask` calls and escalations become
+//! `tools/approve` requests.
+
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+
+use super::host_tool::call_params;
+use super::peer::Peer;
+use crate::tool::call::ToolContext;
+use crate::tool::handler::BoxFuture;
+use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
+
+/// Answers `ask` decisions with a `tools/approve` request to the host.
+pub(super) struct HostApprover {
+    pub(super) peer: Arc<Peer>,
+}
+
+impl Approver for HostApprover {
+    fn approve(&self, request: ApprovalRequest) -> BoxFuture<Approval> {
+        let peer = Arc::clone(&self.peer);
+        Box::pin(async move {
+            let ApprovalRequest {
+                call,
+                context,
+                title,
+                ..
+            } = request;
+            let name = call.name;
+            let mut params = call_params(&context, &name, call.arguments);
+            params["title"] = title.into();
+            params["kind"] = json!("call");
+            let refusal = format!("the host refused the call to `{name}`");
+            ask_host(&peer, params, &context, &format!("`{name}`"), refusal).await
+        })
+    }
+
+    fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
+        let peer = Arc::clone(&self.peer);
+        Box::pin(async move {
+            let params = json!({
+                "runId": request.run_id,
+                "kind": "escalation",
+                "code": request.code,
+                "description": request.description,
+                "justification": request.justification,
+                "grant": request.grant,
+            });
+            let refusal = "the host refused the escalation".to_owned();
+            ask_host(&peer, params, &request.context, "the escalation", refusal).await
+        })
+    }
+}
+
+/// Sends `tools/approve` and reads the host's answer about `what` (`` `x` ``
+/// or `the escalation`); anything but `approved: true` refuses, by default
+/// with `refusal`.
+async fn ask_host(
+    peer: &Arc<Peer>,
+    params: Value,
+    context: &ToolContext,
+    what: &str,
+    refusal: String,
+) -> Approval {
+    let refused = |reason: String| Approval::Refused(Denial::new(reason));
+    let mut pending = peer.request("tools/approve", params);
+    let reply = tokio::select! {
+        biased;
+        _ = context.cancellation().cancelled() => {
+            drop(pending);
+            return refused(format!("the approval of {what} was abandoned"));
+        }
+        reply = pending.answer() => reply,
+    };
+    match reply {
+        Ok(answer) => match answer.get("approved").and_then(Value::as_bool) {
+            Some(true) => Approval::Approved,
+            Some(false) => refused(
+                answer
+                    .get("reason")
+                    .and_then(Value::as_str)
+                    .map_or(refusal, str::to_owned),
+            ),
+            None => refused(format!(
+                "the host's answer to the approval of {what} has no boolean `approved`"
+            )),
+        },
+        Err(error) => refused(format!("the approval of {what} failed: {}", error.message)),
+    }
+}
