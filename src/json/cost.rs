@@ -175,8 +175,8 @@ mod tests {
 
     #[test]
     fn a_value_costs_what_the_contract_says() {
-        // docs/contracts.md §6, "Messages": 160 bytes a value.
-        assert_eq!(PER_VALUE, 160);
+        // docs/contracts.md §6, "Messages": 144 bytes a value.
+        assert_eq!(PER_VALUE, 144);
     }
 
     #[test]
