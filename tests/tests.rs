@@ -14,6 +14,7 @@ mod host_tools;
 mod inspect;
 mod lean_context;
 mod limits;
+mod mcp_http_bounds;
 mod mcp_server;
 mod mcp_sources;
 mod pipeline;
