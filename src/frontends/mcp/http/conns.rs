@@ -27,7 +27,7 @@ use hyper::server::conn::http1;
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::{TcpListener, TcpStream};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, oneshot};
 use tokio_util::sync::CancellationToken;
 
 /// How long a connection that found every slot taken waits for one.
@@ -77,6 +77,9 @@ struct Conn {
     idle_since: AtomicU64,
     /// Fired to make it finish its request in flight, if any, and close.
     close: CancellationToken,
+    /// Where its slot goes when it ends, if a newcomer evicted it: straight
+    /// to that newcomer, never to whoever asks first.
+    heir: Mutex<Option<oneshot::Sender<OwnedSemaphorePermit>>>,
 }
 
 /// The connections being served.
@@ -93,9 +96,7 @@ impl Table {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Arc<Conn>>> {
-        self.conns
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
+        lock(&self.conns)
     }
 
     fn add(&self, stop: &CancellationToken) -> (u64, Arc<Conn>) {
@@ -104,23 +105,43 @@ impl Table {
             busy: AtomicUsize::new(0),
             idle_since: AtomicU64::new(self.now()),
             close: stop.child_token(),
+            heir: Mutex::default(),
         });
         self.lock().insert(id, conn.clone());
         (id, conn)
     }
 
-    /// Asks the connection idle the longest to close; false if none is idle.
-    fn evict_oldest_idle(&self) -> bool {
+    /// Asks the connection idle the longest to close; its slot will come
+    /// through the receiver. None if no connection is idle.
+    fn evict_oldest_idle(&self) -> Option<oneshot::Receiver<OwnedSemaphorePermit>> {
         let conns = self.lock();
         let oldest = conns
             .values()
             .filter(|c| c.busy.load(Ordering::Acquire) == 0 && !c.close.is_cancelled())
-            .min_by_key(|c| c.idle_since.load(Ordering::Acquire));
-        oldest.is_some_and(|c| {
-            c.close.cancel();
-            true
-        })
+            .min_by_key(|c| c.idle_since.load(Ordering::Acquire))?;
+        // Under the table's lock: the connection has not yet left it, so it
+        // will find its heir when it does.
+        let (heir, slot) = oneshot::channel();
+        *lock(&oldest.heir) = Some(heir);
+        oldest.close.cancel();
+        Some(slot)
     }
+
+    /// Takes `id` out and passes its slot on: to the newcomer that evicted
+    /// it, or back to the semaphore.
+    fn remove(&self, id: u64, slot: OwnedSemaphorePermit) {
+        let conn = self.lock().remove(&id);
+        if let Some(heir) = conn.and_then(|c| lock(&c.heir).take()) {
+            // A newcomer that stopped waiting drops the slot: it returns.
+            let _ = heir.send(slot);
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// Accepts and serves connections on `listener` until `stop` fires, then
@@ -163,22 +184,35 @@ pub(super) async fn serve(
             closing: closing.clone(),
         };
         if let Ok(slot) = slots.clone().try_acquire_owned() {
-            tokio::spawn(context.serve(stream, slot));
+            // In the table before the next accept, so a newcomer can evict it.
+            let entry = table.add(&closing);
+            tokio::spawn(context.serve(stream, slot, entry));
             continue;
         }
         let Ok(spare) = waiting.clone().try_acquire_owned() else {
             drop(stream);
             continue;
         };
-        table.evict_oldest_idle();
+        let evicted = table.evict_oldest_idle();
         let slots = slots.clone();
         tokio::spawn(async move {
-            match tokio::time::timeout(ADMIT_WAIT, slots.acquire_owned()).await {
-                Ok(Ok(slot)) => {
+            let slot = match evicted {
+                Some(heir) => tokio::time::timeout(ADMIT_WAIT, heir)
+                    .await
+                    .ok()
+                    .and_then(Result::ok),
+                None => tokio::time::timeout(ADMIT_WAIT, slots.acquire_owned())
+                    .await
+                    .ok()
+                    .and_then(Result::ok),
+            };
+            match slot {
+                Some(slot) => {
                     drop(spare);
-                    context.serve(stream, slot).await;
+                    let entry = context.table.add(&context.closing);
+                    context.serve(stream, slot, entry).await;
                 }
-                _ => refuse(stream, limits, spare).await,
+                None => refuse(stream, limits, spare).await,
             }
         });
     }
@@ -207,8 +241,12 @@ struct Served {
 }
 
 impl Served {
-    async fn serve(self, stream: TcpStream, slot: OwnedSemaphorePermit) {
-        let (id, conn) = self.table.add(&self.closing);
+    async fn serve(
+        self,
+        stream: TcpStream,
+        slot: OwnedSemaphorePermit,
+        (id, conn): (u64, Arc<Conn>),
+    ) {
         let router = TowerToHyperService::new(self.router);
         let table = self.table.clone();
         let tracked = conn.clone();
@@ -239,8 +277,7 @@ impl Served {
                 }
             }
         }
-        self.table.lock().remove(&id);
-        drop(slot);
+        self.table.remove(id, slot);
     }
 }
 
@@ -355,12 +392,43 @@ mod tests {
         busy.idle_since.store(0, Ordering::Release);
         busy.busy.store(1, Ordering::Release);
 
-        assert!(table.evict_oldest_idle());
+        assert!(table.evict_oldest_idle().is_some(), "one is idle");
         assert!(old.close.is_cancelled());
         assert!(!young.close.is_cancelled());
-        assert!(table.evict_oldest_idle());
+        assert!(table.evict_oldest_idle().is_some());
         assert!(young.close.is_cancelled());
-        assert!(!table.evict_oldest_idle(), "only a busy one is left");
+        assert!(
+            table.evict_oldest_idle().is_none(),
+            "only a busy one is left"
+        );
         assert!(!busy.close.is_cancelled());
+    }
+
+    #[tokio::test]
+    async fn an_evicted_slot_goes_to_the_newcomer_that_evicted_it() {
+        let table = Table {
+            epoch: Instant::now(),
+            next: AtomicU64::new(0),
+            conns: Mutex::default(),
+        };
+        let slots = Arc::new(Semaphore::new(1));
+        let held = slots.clone().try_acquire_owned().unwrap();
+        let (id, _) = table.add(&CancellationToken::new());
+        let heir = table.evict_oldest_idle().unwrap();
+        // Someone else asking first does not get it.
+        let other = tokio::spawn(slots.clone().acquire_owned());
+        tokio::task::yield_now().await;
+        table.remove(id, held);
+        let slot = heir.await.expect("the slot is handed over");
+        tokio::task::yield_now().await;
+        assert!(!other.is_finished(), "the other waiter did not get it");
+        drop(slot);
+        assert!(other.await.unwrap().is_ok(), "dropped, it returns");
+
+        // Without an heir, the slot returns to the semaphore.
+        let held = slots.clone().try_acquire_owned().unwrap();
+        let (id, _) = table.add(&CancellationToken::new());
+        table.remove(id, held);
+        assert_eq!(slots.available_permits(), 1);
     }
 }
