@@ -185,6 +185,29 @@ fn delete_ends_a_session_with_204_and_an_unknown_one_is_404() {
     );
 }
 
+/// The official Python client ends its session on leaving and logged
+/// "Session termination failed: 202" every time.
+#[test]
+fn the_python_client_ends_its_session_without_a_warning() {
+    let server = Server::start(|o| o);
+    let plan = json!({ "scenario": "list", "http": format!("http://{}/mcp", server.addr) });
+    let output = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/mcp_client/drive.py"
+        ))
+        .arg(plan.to_string())
+        .output()
+        .expect("python3 runs (with the `mcp` package)");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("run_code"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("termination failed"), "{stderr}");
+}
+
 /// Issue 22: 6,000 idle sessions held 390 MB. Past the ceiling an
 /// `initialize` is 503 with a text naming the limit; ending a session frees
 /// its slot.
