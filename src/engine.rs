@@ -114,8 +114,10 @@ impl Engine {
     }
 
     /// What the model sees in this scope: its mode unless `mode` overrides
-    /// it. Byte-identical for the same visible tools, limits and working
-    /// directory ([`Registry::set_working_directory`]).
+    /// it. Byte-identical for the same visible tools, limits, working
+    /// directory ([`Registry::set_working_directory`]) and tool sources
+    /// still starting or failed (an MCP server's, with why: one line each in
+    /// `run_code`'s description, none when all are up).
     pub fn presentation(&self, scope: &Scope, mode: Option<Mode>) -> Presentation {
         let (generation, tools, visible) = scope.versioned_visible();
         let shown: Vec<&ToolDefinition> = tools
@@ -126,6 +128,7 @@ impl Engine {
             .collect();
         let mut options = SdkOptions::from(&self.inner.limits);
         options.working_directory = scope.registry().working_directory();
+        options.unavailable_sources = scope.registry().absence_notes();
         present(
             &self.inner.sdk_cache,
             (generation, visible),

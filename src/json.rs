@@ -1,4 +1,8 @@
-//! JSON values in words, for messages that say what was given instead.
+//! JSON values in words, for messages that say what was given instead;
+//! and what a JSON message costs in host memory before it is parsed
+//! (`cost`).
+
+pub(crate) mod cost;
 
 use serde_json::Value;
 

@@ -28,8 +28,9 @@
 //! - `tool/`: a tool's [`ToolDefinition`] (`definition`), its handler
 //!   (`handler`), what a call carries and returns (`call`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
-//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`), and
-//!   the call pipeline every call goes through (`pipeline`), how calls
+//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`),
+//!   the tool sources it expects and why their tools are absent
+//!   (`availability`), and the call pipeline every call goes through (`pipeline`), how calls
 //!   read to a person (`title`: templates, defaults, hostile values), what
 //!   a person approving one is shown (`approval_text`) and the ceilings on
 //!   approvals waiting for an answer (`approvals`).
@@ -61,8 +62,9 @@
 //!   `threads`, `warm` sandboxes and `run_ids`.
 //! - `sources/`: where tools come from besides the host's code: the
 //!   `workspace` tools, `manifest` files, and `mcp/`, MCP servers as tool
-//!   sources ([`connect`]): their `config`, one `connection`, a `server`'s
-//!   supervision (restarts, the registry kept in step, calls), and the
+//!   sources ([`McpServers::start`], [`connect`]): their `config`, one
+//!   `connection`, a `server`'s supervision (the first start in the
+//!   background, restarts, the registry kept in step, calls), and the
 //!   mapping of their `tools` and call `results`.
 //! - `frontends/`: how non-Rust hosts reach the engine: `serve`, the host
 //!   protocol; `mcp/`, ptc as an MCP server (its rmcp `handler`, the
@@ -121,6 +123,7 @@ mod schema;
 mod sdk;
 mod sources;
 mod tool;
+mod transport;
 
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{EventSink, RunEvent, RunEventKind};
@@ -157,6 +160,7 @@ pub use tool::pipeline::{
     Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationRequest, Next,
 };
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
+pub use transport::child::end_all as end_mcp_server_processes;
 
 /// Internals exposed for the crate's own benches and binary. Not a stable API.
 #[doc(hidden)]

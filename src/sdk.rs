@@ -33,6 +33,14 @@ pub struct SdkOptions {
     /// [`Engine::presentation`]: crate::Engine::presentation
     /// [`Registry::working_directory`]: crate::Registry::working_directory
     pub working_directory: Option<String>,
+    /// Tool sources whose tools are absent for now (an MCP server still
+    /// starting, or one that failed to start, and why), one line each:
+    /// `run_code`'s description lists them after the working directory,
+    /// each line as given after `- `. By default, none: nothing is shown.
+    /// [`Engine::presentation`] takes them from the registry.
+    ///
+    /// [`Engine::presentation`]: crate::Engine::presentation
+    pub unavailable_sources: Vec<String>,
     /// The largest `timeoutMs` of an escalated run (never below
     /// `max_timeout_ms`); when larger, it is the schema's `maximum` instead.
     /// By default, 1800000.
@@ -53,6 +61,7 @@ impl From<&Limits> for SdkOptions {
             max_timeout_ms: limits.max_timeout_ms,
             description_budget_bytes: limits.description_budget_bytes,
             working_directory: None,
+            unavailable_sources: Vec::new(),
             escalated_max_timeout_ms: limits.tier(true).max_timeout_ms,
         }
     }
@@ -101,6 +110,11 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
             )
         })
         .unwrap_or_default();
+    let unavailable: String = options
+        .unavailable_sources
+        .iter()
+        .map(|line| format!("- {}\n", crate::tool::title::escape_hostile(line)))
+        .collect();
     let escalated = escalated_max(options).to_string();
     templates::fill(
         templates::INSTRUCTIONS,
@@ -108,6 +122,7 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
             ("default_timeout_ms", &default),
             ("max_timeout_ms", &max),
             ("working_directory", &working_directory),
+            ("unavailable_sources", &unavailable),
             ("tools", tools),
             ("escalated_max_timeout_ms", &escalated),
         ],
@@ -300,6 +315,28 @@ mod tests {
         assert!(with.contains(line), "{with}");
         assert_eq!(with.replace(line, ""), without);
         assert_eq!(code_span("`a`"), "`` `a` ``");
+    }
+
+    #[test]
+    fn unavailable_sources_are_listed_only_when_there_are_some() {
+        let without = run_code_description("", &SdkOptions::default());
+        let options = SdkOptions {
+            working_directory: Some("/w".to_owned()),
+            unavailable_sources: vec!["one".to_owned(), "two\nlines".to_owned()],
+            ..SdkOptions::default()
+        };
+        let with = run_code_description("", &options);
+        let lines = "- The tools work in `/w`: relative paths start there.\n- one\n- two\\nlines\n";
+        assert!(with.contains(lines), "{with}");
+        let directory = "- The tools work in `/w`: relative paths start there.\n";
+        assert_eq!(with.replace(lines, directory), {
+            let options = SdkOptions {
+                working_directory: Some("/w".to_owned()),
+                ..SdkOptions::default()
+            };
+            run_code_description("", &options)
+        });
+        assert!(!without.contains("- one"));
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub(crate) mod approval_text;
 pub(crate) mod approvals;
+pub(crate) mod availability;
 pub(crate) mod call;
 pub(crate) mod definition;
 pub(crate) mod handler;

@@ -1000,11 +1000,14 @@ fn mcp_clients_approve_escalations_through_elicitation() {
     let message = asked[0]["message"].as_str().unwrap();
     assert!(
         message.starts_with(
-            "The program asks for an escalated run. It would get the tools deploy, risky, a deadline of 120000 ms, 256 MiB of memory and 128 KiB of output.\nThe model's justification (one line, escaped): the user asked to ship it\nThe model's description (one line, escaped): ships it\nThe program, in full (3 lines, 83 bytes, each marked │):\n│ const d = await tools.deploy({})\n"
+            "The program asks for an escalated run. It would get the tools deploy, risky, a deadline of 55000 ms, 256 MiB of memory and 128 KiB of output.\nThe model's justification (one line, escaped): the user asked to ship it\nThe model's description (one line, escaped): ships it\nThe program, in full (3 lines, 83 bytes, each marked │):\n│ const d = await tools.deploy({})\n"
         ),
         "{message}"
     );
-    assert_eq!(asked[0]["schema"]["required"], json!(["approve"]));
+    assert_eq!(
+        asked[0]["schema"],
+        json!({ "type": "object", "properties": {} })
+    );
     assert!(asked[1]["message"].as_str().unwrap().contains("`risky`"));
 }
 
@@ -1013,8 +1016,11 @@ fn mcp_refusals_of_escalations_run_nothing() {
     let dir = tempfile::tempdir().unwrap();
     cli_tools(dir.path());
     for (answer, reason) in [
-        (Some(json!("refuse")), "the user refused the escalation"),
         (Some(json!("decline")), "the user declined the escalation"),
+        (
+            Some(json!("cancel")),
+            "the user cancelled the approval of the escalation",
+        ),
         (
             None,
             "escalation needs approval, which is not available from this MCP client (it does not support elicitation)",

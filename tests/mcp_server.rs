@@ -90,6 +90,22 @@ fn run_code(code: &str) -> Value {
     json!({ "code": code, "description": "test" })
 }
 
+/// The progress notifications of settled sub-calls, without the heartbeats
+/// a slow machine may add (`running (…)`, after 4 s without progress).
+fn settled_progress(answer: &Value) -> Vec<&Value> {
+    answer["progress"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| {
+            !p["message"]
+                .as_str()
+                .unwrap_or_default()
+                .starts_with("running (")
+        })
+        .collect()
+}
+
 pub(crate) fn texts(result: &Value) -> Vec<&str> {
     result["content"]
         .as_array()
@@ -275,10 +291,8 @@ fn python_client_gets_progress_notifications_of_settled_sub_calls() {
         ("stdio", fixture.stdio(&[])),
     ));
     assert_eq!(texts(&answer["result"]), ["done"]);
-    let progress: Vec<(f64, &str)> = answer["progress"]
-        .as_array()
-        .unwrap()
-        .iter()
+    let progress: Vec<(f64, &str)> = settled_progress(&answer)
+        .into_iter()
         .map(|p| {
             (
                 p["progress"].as_f64().unwrap(),
@@ -287,13 +301,13 @@ fn python_client_gets_progress_notifications_of_settled_sub_calls() {
         })
         .collect();
     // Coalesced: a sub-call that settles while the previous notification
-    // is being sent may be replaced by the next one, never reordered.
+    // is being sent (or before the forwarder first looks, on a loaded
+    // machine) may be replaced by the next one, never reordered.
     let all = [
         (1.0, "List . (2 entries)"),
         (2.0, "Read notes.txt (1 line)"),
         (3.0, "read_file(): failed (INVALID_ARGUMENTS)"),
     ];
-    assert_eq!(progress.first(), Some(&all[0]), "{progress:?}");
     assert_eq!(progress.last(), Some(&all[2]), "{progress:?}");
     assert!(progress.iter().all(|p| all.contains(p)), "{progress:?}");
     assert!(progress.windows(2).all(|w| w[0].0 < w[1].0), "{progress:?}");
@@ -361,18 +375,18 @@ fn python_client_approves_an_ask_tool_through_elicitation() {
         "The program asks to call the tool `risky` (needs approval).\nIts title (the model's, escaped): risky(target: \"prod\")\nIts arguments, in full (3 lines, each marked │):\n│ {\n│   \"target\": \"prod\"\n│ }\nAllow this call?"
     );
     assert_eq!(
-        asked[0]["schema"]["properties"]["approve"]["type"],
-        "boolean"
+        asked[0]["schema"],
+        json!({ "type": "object", "properties": {} }),
+        "nothing to fill in or tick: Accept allows"
     );
-    assert_eq!(asked[0]["schema"]["required"], json!(["approve"]));
 }
 
 #[test]
-fn python_client_refusing_or_declining_denies_the_call() {
+fn python_client_declining_or_cancelling_denies_the_call() {
     let fixture = Fixture::new();
     for (answer, reason) in [
-        ("refuse", "the user refused the call to `risky`"),
         ("decline", "the user declined the call to `risky`"),
+        ("cancel", "the user cancelled the approval of `risky`"),
     ] {
         let answered = elicit(&fixture, Some(answer));
         assert_eq!(answered["result"]["isError"], true);
@@ -521,11 +535,7 @@ fn python_client_over_http_needs_the_bearer_token() {
     with_token["token"] = json!("s3cret-token");
     let answer = drive(with_token);
     assert_eq!(texts(&answer["result"]), ["16"]);
-    assert_eq!(
-        answer["progress"].as_array().unwrap().len(),
-        1,
-        "progress over HTTP too"
-    );
+    assert_eq!(settled_progress(&answer).len(), 1, "progress over HTTP too");
 
     let without = drive(with(call.clone(), ("http", json!(server.url))));
     assert!(
@@ -595,7 +605,7 @@ fn ptc_mcp_exit(args: &[&str]) -> (i32, String) {
 
 #[test]
 fn bad_mcp_flags_are_usage_errors() {
-    let (code, stderr) = ptc_mcp_exit(&["--http", "0.0.0.0:0"]);
+    let (code, stderr) = ptc_mcp_exit(&["--workspace", ".", "--http", "0.0.0.0:0"]);
     assert_eq!(code, 2);
     assert!(
         stderr.starts_with("ptc: refusing to listen on 0.0.0.0:0") && stderr.lines().count() == 1,
@@ -973,8 +983,10 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
         "cwd": root,
     });
 
+    // The servers start in the background: their tools join when ready.
+    let ready = json!(["memory.create_entities", "fs.read_text_file"]);
     let listed = drive(with(
-        json!({ "scenario": "list" }),
+        json!({ "scenario": "list", "untilListed": ready }),
         ("stdio", server.clone()),
     ));
     let tools = listed["tools"].as_array().unwrap();
@@ -1003,14 +1015,15 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
            return [graph.entities.map(e => e.name).join(), a.content, b.content].join(" ")"#
     );
     let called = drive(with(
-        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(&code) }),
+        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(&code),
+                "untilListed": ready }),
         ("stdio", server),
     ));
     let result = &called["result"];
     assert_eq!(result["isError"], false, "{result}");
     assert_eq!(texts(result), ["ptc alpha beta"]);
     assert_eq!(result["structuredContent"]["subCalls"], 4);
-    let progress = called["progress"].as_array().unwrap();
+    let progress = settled_progress(&called);
     assert_eq!(progress.len(), 4, "one per settled sub-call: {progress:?}");
     assert!(
         progress[0]["message"]
@@ -1148,8 +1161,10 @@ fn progress_of_a_busy_run_neither_piles_up_nor_delays_the_answer() {
         .as_u64()
         .unwrap();
     assert!(subcalls > 1000, "{answer}");
+    // Coalesced: how many fewer depends on how fast ptc's stdout drains
+    // (the test's reader takes every line at once), never one for each.
     assert!(
-        notifications * 4 < subcalls as usize,
+        notifications * 2 < subcalls as usize,
         "{notifications} notifications for {subcalls} sub-calls"
     );
 

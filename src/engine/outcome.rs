@@ -7,8 +7,9 @@ use serde::Serialize;
 
 use crate::tool::call::{ContentBlock, ToolResult};
 
-/// Why a run failed (contracts §7).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+/// Why a run failed (contracts §7). Its JSON Schema (the wire names, one
+/// `const` each) is what MCP clients are told `kind` may be.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum FailureKind {

@@ -16,6 +16,9 @@ mod progress;
 
 use rmcp::ServiceExt;
 
+use crate::json::cost;
+use crate::transport::lines::{Lines, SERVER_BACKLOG};
+
 pub use handler::McpServer;
 pub use http::{McpHttpOptions, McpHttpServer};
 
@@ -42,7 +45,7 @@ pub enum McpServeError {
 pub async fn serve_mcp_stdio(server: McpServer) -> Result<(), McpServeError> {
     let running = server
         .for_session()
-        .serve(rmcp::transport::stdio())
+        .serve(stdio())
         .await
         .map_err(|e| McpServeError::Handshake(e.to_string()))?;
     running
@@ -50,4 +53,11 @@ pub async fn serve_mcp_stdio(server: McpServer) -> Result<(), McpServeError> {
         .await
         .map_err(|e| McpServeError::Io(std::io::Error::other(e)))?;
     Ok(())
+}
+
+/// stdin and stdout as a bounded transport: requests measured before they
+/// are parsed, reading paused while answers wait (docs/mcp.md).
+fn stdio() -> Lines<rmcp::RoleServer, rmcp::transport::StdioReader, rmcp::transport::StdioWriter> {
+    let (input, output) = rmcp::transport::stdio_pipes();
+    Lines::server(input, output, cost::REQUEST, SERVER_BACKLOG)
 }

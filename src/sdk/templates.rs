@@ -6,7 +6,7 @@ pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 
 /// The `run_code` instructions: `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
 /// `{{escalated_max_timeout_ms}}`, `{{working_directory}}` (a whole line, or
-/// nothing), then `{{tools}}`, the tools in one of the three forms below.
+/// nothing), `{{unavailable_sources}}` (whole lines, or nothing), then `{{tools}}`, the tools in one of the three forms below.
 pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
 
 /// The tools when every declaration fits: `{{fence}}`, `{{declarations}}`.
@@ -86,6 +86,7 @@ mod tests {
             ("max_timeout_ms", ""),
             ("escalated_max_timeout_ms", ""),
             ("working_directory", ""),
+            ("unavailable_sources", ""),
             ("tools", ""),
             ("fence", ""),
             ("declarations", ""),

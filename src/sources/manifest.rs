@@ -17,6 +17,7 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio_util::sync::CancellationToken;
 
+use crate::json::cost::{self, Refusal};
 use crate::json::json_type;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
@@ -24,7 +25,7 @@ use crate::tool::handler::Tool;
 use crate::tool::wire::{Problem, Strictness, ToolEntry, read_tool};
 
 /// A command's stdout beyond this is a `TOOL_ERROR` (and the command is killed).
-const MAX_STDOUT_BYTES: usize = 16 * 1024 * 1024;
+const MAX_STDOUT_BYTES: usize = cost::RESULT.max_bytes;
 /// At most this much of the end of stderr goes into an error message.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
 /// At most this many of the last stderr lines go into an error message.
@@ -461,6 +462,16 @@ fn parse_output(
         return Err(ToolError::tool(format!(
             "{name}: command printed invalid JSON: no output (expected one JSON value on stdout)"
         )));
+    }
+    // Measured first: `[0,0,…]` would cost forty times its size parsed.
+    match cost::cost(stdout.trim_ascii(), cost::RESULT) {
+        Ok(_) => {}
+        Err(Refusal::Malformed(e)) => {
+            return Err(ToolError::tool(format!(
+                "{name}: command printed invalid JSON: {e}"
+            )));
+        }
+        Err(refusal) => return Err(ToolError::tool(format!("{name}: {refusal}"))),
     }
     serde_json::from_slice(stdout)
         .map_err(|e| ToolError::tool(format!("{name}: command printed invalid JSON: {e}")))

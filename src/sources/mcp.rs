@@ -1,15 +1,19 @@
 //! MCP servers as a tool source: ptc as an MCP client.
 //!
-//! [`connect`] starts every server of an [`McpConfig`] at once, registers
-//! each server's tools as `<server>.<tool>`, and returns an [`McpServers`]
-//! handle that keeps the sessions alive, with the [`McpProblem`]s of the
-//! servers that could not start (their tools are absent; the others work).
-//! See `docs/mcp.md`.
+//! [`McpServers::start`] starts every server of an [`McpConfig`] in the
+//! background and returns at once; each server's tools join the registry
+//! as `<server>.<tool>` when it is ready, at its place in the config's
+//! order, and a server that cannot start is tried again with backoff
+//! (the registry says meanwhile why its tools are absent, for `run_code`'s
+//! description and the calls' errors). [`McpServers::ready`] waits for
+//! every server's first attempt and gives the [`McpProblem`]s of those
+//! that could not start; [`connect`] does both. See `docs/mcp.md`.
 //!
 //! Its rooms: `config` (the `mcpServers` file), `connection` (one session:
 //! a child on stdio or an HTTP endpoint, its stderr tail, the client side
-//! that hears `list_changed`), `server` (supervision: restarts with
-//! backoff, the registry kept in step, calls), `listing` (every page of
+//! that hears `list_changed`), `server` (supervision: the first start in
+//! the background, restarts with backoff, the registry kept in step,
+//! calls), `listing` (every page of
 //! `tools/list`, bounded; re-listings one at a time), `tools` (a
 //! `tools/list` entry as a definition) and `results` (a `CallToolResult`
 //! as a result).
@@ -28,7 +32,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::tool::registry::Registry;
 use config::McpConfig;
-use server::Server;
+use server::{FirstStart, Server};
 
 /// How servers are supervised. `Default` gives the documented policy.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -36,7 +40,8 @@ use server::Server;
 pub struct McpOptions {
     /// The wait before the second restart in a row; each further failed
     /// restart doubles it. By default, 1 s. (The first restart after a
-    /// failure happens on the next call, without waiting.)
+    /// lost session happens on the next call, without waiting; a server
+    /// that failed to start is tried again after this wait.)
     pub restart_delay: Duration,
     /// The longest wait between restarts. By default, 60 s.
     pub max_restart_delay: Duration,
@@ -97,8 +102,8 @@ impl McpOptions {
     }
 }
 
-/// A server that could not start (its tools are absent), or a tool of a
-/// server that was skipped.
+/// A server whose first start failed (its tools are absent until a retry
+/// succeeds), or a tool of a server that was skipped.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("mcp server `{server}`: {message}")]
 #[non_exhaustive]
@@ -110,11 +115,13 @@ pub struct McpProblem {
     pub message: String,
 }
 
-/// The sessions of the servers [`connect`] started. Dropping it stops them
-/// (children are killed); [`shutdown`](Self::shutdown) stops them cleanly.
-/// Their tools stay registered and fail with `TOOL_ERROR` once stopped.
+/// The sessions of the servers [`start`](Self::start) (or [`connect`])
+/// started. Dropping it stops them (children are killed, starts and
+/// retries end); [`shutdown`](Self::shutdown) stops them cleanly. Their
+/// tools stay registered and fail with `TOOL_ERROR` once stopped.
 pub struct McpServers {
     servers: Vec<Arc<Server>>,
+    first_starts: Vec<FirstStart>,
     stop: CancellationToken,
 }
 
@@ -127,8 +134,77 @@ impl std::fmt::Debug for McpServers {
 }
 
 impl McpServers {
+    /// Starts every server of `config` in the background (spawn or
+    /// connect, `initialize`, every page of `tools/list`, within its
+    /// `startupTimeoutMs`) and returns at once. Each server's tools are
+    /// registered in `registry` as `<server>.<tool>` when it is ready,
+    /// before those of the servers after it in the config, whichever is
+    /// ready first (and `registry.changes()` fires). Until then, the
+    /// registry knows the server as still starting, then as failed with
+    /// why: `run_code`'s description says so, one line per server, and a
+    /// call of one of its tools fails saying so. A server that fails to
+    /// start is tried again after [`McpOptions::restart_delay`], doubling
+    /// up to [`McpOptions::max_restart_delay`], until it is up or stopped.
+    /// Later, `notifications/tools/list_changed` re-lists a server and
+    /// updates its tools in place.
+    ///
+    /// # Panics
+    /// Outside a Tokio runtime (the servers start on tasks of it).
+    pub fn start(config: &McpConfig, registry: &Registry, options: McpOptions) -> Self {
+        let stop = CancellationToken::new();
+        let servers: Vec<Arc<Server>> = config
+            .servers
+            .iter()
+            .map(|(name, server)| {
+                Server::new(
+                    name.clone(),
+                    server.clone(),
+                    options.clone(),
+                    registry.clone(),
+                    stop.child_token(),
+                )
+            })
+            .collect();
+        let first_starts = servers.iter().map(Server::start_in_background).collect();
+        Self {
+            servers,
+            first_starts,
+            stop,
+        }
+    }
+
+    /// Resolves when every server's first attempt to start has ended (each
+    /// within its `startupTimeoutMs`, so this too), with the problems of
+    /// those attempts in the config's order: a server that could not start
+    /// (it is tried again in the background) and the tools that were
+    /// skipped. Does not borrow the handle: it may be awaited on a task of
+    /// its own while the servers are used.
+    pub fn ready(&self) -> impl Future<Output = Vec<McpProblem>> + Send + 'static {
+        let starts: Vec<(String, FirstStart)> = self
+            .servers
+            .iter()
+            .map(|s| s.name.clone())
+            .zip(self.first_starts.iter().cloned())
+            .collect();
+        async move {
+            let mut problems = Vec::new();
+            for (server, mut outcome) in starts {
+                let messages = match outcome.wait_for(Option::is_some).await {
+                    Ok(messages) => messages.clone().unwrap_or_default(),
+                    // The handle went before the first attempt ended.
+                    Err(_) => vec!["not started: it was stopped before it started".to_owned()],
+                };
+                problems.extend(messages.into_iter().map(|message| McpProblem {
+                    server: server.clone(),
+                    message,
+                }));
+            }
+            problems
+        }
+    }
+
     /// The configured servers' names, in the config's order (the ones that
-    /// could not start too: they are restarted on a call).
+    /// could not start too: they are tried again in the background).
     pub fn names(&self) -> Vec<&str> {
         self.servers.iter().map(|s| s.name.as_str()).collect()
     }
@@ -150,49 +226,25 @@ impl Drop for McpServers {
     }
 }
 
-/// Starts every server of `config` concurrently (spawn or connect,
-/// `initialize`, every page of `tools/list`) and registers their tools in
-/// `registry` as `<server>.<tool>`. Needs a Tokio runtime.
+/// Starts every server of `config` ([`McpServers::start`]) and waits
+/// until each is ready or its first attempt failed
+/// ([`McpServers::ready`]): what a one-shot host (`ptc run`, `ptc sdk`)
+/// wants, so that the tools are all there before it uses them. A
+/// long-lived host that must answer at once (`ptc mcp`) calls
+/// [`McpServers::start`] and lets tools join as servers become ready.
+/// Needs a Tokio runtime.
 ///
 /// A server that cannot start within its `startupTimeoutMs` is one problem
-/// and its tools are absent; tools that cannot be registered are skipped,
-/// one problem each. Later, `notifications/tools/list_changed` re-lists a
-/// server and updates the registry in place.
+/// and its tools are absent (until a retry in the background succeeds);
+/// tools that cannot be registered are skipped, one problem each.
 pub async fn connect(
     config: &McpConfig,
     registry: &Registry,
     options: McpOptions,
 ) -> (McpServers, Vec<McpProblem>) {
-    let stop = CancellationToken::new();
-    let servers: Vec<Arc<Server>> = config
-        .servers
-        .iter()
-        .map(|(name, server)| {
-            Server::new(
-                name.clone(),
-                server.clone(),
-                options.clone(),
-                registry.clone(),
-                stop.child_token(),
-            )
-        })
-        .collect();
-    let started = futures::future::join_all(servers.iter().map(|s| s.start_first())).await;
-    let mut problems = Vec::new();
-    for (server, outcome) in servers.iter().zip(started) {
-        let messages = match outcome {
-            Ok((tools, mut skipped)) => {
-                skipped.extend(server.register(tools));
-                skipped
-            }
-            Err(why) => vec![format!("not started: {why}")],
-        };
-        problems.extend(messages.into_iter().map(|message| McpProblem {
-            server: server.name.clone(),
-            message,
-        }));
-    }
-    (McpServers { servers, stop }, problems)
+    let servers = McpServers::start(config, registry, options);
+    let problems = servers.ready().await;
+    (servers, problems)
 }
 
 #[cfg(test)]

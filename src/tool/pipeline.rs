@@ -247,9 +247,11 @@ impl CallOptions {
 }
 
 /// Runs one call through the whole pipeline. `tool` is `None` when no visible
-/// tool has the call's name.
+/// tool has the call's name; then `absent` says why, when the registry knows
+/// (its source is starting or failed), instead of "unknown tool".
 pub(crate) async fn execute(
     tool: Option<Arc<RegisteredTool>>,
+    absent: Option<String>,
     hooks: Arc<Hooks>,
     call: Call,
     options: CallOptions,
@@ -258,6 +260,7 @@ pub(crate) async fn execute(
     let cancel = options.cancel.clone();
     let core = AssertUnwindSafe(pre_and_dispatch(
         tool,
+        absent,
         &hooks,
         &call,
         options,
@@ -309,12 +312,13 @@ fn aborted(name: &str, dispatched: bool) -> ToolError {
 
 async fn pre_and_dispatch(
     tool: Option<Arc<RegisteredTool>>,
+    absent: Option<String>,
     hooks: &Hooks,
     call: &Call,
     options: CallOptions,
     dispatched: Arc<AtomicBool>,
 ) -> ToolResult {
-    let tool = checked(tool, call)?;
+    let tool = checked(tool, absent, call)?;
     if tool.definition.escalation_only && !options.escalated {
         return Err(ToolError::denied(needs_escalation(&tool.definition.name)));
     }
@@ -366,13 +370,12 @@ async fn pre_and_dispatch(
 /// The tool, if it exists and the call's arguments are valid for it.
 fn checked(
     tool: Option<Arc<RegisteredTool>>,
+    absent: Option<String>,
     call: &Call,
 ) -> Result<Arc<RegisteredTool>, ToolError> {
     let Some(tool) = tool else {
-        return Err(ToolError::new(
-            ErrorCode::UnknownTool,
-            format!("unknown tool `{}`", call.name),
-        ));
+        let message = absent.unwrap_or_else(|| format!("unknown tool `{}`", call.name));
+        return Err(ToolError::new(ErrorCode::UnknownTool, message));
     };
     let name = &tool.definition.name;
     if !call.arguments.is_object() {

@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
 use super::approvals::{ApprovalLimits, Gate};
+use super::availability::{Absence, DeclaredSource};
 use super::call::{Call, ToolResult};
 use super::definition::ToolDefinition;
 use super::handler::{BoxFuture, Tool};
@@ -44,6 +45,9 @@ struct RegistryInner {
     mode: RwLock<Mode>,
     /// The directory the tools work in, for `run_code`'s description.
     working_directory: RwLock<Option<String>>,
+    /// The tool sources declared so far, in order: where their tools go,
+    /// and why they are absent. Locked after `tools` when both are.
+    sources: Mutex<Vec<DeclaredSource>>,
     /// Bumped on every change of the tools, so presentations can be cached.
     generation: AtomicU64,
     /// The generation after each change, for those who follow changes
@@ -92,6 +96,7 @@ impl Registry {
                 hooks: RwLock::new(Arc::new(Hooks::default())),
                 mode: RwLock::new(Mode::default()),
                 working_directory: RwLock::new(None),
+                sources: Mutex::new(Vec::new()),
                 generation: AtomicU64::new(0),
                 changes: tokio::sync::watch::Sender::new(0),
             }),
@@ -144,9 +149,13 @@ impl Registry {
     }
 
     /// Makes `tools` the whole set of tools of the tool source `source`,
-    /// in one change: a name the source holds is replaced in place, a
-    /// free name is added at the end, and the source's names missing from
-    /// `tools` are removed. A name someone else holds (the host, a
+    /// in one change, in their order. They make one block: where the
+    /// source's tools were, or, for a source declared with
+    /// [`declare_source`](Self::declare_source), before the tools of the
+    /// sources declared after it (so sources keep their declared order
+    /// whatever order their tools arrive in); else at the end. The
+    /// source's names missing from `tools` are removed, and a declared
+    /// source is no longer absent. A name someone else holds (the host, a
     /// manifest, the workspace tools, another source) is left alone and
     /// that tool left out, so a source can never take over a name, with
     /// the policy and escalation its owner configured. A tool that cannot
@@ -166,10 +175,14 @@ impl Registry {
             }
         }
         self.mutate(|map| {
-            let mut kept = HashSet::new();
+            let mut sources = self.sources();
+            let ours = |tool: &Arc<RegisteredTool>| tool.owner.as_deref() == Some(source);
+            let was_at = map.values().position(ours);
+            map.retain(|_, tool| !ours(tool));
+            let mut block = ToolMap::with_capacity(compiled.len());
             for tool in compiled {
                 let name = tool.definition.name.clone();
-                if let Some(holder) = map.get(&name).filter(|held| held.owner != tool.owner) {
+                if let Some(holder) = map.get(&name) {
                     let holder = holder.owner.as_deref().unwrap_or(
                         "the host (its own tools, a manifest's or the workspace tools)",
                     );
@@ -179,14 +192,98 @@ impl Registry {
                     update.refused.push((name, why));
                     continue;
                 }
-                map.insert(name.clone(), tool);
-                kept.insert(name);
+                block.insert(name, tool);
             }
-            map.retain(|name, tool| {
-                tool.owner.as_deref() != Some(source) || kept.contains(name.as_str())
+            let rank = |owner: &str| sources.iter().position(|s| s.owner == owner);
+            let later = rank(source).and_then(|ours| {
+                map.values().position(|tool| {
+                    let theirs = tool.owner.as_deref().and_then(rank);
+                    theirs.is_some_and(|theirs| theirs > ours)
+                })
             });
+            let at = later.or(was_at).unwrap_or(map.len());
+            let after = map.split_off(at);
+            map.extend(block);
+            map.extend(after);
+            if let Some(declared) = sources.iter_mut().find(|s| s.owner == source) {
+                declared.absence = None;
+            }
         });
         update
+    }
+
+    /// Declares a tool source before its tools arrive (through
+    /// [`replace_source`](Self::replace_source)): `owner` is the name
+    /// they will be registered under, `label` names it for people
+    /// ("MCP server `gh`"), `prefix` starts its tools' names (`gh.`).
+    /// Sources keep the order of their declarations; until it registers
+    /// its tools, the source is [`Absence::Starting`]. Declaring a source
+    /// again changes its label and prefix, not its place (and it is
+    /// starting again unless it has tools).
+    pub(crate) fn declare_source(&self, owner: &str, label: &str, prefix: &str) {
+        let tools = write(&self.inner.tools);
+        let has_tools = tools.values().any(|t| t.owner.as_deref() == Some(owner));
+        let mut sources = self.sources();
+        let declared = DeclaredSource {
+            owner: owner.to_owned(),
+            label: label.to_owned(),
+            prefix: prefix.to_owned(),
+            absence: Some(Absence::Starting),
+        };
+        match sources.iter_mut().find(|s| s.owner == owner) {
+            Some(known) => {
+                known.label = declared.label;
+                known.prefix = declared.prefix;
+                if !has_tools {
+                    known.absence = declared.absence;
+                }
+            }
+            None => sources.push(declared),
+        }
+        drop(sources);
+        self.announce();
+    }
+
+    /// Says why the declared source `owner`'s tools are absent (`None`:
+    /// they are not, or no longer expected). A change that `run_code`'s
+    /// description shows is a change of the tools ([`changes`](Self::changes)).
+    pub(crate) fn set_absence(&self, owner: &str, absence: Option<Absence>) {
+        let _tools = write(&self.inner.tools);
+        let mut sources = self.sources();
+        let Some(declared) = sources.iter_mut().find(|s| s.owner == owner) else {
+            return;
+        };
+        let before = declared.note();
+        declared.absence = absence;
+        let shown = declared.note() != before;
+        drop(sources);
+        if shown {
+            self.announce();
+        }
+    }
+
+    /// The lines `run_code`'s description gives the declared sources whose
+    /// tools are absent, in their order (none when every source is up).
+    pub(crate) fn absence_notes(&self) -> Vec<String> {
+        self.sources()
+            .iter()
+            .filter_map(DeclaredSource::note)
+            .collect()
+    }
+
+    /// Why there is no tool `name`, when it would be a tool of a declared
+    /// source that is absent.
+    pub(crate) fn absent_tool_error(&self, name: &str) -> Option<String> {
+        let sources = self.sources();
+        let source = sources.iter().find(|s| s.covers(name))?;
+        source.call_error(name)
+    }
+
+    fn sources(&self) -> std::sync::MutexGuard<'_, Vec<DeclaredSource>> {
+        self.inner
+            .sources
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Removes a tool; `true` if it was present.
@@ -211,17 +308,25 @@ impl Registry {
         let mut map = ToolMap::clone(&guard);
         change(&mut map);
         *guard = Arc::new(map);
-        let generation = self.inner.generation.fetch_add(1, Ordering::AcqRel) + 1;
         // Under the lock, so followers see generations in order.
+        self.announce();
+    }
+
+    /// A new generation, sent to those who follow changes; called with
+    /// the tools locked for writing.
+    fn announce(&self) {
+        let generation = self.inner.generation.fetch_add(1, Ordering::AcqRel) + 1;
         self.inner.changes.send_replace(generation);
     }
 
     /// Follows changes of the tools: the receiver's value is the registry's
     /// generation, and it is marked changed after every [`add`](Self::add),
     /// [`add_all`](Self::add_all), [`remove`](Self::remove) or
-    /// [`remove_all`](Self::remove_all) (a replacement in place included).
-    /// Changes that come quickly in a row may be seen as one. Mode and hook
-    /// changes do not count.
+    /// [`remove_all`](Self::remove_all) (a replacement in place included),
+    /// and when a tool source (an MCP server) starts, fails to start or
+    /// comes up, which `run_code`'s description says. Changes that come
+    /// quickly in a row may be seen as one. Mode and hook changes do not
+    /// count.
     pub fn changes(&self) -> tokio::sync::watch::Receiver<u64> {
         self.inner.changes.subscribe()
     }
@@ -541,7 +646,11 @@ impl Scope {
         call: Call,
         options: CallOptions,
     ) -> impl std::future::Future<Output = ToolResult> + Send + 'static {
-        pipeline::execute(tool, self.registry.hooks(), call, options)
+        let absent = match &tool {
+            None => self.registry.absent_tool_error(&call.name),
+            Some(_) => None,
+        };
+        pipeline::execute(tool, absent, self.registry.hooks(), call, options)
     }
 
     /// Runs calls concurrently; results come back in input order.
@@ -585,6 +694,90 @@ mod tests {
             ["host", "mine", "new"],
             "`gone` removed, the host's kept"
         );
+    }
+
+    fn names(registry: &Registry) -> Vec<String> {
+        registry.definitions().into_iter().map(|d| d.name).collect()
+    }
+
+    #[test]
+    fn declared_sources_keep_their_order_whatever_order_they_register_in() {
+        let orders = [["a", "b", "c"], ["c", "a", "b"], ["b", "c", "a"]];
+        let mut listings = Vec::new();
+        for order in orders {
+            let registry = Registry::new();
+            registry.add(tool("host")).unwrap();
+            for source in ["a", "b", "c"] {
+                registry.declare_source(source, source, &format!("{source}."));
+            }
+            for source in order {
+                let tools = ["z", "m"].map(|t| tool(&format!("{source}.{t}")));
+                registry.replace_source(source, tools.into());
+                // A re-listing at start changes nothing.
+                let tools = ["z", "m"].map(|t| tool(&format!("{source}.{t}")));
+                registry.replace_source(source, tools.into());
+            }
+            listings.push(names(&registry));
+        }
+        assert_eq!(
+            listings[0],
+            ["host", "a.z", "a.m", "b.z", "b.m", "c.z", "c.m"]
+        );
+        assert!(listings.iter().all(|l| *l == listings[0]), "{listings:?}");
+    }
+
+    #[test]
+    fn a_relisting_takes_the_sources_new_order_at_its_place() {
+        let registry = Registry::new();
+        for source in ["a", "b"] {
+            registry.declare_source(source, source, &format!("{source}."));
+        }
+        registry.replace_source("b", vec![tool("b.x")]);
+        registry.replace_source("a", vec![tool("a.x"), tool("a.y")]);
+        registry.replace_source("a", vec![tool("a.new"), tool("a.y"), tool("a.x")]);
+        assert_eq!(names(&registry), ["a.new", "a.y", "a.x", "b.x"]);
+        // Undeclared sources keep their block where it was, or go last.
+        registry.replace_source("u", vec![tool("u.x")]);
+        registry.add(tool("host")).unwrap();
+        registry.replace_source("u", vec![tool("u.y"), tool("u.x")]);
+        assert_eq!(
+            names(&registry),
+            ["a.new", "a.y", "a.x", "b.x", "u.y", "u.x", "host"]
+        );
+    }
+
+    #[test]
+    fn absent_sources_are_noted_and_explain_unknown_tools() {
+        let registry = Registry::new();
+        registry.declare_source("s", "MCP server `s`", "s.");
+        let mut changes = registry.changes();
+        changes.mark_unchanged();
+        assert_eq!(
+            registry.absence_notes(),
+            ["MCP server `s` is still starting: its tools (`s.*`) are not declared yet."]
+        );
+        assert!(registry.absent_tool_error("other.x").is_none());
+        assert!(
+            registry
+                .absent_tool_error("s.x")
+                .unwrap()
+                .contains("is still starting")
+        );
+        let failed = |at| Absence::Failed {
+            why: "no".to_owned(),
+            retry_at: at,
+        };
+        registry.set_absence("s", Some(failed(None)));
+        assert!(changes.has_changed().unwrap(), "the description changed");
+        changes.mark_unchanged();
+        registry.set_absence("s", Some(failed(Some(std::time::Instant::now()))));
+        assert!(
+            !changes.has_changed().unwrap(),
+            "the description did not change: no list_changed"
+        );
+        registry.replace_source("s", vec![tool("s.x")]);
+        assert!(registry.absence_notes().is_empty());
+        assert!(registry.absent_tool_error("s.y").is_none());
     }
 
     #[test]

@@ -41,7 +41,36 @@ def tools_list(id, params, lists):
         return answer(id, {"tools": names, "nextCursor": str(page + 1)})
     if MODE == "flood" and lists == 1:
         return answer(id, {"tools": [tool("only")]})
+    if MODE == "answers":
+        names = ["fine", "bad_utf8", "surrogate", "zeros", "huge_line", "forks"]
+        return answer(id, {"tools": [tool(n) for n in names]})
     # flood: later re-lists are never answered.
+
+
+def call(id, name):
+    """answers: a call answered as its tool's name says."""
+    head = '{"jsonrpc": "2.0", "id": %s, "result": ' % json.dumps(id)
+    if name == "bad_utf8":
+        text = '{"content": [{"type": "text", "text": "caf\xe9"}]}'
+        sys.stdout.buffer.write(head.encode() + text.encode("latin-1") + b"}\n")
+    elif name == "surrogate":
+        send({"jsonrpc": "2.0", "id": id, "result": {
+            "content": [{"type": "text", "text": "\ud83c"}]}})
+    elif name == "zeros":
+        # 16,000,000 bytes of zeros: under the 16 MiB line limit.
+        zeros = "0," * 7_999_999 + "0"
+        sys.stdout.write(head + '{"content": [], "structuredContent": {"z": [' + zeros + "]}}}\n")
+    elif name == "huge_line":
+        sys.stdout.write(head + '{"content": [{"type": "text", "text": "' + "x" * (17 << 20) + '"}]}}\n')
+    elif name == "forks":
+        import subprocess
+        child = subprocess.Popen(["sleep", "999"])
+        log(f"grandchild {child.pid}")
+        answer(id, {"content": [{"type": "text", "text": str(child.pid)}]})
+        return
+    else:
+        answer(id, {"content": [{"type": "text", "text": "\"ok\""}]})
+    sys.stdout.flush()
 
 
 def main():
@@ -69,6 +98,8 @@ def main():
             answer(id, {})
         elif method is None and id == "done":
             log("flood consumed")
+        elif method == "tools/call" and MODE == "answers":
+            call(id, message["params"]["name"])
         elif method == "tools/call":
             answer(id, {"content": [{"type": "text", "text": "\"ok\""}]})
 

@@ -15,8 +15,14 @@ The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
   command); then calls `run_code` again with `after` to show the server
   still answers.
 - `elicit`: like `call`, answering each elicitation with `answer`
-  (`accept`, `refuse`, `decline`; a list answers in turn, then refuses),
-  or declaring no elicitation at all when `answer` is absent.
+  (`accept`, `decline`, `cancel`; a list answers in turn, then declines),
+  or declaring no elicitation at all when `answer` is absent. An accepted
+  form sends empty content: ptc's approval forms have no fields.
+
+With `untilListed` (a list of strings), the scenario starts once the
+tools listed mention every one of them (re-listed every 100 ms, for up to
+30 s): `ptc mcp` answers at once and its upstream servers' tools join as
+each is ready.
 
 Prints one JSON object on stdout. Rust tests (tests/mcp_server.rs) run it.
 """
@@ -162,12 +168,25 @@ def elicitation_callback(plan, seen):
         seen.append({"message": params.message, "schema": params.requested_schema})
         current = answer
         if answers is not None:
-            current = answers.pop(0) if answers else "refuse"
-        if current == "decline":
-            return types.ElicitResult(action="decline")
-        return types.ElicitResult(action="accept", content={"approve": current == "accept"})
+            current = answers.pop(0) if answers else "decline"
+        if current == "accept":
+            return types.ElicitResult(action="accept", content={})
+        return types.ElicitResult(action=current)
 
     return on_elicit
+
+
+async def wait_listed(client, plan):
+    wanted = plan.get("untilListed") or []
+    deadline = time.monotonic() + 30
+    while True:
+        listed = json.dumps([tool_json(tool) for tool in (await client.list_tools()).tools])
+        missing = [w for w in wanted if w not in listed]
+        if not missing:
+            return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"never listed: {missing}")
+        await anyio.sleep(0.1)
 
 
 async def main(plan):
@@ -175,6 +194,7 @@ async def main(plan):
     client = Client(server_of(plan), elicitation_callback=elicitation_callback(plan, seen), read_timeout_seconds=120)
     try:
         async with client:
+            await wait_listed(client, plan)
             output = await SCENARIOS[plan["scenario"]](client, plan)
     except Exception as error:  # a refusal may come wrapped in task groups' exception groups
         mcp_error = next((e for e in causes(error) if isinstance(e, MCPError)), None)

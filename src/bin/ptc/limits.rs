@@ -5,10 +5,17 @@
 use clap::Args;
 use ptc::{ConfigError, Limits};
 
+/// `ptc mcp`'s run deadline when neither `--timeout-ms` nor the model's
+/// `timeoutMs` sets one: 55 s, under the 60 s request timeout of the
+/// official TypeScript SDK (the client most desktop and IDE hosts embed),
+/// so a run that hits its deadline still answers before the client gives
+/// up, with 5 s to spare for the answer to travel (docs/mcp.md).
+pub(crate) const MCP_DEFAULT_TIMEOUT_MS: u64 = 55_000;
+
 /// The flags that set a run's limits.
 #[derive(Args)]
 pub(crate) struct LimitArgs {
-    /// Deadline of the run in milliseconds [default: 120000].
+    /// Deadline of the run in milliseconds [default: 120000; ptc mcp: 55000].
     #[arg(long, value_name = "MS")]
     timeout_ms: Option<u64>,
     /// Sub-calls in flight at once; 1 is strictly serial [default: 10].
@@ -55,8 +62,21 @@ impl LimitArgs {
     /// The default limits with these flags applied. `--timeout-ms` is the
     /// run's deadline, so it also raises the maximum when it is larger.
     pub(crate) fn limits(&self) -> Limits {
+        self.limits_over(Limits::default())
+    }
+
+    /// `ptc mcp`'s limits: as [`limits`](Self::limits), but the deadline
+    /// is [`MCP_DEFAULT_TIMEOUT_MS`] unless `--timeout-ms` is given.
+    pub(crate) fn mcp_limits(&self) -> Limits {
+        self.limits_over(Limits {
+            default_timeout_ms: MCP_DEFAULT_TIMEOUT_MS,
+            ..Limits::default()
+        })
+    }
+
+    fn limits_over(&self, defaults: Limits) -> Limits {
         let saturate = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
-        let mut limits = Limits::default();
+        let mut limits = defaults;
         if let Some(ms) = self.timeout_ms {
             limits.default_timeout_ms = ms;
             limits.max_timeout_ms = limits.max_timeout_ms.max(ms);

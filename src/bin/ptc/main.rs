@@ -26,7 +26,7 @@ mod tools;
 use limits::LimitArgs;
 use present::{SdkFormat, content_text, format_presentation};
 use terminal::{Progress, TerminalApprover};
-use tools::{mcp_servers, tools_registry};
+use tools::{mcp_servers, tools_registry, warn_about};
 
 #[derive(Parser)]
 #[command(
@@ -65,8 +65,9 @@ pub(crate) struct ToolArgs {
     #[arg(long, value_name = "MANIFEST")]
     tools: Option<PathBuf>,
     /// Root of the built-in workspace tools (read_file, write_file, list_dir,
-    /// search_files) [default: the current directory, unless --tools or
-    /// --mcp-config is given; with them, both sets]
+    /// search_files) [default: for ptc run and ptc sdk, the current
+    /// directory unless --tools or --mcp-config is given (with them, both
+    /// sets); for ptc mcp, none: the file tools only with --workspace]
     #[arg(long, value_name = "DIR")]
     workspace: Option<PathBuf>,
     /// MCP servers whose tools are added as `<server>.<tool>`: a JSON file
@@ -117,7 +118,8 @@ struct SdkArgs {
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
     /// The limits of `ptc run` and `ptc mcp`, so the description shows what
-    /// they would serve under the same flags.
+    /// they would serve under the same flags (the defaults are `ptc run`'s;
+    /// `ptc mcp`'s deadline is 55000 ms).
     #[command(flatten)]
     limits: LimitArgs,
 }
@@ -190,15 +192,30 @@ fn main() -> ExitCode {
         Err(e) => return usage(&format!("cannot start the async runtime: {e}")),
     };
     let result = runtime.block_on(async move {
-        match cli.command {
-            Command::Run(args) => run(args).await,
-            Command::Sdk(args) => sdk(args).await,
-            Command::Serve => Ok(serve().await),
-            Command::Mcp(args) => mcp::mcp(args).await,
+        let command = async move {
+            match cli.command {
+                Command::Run(args) => run(args).await,
+                Command::Sdk(args) => sdk(args).await,
+                Command::Serve => Ok(serve().await),
+                Command::Mcp(args) => mcp::mcp(args).await,
+            }
+        };
+        tokio::select! {
+            result = command => Ok(result),
+            signal = terminating() => Err(signal),
         }
     });
     // Don't wait for blocking reads (stdin, an abandoned approval prompt).
     runtime.shutdown_background();
+    let result = match result {
+        Ok(result) => result,
+        Err(signal) => {
+            // The MCP servers run in process groups of their own, which a
+            // terminal's Ctrl-C does not reach: end them before going.
+            ptc::end_mcp_server_processes();
+            return ExitCode::from(128 + signal);
+        }
+    };
     result.unwrap_or_else(|Usage(problems)| {
         let (last, before) = problems.split_last().expect("a usage error says something");
         for problem in before {
@@ -206,6 +223,30 @@ fn main() -> ExitCode {
         }
         usage(last)
     })
+}
+
+/// Resolves with the number of the first SIGINT, SIGTERM or SIGHUP; never,
+/// if the handlers cannot be installed (the default actions then stay).
+async fn terminating() -> u8 {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut handlers = Vec::new();
+    for (kind, number) in [
+        (SignalKind::interrupt(), 2),
+        (SignalKind::terminate(), 15),
+        (SignalKind::hangup(), 1),
+    ] {
+        match signal(kind) {
+            Ok(handler) => handlers.push((handler, number)),
+            Err(_) => return std::future::pending().await,
+        }
+    }
+    let received = handlers
+        .iter_mut()
+        .map(|(handler, number)| Box::pin(async move { handler.recv().await.map(|()| *number) }));
+    match futures::future::select_all(received).await.0 {
+        Some(number) => number,
+        None => std::future::pending().await,
+    }
 }
 
 fn usage(message: &str) -> ExitCode {
@@ -236,14 +277,41 @@ fn clap_error(error: &clap::Error) -> ExitCode {
     }
 }
 
+/// Who the tools are for, which decides what no tool flag means.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ToolsFor {
+    /// `ptc run` and `ptc sdk`, used by a person in a directory: without
+    /// `--workspace`, `--tools` or `--mcp-config`, the workspace tools of
+    /// the current directory. One-shot, so their output must be whole:
+    /// the MCP servers are waited for (each until ready or its first start
+    /// failed, bounded by its `startupTimeoutMs`).
+    Cli,
+    /// `ptc mcp`, started by a client from wherever it likes (a desktop
+    /// client may start it from `/`): only the tools the flags name, at
+    /// least one source, and never an upstream server that is this same
+    /// `ptc mcp` again. It must answer its client at once, so its MCP
+    /// servers start in the background: their tools join as each is ready,
+    /// and warnings are printed when all first starts have ended.
+    McpServer,
+}
+
 /// The registry the tool flags name, and the MCP servers behind some of
 /// its tools (keep them for as long as the registry is used); warnings go
 /// to stderr.
-pub(crate) async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpServers>), Usage> {
-    let workspace = match (&args.workspace, &args.tools, &args.mcp_config) {
-        (Some(dir), _, _) => Some(dir.clone()),
-        (None, None, None) => Some(PathBuf::from(".")),
-        (None, _, _) => None,
+pub(crate) async fn registry(
+    args: &ToolArgs,
+    about: ToolsFor,
+) -> Result<(Registry, Option<McpServers>), Usage> {
+    let workspace = match (&args.workspace, &args.tools, &args.mcp_config, about) {
+        (Some(dir), _, _, _) => Some(dir.clone()),
+        (None, None, None, ToolsFor::Cli) => Some(PathBuf::from(".")),
+        (None, None, None, ToolsFor::McpServer) => {
+            return Err(Usage::new(
+                "no tools to serve: pass --workspace DIR (file tools confined to DIR), \
+                 --tools MANIFEST or --mcp-config FILE",
+            ));
+        }
+        (None, _, _, _) => None,
     };
     let (registry, warnings) = tools_registry(workspace.as_deref(), args.tools.as_deref())?;
     for warning in warnings {
@@ -252,12 +320,20 @@ pub(crate) async fn registry(args: &ToolArgs) -> Result<(Registry, Option<McpSer
     let Some(path) = &args.mcp_config else {
         return Ok((registry, None));
     };
-    let (servers, problems) = mcp_servers(path, &registry).await.map_err(|e| match e {
+    let skip_self = about == ToolsFor::McpServer;
+    let (servers, skipped) = mcp_servers(path, &registry, skip_self).map_err(|e| match e {
         McpConfigError::Invalid { problems } => Usage(problems),
         other => Usage::new(other.to_string()),
     })?;
-    for problem in problems {
-        eprintln!("ptc: warning: {problem}");
+    for warning in skipped {
+        eprintln!("ptc: warning: {warning}");
+    }
+    let ready = servers.ready();
+    match about {
+        ToolsFor::Cli => warn_about(ready.await),
+        ToolsFor::McpServer => {
+            tokio::spawn(async move { warn_about(ready.await) });
+        }
     }
     Ok((registry, Some(servers)))
 }
@@ -285,7 +361,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
     let limits = args.limits.limits();
-    let (registry, servers) = registry(&args.tools).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     registry.set_approver(TerminalApprover::new());
     let engine = Engine::new(registry, limits).map_err(|e| Usage::new(limits::explain(&e)))?;
 
@@ -335,7 +411,7 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
 }
 
 async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
-    let (registry, servers) = registry(&args.tools).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
     stop(servers).await;
     let engine =
         Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;

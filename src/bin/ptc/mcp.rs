@@ -9,7 +9,7 @@ use ptc::{Engine, McpHttpOptions, McpHttpServer, McpServeError, McpServer, Mode,
 use tokio_util::sync::CancellationToken;
 
 use crate::limits::{self, LimitArgs};
-use crate::{ModeArg, ToolArgs, Usage, registry, stop};
+use crate::{ModeArg, ToolArgs, ToolsFor, Usage, registry, stop};
 
 #[derive(Args)]
 pub(crate) struct McpArgs {
@@ -64,9 +64,9 @@ fn parse_http_addr(text: &str) -> Result<SocketAddr, String> {
 
 pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     let token = token(&args)?;
-    let (registry, servers) = registry(&args.tools).await?;
-    let engine =
-        Engine::new(registry, args.limits.limits()).map_err(|e| Usage::new(limits::explain(&e)))?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::McpServer).await?;
+    let engine = Engine::new(registry, args.limits.mcp_limits())
+        .map_err(|e| Usage::new(limits::explain(&e)))?;
     let server = McpServer::new(engine, Mode::from(args.mode));
     let served = match args.http {
         None => serve_mcp_stdio(server).await.map_err(|e| failed(&e)),

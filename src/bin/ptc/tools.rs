@@ -1,11 +1,12 @@
 //! The tools the command line's flags name: the built-in workspace tools,
 //! a manifest's tools and MCP servers' tools.
 
+use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use ptc::{
-    ManifestError, McpConfig, McpConfigError, McpOptions, McpProblem, McpServers,
+    ManifestError, McpConfig, McpConfigError, McpOptions, McpProblem, McpServers, McpTransport,
     RegistrationError, Registry, load_manifest, workspace_tools,
 };
 
@@ -40,7 +41,7 @@ pub(crate) enum ToolSetupError {
 /// cannot be checked here).
 ///
 /// `ptc run` and `ptc sdk` pass the current directory as `workspace` when
-/// neither `--workspace` nor `--tools` is given. With a workspace, the
+/// no tool flag is given; `ptc mcp` never does. With a workspace, the
 /// registry's working directory is its canonical path, so `run_code`'s
 /// description names it.
 ///
@@ -86,15 +87,86 @@ pub(crate) fn tools_registry(
     Ok((registry, warnings))
 }
 
-/// Starts the MCP servers of the config file at `path` and adds their tools
-/// to `registry`; a server that cannot start is a problem, not an error.
+/// Starts the MCP servers of the config file at `path` in the background;
+/// their tools join `registry` as each is ready ([`McpServers::ready`]
+/// waits for them). A server that cannot start is a problem, not an error.
+/// With `skip_self`, an entry that would start this same `ptc mcp` again
+/// (its command is this executable, its first argument `mcp`) is left out.
+/// Returns the servers and the warnings about entries left out.
 ///
 /// # Errors
 /// The config cannot be read or is not valid.
-pub(crate) async fn mcp_servers(
+pub(crate) fn mcp_servers(
     path: &Path,
     registry: &Registry,
-) -> Result<(McpServers, Vec<McpProblem>), McpConfigError> {
-    let config = McpConfig::from_file(path)?;
-    Ok(ptc::connect(&config, registry, McpOptions::default()).await)
+    skip_self: bool,
+) -> Result<(McpServers, Vec<String>), McpConfigError> {
+    let mut config = McpConfig::from_file(path)?;
+    let mut warnings = Vec::new();
+    if skip_self && let Ok(this) = std::env::current_exe().and_then(std::fs::canonicalize) {
+        config.servers.retain(|name, server| {
+            let nested = starts_this_mcp(&server.transport, &this);
+            if nested {
+                warnings.push(format!(
+                    "mcp config: server `{name}`: skipped: it would start this same `ptc mcp` ({}) again",
+                    this.display()
+                ));
+            }
+            !nested
+        });
+    }
+    Ok((
+        McpServers::start(&config, registry, McpOptions::default()),
+        warnings,
+    ))
+}
+
+/// Prints the problems of the MCP servers' first starts as warnings.
+pub(crate) fn warn_about(problems: Vec<McpProblem>) {
+    for problem in problems {
+        eprintln!("ptc: warning: {problem}");
+    }
+}
+
+/// Whether a server entry runs `this` executable (canonical) as `ptc mcp`.
+fn starts_this_mcp(transport: &McpTransport, this: &Path) -> bool {
+    let McpTransport::Stdio {
+        command,
+        args,
+        env,
+        cwd,
+    } = transport
+    else {
+        return false;
+    };
+    args.first().is_some_and(|first| first == "mcp")
+        && program(command, env.get("PATH"), cwd.as_deref()).is_some_and(|program| program == this)
+}
+
+/// The executable `command` names, canonical, found as spawning it would:
+/// a name with a slash is a path (relative to ptc's directory or, failing
+/// that, the entry's `cwd`); a bare name is the first executable file of
+/// that name in `PATH` (the entry's own `PATH`, if it sets one).
+fn program(command: &str, path: Option<&String>, cwd: Option<&Path>) -> Option<PathBuf> {
+    if command.contains('/') {
+        let command = Path::new(command);
+        let relative = cwd
+            .filter(|_| command.is_relative())
+            .map(|cwd| cwd.join(command));
+        return std::iter::once(command.to_owned())
+            .chain(relative)
+            .find_map(|candidate| std::fs::canonicalize(candidate).ok());
+    }
+    let path = path
+        .map(OsString::from)
+        .or_else(|| std::env::var_os("PATH"))?;
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(command))
+        .find(|candidate| is_executable(candidate))
+        .and_then(|found| std::fs::canonicalize(found).ok())
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }

@@ -1,12 +1,14 @@
 //! `ask` tools approved through MCP elicitation: the client shows the user a
-//! yes/no form with what the call or escalation would do, in full
-//! ([`ApprovalRequest::shown_text`]). A run asking for escalation is put to
-//! the user the same way, before it starts.
+//! form with no fields, whose message says what the call or escalation would
+//! do, in full ([`ApprovalRequest::shown_text`]), and asks "Allow this
+//! call?": Accept allows it, Decline (or Cancel) refuses. A run asking for
+//! escalation is put to the user the same way, before it starts.
+
+use std::collections::BTreeMap;
 
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
 use rmcp::service::ElicitationMode;
 use rmcp::{Peer, RoleServer};
-use serde_json::Value;
 
 use crate::tool::call::ToolContext;
 use crate::tool::handler::BoxFuture;
@@ -18,11 +20,8 @@ pub(super) struct McpCaller {
     pub(super) peer: Peer<RoleServer>,
 }
 
-/// The form's one field: whether the user allows the call.
-const APPROVE: &str = "approve";
-
-/// Answers `ask` decisions (and runs asking for escalation) by eliciting a
-/// yes/no answer from the client that made the call; refuses as `DENIED`
+/// Answers `ask` decisions (and runs asking for escalation) by eliciting an
+/// answer from the client that made the call; refuses as `DENIED`
 /// when that client cannot be asked.
 pub(super) struct ElicitingApprover;
 
@@ -32,8 +31,8 @@ struct Subject {
     needs: String,
     /// `` `x` ``, `the escalation`: what an approval is of.
     of: String,
-    /// `the call to `x``, `the escalation`: what the user refuses.
-    refused: String,
+    /// `the call to `x``, `the escalation`: what the user declines.
+    declined: String,
 }
 
 impl Approver for ElicitingApprover {
@@ -44,7 +43,7 @@ impl Approver for ElicitingApprover {
             let subject = Subject {
                 needs: format!("tool `{name}` needs approval"),
                 of: format!("`{name}`"),
-                refused: format!("the call to `{name}`"),
+                declined: format!("the call to `{name}`"),
             };
             elicit(&request.context, message, subject).await
         })
@@ -55,7 +54,7 @@ impl Approver for ElicitingApprover {
             let subject = Subject {
                 needs: "escalation needs approval".to_owned(),
                 of: "the escalation".to_owned(),
-                refused: "the escalation".to_owned(),
+                declined: "the escalation".to_owned(),
             };
             let message = format!("{}\nAllow the escalated run?", request.shown_text());
             elicit(&request.context, message, subject).await
@@ -63,12 +62,12 @@ impl Approver for ElicitingApprover {
     }
 }
 
-/// Asks the client behind `context` with a yes/no form showing `message`.
+/// Asks the client behind `context` with a form showing `message`.
 async fn elicit(context: &ToolContext, message: String, subject: Subject) -> Approval {
     let Subject {
         needs,
         of,
-        refused: what,
+        declined,
     } = subject;
     let Some(caller) = context.caller::<McpCaller>() else {
         return refused(format!("{needs} and no approver is available"));
@@ -82,9 +81,7 @@ async fn elicit(context: &ToolContext, message: String, subject: Subject) -> App
             "{needs}, which is not available from this MCP client (it does not support elicitation)"
         ));
     }
-    let Some(form) = form(message) else {
-        return refused(format!("{needs} and no form could be made"));
-    };
+    let form = form(message);
     let cancel = context.cancellation().clone();
     let answer = tokio::select! {
         biased;
@@ -92,7 +89,7 @@ async fn elicit(context: &ToolContext, message: String, subject: Subject) -> App
         answer = peer.create_elicitation(form) => answer,
     };
     match answer {
-        Ok(answer) => decide(&of, &what, answer),
+        Ok(answer) => decide(&of, &declined, &answer),
         Err(error) => refused(format!("the approval of {of} failed: {error}")),
     }
 }
@@ -101,34 +98,24 @@ fn refused(reason: String) -> Approval {
     Approval::Refused(Denial::new(reason))
 }
 
-/// The yes/no form with this message.
-fn form(message: String) -> Option<ElicitRequestParams> {
-    let schema = ElicitationSchema::builder()
-        .required_bool(APPROVE)
-        .build()
-        .ok()?;
-    Some(ElicitRequestParams::FormElicitationParams {
+/// The form with this message and no fields (MCP allows a
+/// `requestedSchema` without properties): the question is the message's
+/// last line, and the client's Accept and Decline buttons answer it, with
+/// nothing to fill in or tick.
+fn form(message: String) -> ElicitRequestParams {
+    ElicitRequestParams::FormElicitationParams {
         meta: None,
         message,
-        requested_schema: schema,
-    })
+        requested_schema: ElicitationSchema::new(BTreeMap::new()),
+    }
 }
 
-/// The user's answer: only an accepted form with `approve: true` approves.
-fn decide(of: &str, what: &str, answer: ElicitResult) -> Approval {
+/// The user's answer: Accept allows (whatever content came with it),
+/// Decline refuses, anything else (Cancel, the form dismissed) abandons.
+fn decide(of: &str, declined: &str, answer: &ElicitResult) -> Approval {
     match answer.action {
-        ElicitationAction::Accept => {
-            let approved = answer
-                .content
-                .as_ref()
-                .and_then(|content| content.get(APPROVE))
-                .and_then(Value::as_bool);
-            match approved {
-                Some(true) => Approval::Approved,
-                _ => refused(format!("the user refused {what}")),
-            }
-        }
-        ElicitationAction::Decline => refused(format!("the user declined {what}")),
+        ElicitationAction::Accept => Approval::Approved,
+        ElicitationAction::Decline => refused(format!("the user declined {declined}")),
         _ => refused(format!("the user cancelled the approval of {of}")),
     }
 }

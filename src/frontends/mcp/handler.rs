@@ -167,6 +167,9 @@ impl ServerHandler for McpServer {
             peer: context.peer.clone(),
         });
         let (sink, latest) = progress::channel();
+        if name != RUN_CODE || self.mode() == Mode::Native {
+            latest.direct(&name);
+        }
         let token = context.meta.get_progress_token();
         let mut options = RunOptions::default()
             .scope(self.inner.scope.clone())
@@ -182,6 +185,7 @@ impl ServerHandler for McpServer {
             latest,
             token,
             context.peer.clone(),
+            progress::HEARTBEAT,
         )
         .await;
         Ok(mapping::call_result(&invocation, structured).into())

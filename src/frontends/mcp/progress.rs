@@ -9,18 +9,39 @@
 //! replaces an unsent one; `progress` still counts every sub-call, so the
 //! client sees the numbers jump. Memory stays flat whatever the client
 //! does, and the call's response waits behind at most one notification.
+//!
+//! A heartbeat: after [`HEARTBEAT`] without a notification (a slow
+//! sub-call, a long computation, an approval waiting), one goes out saying
+//! what the run is waiting on, `running (3 sub-calls settled, 1 in flight:
+//! `x.y`)` (a direct call of a tool: ``calling `x` ``), so clients that
+//! reset their request timeout on progress keep waiting. MCP wants `progress` to increase with every notification: a
+//! heartbeat's is the settled count plus a fraction below 1 that grows with
+//! each heartbeat (3.5, 3.667, 3.75, …), and the next settled sub-call's
+//! whole number is above them all.
 
 use std::convert::Infallible;
+use std::fmt::Write as _;
 use std::future::Future;
 use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
 
+use indexmap::IndexMap;
 use rmcp::model::{ProgressNotificationParam, ProgressToken};
 use rmcp::{Peer, RoleServer};
 use tokio::sync::Notify;
+use tokio::time::Instant;
 
 use crate::engine::events::{RunEvent, RunEventKind};
 use crate::tool::call::ErrorCode;
+
+/// How long a run in flight goes without a progress notification before a
+/// heartbeat is sent: well within the 5 s clients may count on, whatever
+/// the time a send takes.
+pub(super) const HEARTBEAT: Duration = Duration::from_secs(4);
+
+/// How many in-flight sub-calls a heartbeat names; the rest are counted.
+const NAMED: usize = 3;
 
 /// What progress needs of a run event: a settled sub-call's title and
 /// failure, no arguments, values or console lines.
@@ -43,12 +64,68 @@ pub(super) struct Latest {
 struct Slot {
     settled: u64,
     unsent: Option<Step>,
+    /// The sub-calls started and not settled, oldest first: id → name.
+    /// As many as the run has submitted (the engine holds each anyway).
+    in_flight: IndexMap<Arc<str>, String>,
+    /// The tool, when the call is not a run but a direct call of it.
+    direct: Option<String>,
+}
+
+/// What a heartbeat says: the sub-calls settled, those in flight (or the
+/// tool called directly).
+#[derive(Debug, PartialEq)]
+struct Waiting {
+    settled: u64,
+    in_flight: usize,
+    names: Vec<String>,
+    direct: Option<String>,
+}
+
+impl Waiting {
+    /// `running (3 sub-calls settled, 2 in flight: `a`, `b.c`)`, or
+    /// `calling `x`` for a direct call.
+    fn message(&self) -> String {
+        if let Some(name) = &self.direct {
+            return format!("calling `{name}`");
+        }
+        let plural = |n: u64| if n == 1 { "" } else { "s" };
+        let mut text = format!(
+            "running ({} sub-call{} settled, ",
+            self.settled,
+            plural(self.settled)
+        );
+        if self.in_flight == 0 {
+            text.push_str("none in flight)");
+            return text;
+        }
+        let _ = write!(text, "{} in flight: ", self.in_flight);
+        for (i, name) in self.names.iter().enumerate() {
+            let _ = write!(text, "{}`{name}`", if i == 0 { "" } else { ", " });
+        }
+        if self.in_flight > self.names.len() {
+            text.push_str(", …");
+        }
+        text.push(')');
+        text
+    }
 }
 
 impl Latest {
-    fn post(&self, title: String, failure: Option<Option<ErrorCode>>) {
+    /// Marks the call as a direct call of `name` (no run, no sub-calls).
+    pub(super) fn direct(&self, name: &str) {
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        slot.direct = Some(name.to_owned());
+    }
+
+    fn start(&self, id: Arc<str>, name: String) {
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        slot.in_flight.insert(id, name);
+    }
+
+    fn post(&self, id: &str, title: String, failure: Option<Option<ErrorCode>>) {
         {
             let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+            slot.in_flight.shift_remove(id);
             slot.settled += 1;
             let settled = slot.settled;
             slot.unsent = Some(Step {
@@ -68,6 +145,21 @@ impl Latest {
             .unsent
             .take()
     }
+
+    /// The unsent step if there is one, else what the run waits on; read
+    /// at once, so a heartbeat never counts a step it has not reported.
+    fn step_or_waiting(&self) -> Result<Step, Waiting> {
+        let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(step) = slot.unsent.take() {
+            return Ok(step);
+        }
+        Err(Waiting {
+            settled: slot.settled,
+            in_flight: slot.in_flight.len(),
+            names: slot.in_flight.values().take(NAMED).cloned().collect(),
+            direct: slot.direct.clone(),
+        })
+    }
 }
 
 /// Where a run's events go: the sink for [`RunOptions`](crate::RunOptions)
@@ -75,20 +167,24 @@ impl Latest {
 pub(super) fn channel() -> (impl Fn(RunEvent) + Send + Sync + 'static, Arc<Latest>) {
     let latest = Arc::new(Latest::default());
     let posted = Arc::clone(&latest);
-    // Never blocks the sandbox thread: it only replaces the slot's step.
-    let sink = move |event: RunEvent| {
-        if let RunEventKind::Settled {
-            title, ok, error, ..
-        } = event.kind
-        {
-            posted.post(title, (!ok).then(|| error.map(|e| e.code)));
-        }
+    // Never blocks the sandbox thread: it only updates the slot.
+    let sink = move |event: RunEvent| match event.kind {
+        RunEventKind::Started { id, name, .. } => posted.start(id, name),
+        RunEventKind::Settled {
+            id,
+            title,
+            ok,
+            error,
+            ..
+        } => posted.post(&id, title, (!ok).then(|| error.map(|e| e.code))),
+        _ => {}
     };
     (sink, latest)
 }
 
 /// Runs `work`, meanwhile sending a progress notification for the latest
-/// sub-call settled whenever the previous one has been sent. The last
+/// sub-call settled whenever the previous one has been sent, and a
+/// heartbeat after `heartbeat` without one. The last
 /// sub-call settled before `work` ends is reported before this returns, so
 /// the notifications precede the call's response.
 pub(super) async fn forwarding<F: Future>(
@@ -96,12 +192,18 @@ pub(super) async fn forwarding<F: Future>(
     latest: Arc<Latest>,
     token: Option<ProgressToken>,
     peer: Peer<RoleServer>,
+    heartbeat: Duration,
 ) -> F::Output {
     let Some(token) = token else {
         // Nobody asked for progress: the run makes no events.
         return work.await;
     };
-    let mut reporter = Reporter { token, peer };
+    let mut reporter = Reporter {
+        token,
+        peer,
+        heartbeat,
+        beats: 0,
+    };
     let output = {
         let keeping_up = pin!(reporter.keep_up(&latest));
         tokio::select! {
@@ -118,18 +220,40 @@ pub(super) async fn forwarding<F: Future>(
 struct Reporter {
     token: ProgressToken,
     peer: Peer<RoleServer>,
+    heartbeat: Duration,
+    /// Heartbeats sent since the last settled sub-call was reported.
+    beats: u32,
 }
 
 impl Reporter {
     /// Reports the latest step each time one is posted, one at a time: a
     /// send waits for the transport, and steps posted meanwhile coalesce.
+    /// After `heartbeat` without a notification, sends a heartbeat.
     async fn keep_up(&mut self, latest: &Latest) -> Infallible {
+        let mut quiet_until = Instant::now() + self.heartbeat;
         loop {
-            latest.posted.notified().await;
-            if let Some(step) = latest.take() {
-                self.report(step).await;
+            tokio::select! {
+                biased;
+                () = latest.posted.notified() => {
+                    if let Some(step) = latest.take() {
+                        self.report(step).await;
+                    }
+                }
+                () = tokio::time::sleep_until(quiet_until) => match latest.step_or_waiting() {
+                    Ok(step) => self.report(step).await,
+                    Err(waiting) => self.beat(&waiting).await,
+                },
             }
+            quiet_until = Instant::now() + self.heartbeat;
         }
+    }
+
+    /// A heartbeat: the settled count plus a growing fraction below 1.
+    async fn beat(&mut self, waiting: &Waiting) {
+        self.beats = self.beats.saturating_add(1);
+        let beats = f64::from(self.beats);
+        let progress = waiting.settled as f64 + beats / (beats + 1.0);
+        self.send(progress, waiting.message()).await;
     }
 
     async fn report(&mut self, step: Step) {
@@ -143,9 +267,56 @@ impl Reporter {
             Some(Some(code)) => format!("{title}: failed ({code})"),
             Some(None) => format!("{title}: failed"),
         };
-        let mut params = ProgressNotificationParam::new(self.token.clone(), settled as f64);
+        self.beats = 0;
+        self.send(settled as f64, message).await;
+    }
+
+    async fn send(&mut self, progress: f64, message: String) {
+        let mut params = ProgressNotificationParam::new(self.token.clone(), progress);
         params.message = Some(message);
         // A client that is gone loses its progress; the run goes on to its end.
         let _ = self.peer.notify_progress(params).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Latest, Waiting};
+
+    #[test]
+    fn a_heartbeat_names_what_the_run_waits_on() {
+        let latest = Latest::default();
+        let waiting = |latest: &Latest| latest.step_or_waiting().err().unwrap();
+        assert_eq!(
+            waiting(&latest).message(),
+            "running (0 sub-calls settled, none in flight)"
+        );
+        latest.start("r:ptc:1".into(), "x.y".into());
+        assert_eq!(
+            waiting(&latest).message(),
+            "running (0 sub-calls settled, 1 in flight: `x.y`)"
+        );
+        for (i, name) in ["a", "b", "c", "d"].into_iter().enumerate() {
+            latest.start(format!("r:ptc:{}", i + 2).into(), name.into());
+        }
+        latest.post("r:ptc:1", "done".into(), None);
+        let step = latest.step_or_waiting().ok().unwrap();
+        assert_eq!((step.settled, step.title.as_str()), (1, "done"));
+        assert_eq!(
+            waiting(&latest).message(),
+            "running (1 sub-call settled, 4 in flight: `a`, `b`, `c`, …)"
+        );
+        assert_eq!(
+            waiting(&latest),
+            Waiting {
+                settled: 1,
+                in_flight: 4,
+                names: vec!["a".into(), "b".into(), "c".into()],
+                direct: None,
+            }
+        );
+        let direct = Latest::default();
+        direct.direct("read_file");
+        assert_eq!(waiting(&direct).message(), "calling `read_file`");
     }
 }

@@ -4,14 +4,13 @@
 //! `notifications/tools/list_changed`.
 
 use std::collections::HashMap;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
 use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
 use rmcp::service::{NotificationContext, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::Notify;
@@ -19,6 +18,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::McpTransport;
 use super::server::Server;
+use crate::transport::child;
 
 /// How much of a server's stderr is kept for messages.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
@@ -132,14 +132,12 @@ pub(super) async fn start(
             cwd,
         } => {
             let mut cmd = tokio::process::Command::new(command);
-            cmd.args(args).envs(env).kill_on_drop(true);
+            cmd.args(args).envs(env);
             if let Some(cwd) = cwd {
                 cmd.current_dir(cwd);
             }
-            let (process, pipe) = TokioChildProcess::builder(cmd)
-                .stderr(Stdio::piped())
-                .spawn()
-                .map_err(|e| format!("cannot start `{command}`: {e}"))?;
+            let (process, pipe) =
+                child::spawn(cmd).map_err(|e| format!("cannot start `{command}`: {e}"))?;
             if let Some(pipe) = pipe {
                 stderr.follow(pipe);
             }

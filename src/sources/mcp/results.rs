@@ -7,8 +7,12 @@ use serde_json::Value;
 
 use crate::tool::call::{ContentBlock, ToolError, ToolOutput, ToolResult};
 
-/// The result a program gets for `result`, a `CallToolResult` as JSON.
-pub(super) fn tool_result(result: &Value) -> ToolResult {
+/// The result a program gets for `result`, a `CallToolResult` as JSON
+/// (taken, so that `structuredContent` moves rather than being copied).
+pub(super) fn tool_result(mut result: Value) -> ToolResult {
+    let structured = result
+        .as_object_mut()
+        .and_then(|r| r.shift_remove("structuredContent"));
     let blocks = result
         .get("content")
         .and_then(Value::as_array)
@@ -23,8 +27,8 @@ pub(super) fn tool_result(result: &Value) -> ToolResult {
             text
         }));
     }
-    let value = match result.get("structuredContent") {
-        Some(structured) => structured.clone(),
+    let value = match structured {
+        Some(structured) => structured,
         None => text_value(&texts),
     };
     let mut output = ToolOutput::new(value);
@@ -76,7 +80,7 @@ mod tests {
 
     #[test]
     fn structured_content_wins_over_text() {
-        let out = tool_result(&json!({
+        let out = tool_result(json!({
             "content": [text("{\"a\":1}")], "structuredContent": { "a": 2 }
         }))
         .unwrap();
@@ -85,7 +89,7 @@ mod tests {
 
     #[test]
     fn one_json_text_is_parsed_and_other_texts_are_joined() {
-        let value = |content: Value| tool_result(&json!({ "content": content })).unwrap().value;
+        let value = |content: Value| tool_result(json!({ "content": content })).unwrap().value;
         assert_eq!(value(json!([text("[1, 2]")])), json!([1, 2]));
         assert_eq!(value(json!([text("plain")])), json!("plain"));
         assert_eq!(value(json!([text("1"), text("2")])), json!("1\n2"));
@@ -98,7 +102,7 @@ mod tests {
 
     #[test]
     fn images_become_content_blocks() {
-        let out = tool_result(&json!({ "content": [
+        let out = tool_result(json!({ "content": [
             text("look"),
             { "type": "image", "data": "AA==", "mimeType": "image/png" },
             { "type": "audio", "data": "AA==", "mimeType": "audio/wav" }
@@ -116,13 +120,13 @@ mod tests {
 
     #[test]
     fn is_error_is_a_tool_error_with_the_servers_text() {
-        let error = tool_result(&json!({ "content": [text("no such file")], "isError": true }))
-            .unwrap_err();
+        let error =
+            tool_result(json!({ "content": [text("no such file")], "isError": true })).unwrap_err();
         assert_eq!(
             (error.code, error.message.as_str()),
             (ErrorCode::ToolError, "no such file")
         );
-        let error = tool_result(&json!({ "content": [], "isError": true })).unwrap_err();
+        let error = tool_result(json!({ "content": [], "isError": true })).unwrap_err();
         assert_eq!(error.message, "the tool failed and said nothing");
     }
 }

@@ -1,7 +1,10 @@
-//! One configured server under supervision: its session (up, down since a
-//! failure, or stopped), restarts with backoff on the next call, its tools
-//! kept in the registry as `tools/list` says, and the calls themselves.
+//! One configured server under supervision: its first start in the
+//! background (retried with backoff until it is up, its absence told to
+//! the registry meanwhile), its session (up, down since a failure, or
+//! stopped), restarts with backoff on the next call, its tools kept in the
+//! registry as `tools/list` says, and the calls themselves.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -16,9 +19,11 @@ use super::connection::{Session, StderrTail, start};
 use super::listing::{Relisting, list_entries};
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
+use crate::tool::availability::Absence;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
 use crate::tool::registry::Registry;
+use crate::transport::lines::{UNREADABLE_ANSWER, ended_the_session};
 
 /// How long a clean shutdown may take before the session is dropped (and
 /// a child killed).
@@ -62,7 +67,15 @@ pub(super) struct Server {
     epochs: std::sync::atomic::AtomicU64,
     relisting: Relisting,
     stop: CancellationToken,
+    /// Ends the first start and its retries (before a clean shutdown).
+    starting: CancellationToken,
+    /// Whether a start ever succeeded (its tools were registered).
+    started: AtomicBool,
 }
+
+/// What came of a server's first attempt to start: the problems to
+/// report (`Some(vec![])` when none), or `None` while it runs.
+pub(super) type FirstStart = tokio::sync::watch::Receiver<Option<Vec<String>>>;
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
@@ -76,7 +89,14 @@ impl Server {
         registry: Registry,
         stop: CancellationToken,
     ) -> Arc<Self> {
+        registry.declare_source(
+            &owner(&name),
+            &format!("MCP server `{name}`"),
+            &super::tools::qualified(&name, ""),
+        );
         Arc::new(Self {
+            starting: stop.child_token(),
+            started: AtomicBool::new(false),
             name,
             config,
             options,
@@ -92,21 +112,78 @@ impl Server {
         })
     }
 
-    /// Starts the server; its tools (for [`register`](Self::register), so
-    /// that servers started together register in the config's order) and
-    /// the warnings about skipped ones, or why it could not start.
-    pub(super) async fn start_first(
-        self: &Arc<Self>,
-    ) -> Result<(Vec<ListedTool>, Vec<String>), String> {
-        let mut state = self.state.lock().await;
-        let (_, tools, skipped) = self.restart(&mut state).await?;
-        Ok((tools, skipped))
+    /// Starts the server in the background, trying again with backoff
+    /// (`McpOptions::delay_after`, from its first wait) until it is up or
+    /// stopped, and telling the registry meanwhile why its tools are absent.
+    /// The receiver gets the problems of the first attempt.
+    pub(super) fn start_in_background(self: &Arc<Self>) -> FirstStart {
+        let (first, outcome) = tokio::sync::watch::channel(None);
+        let server = Arc::clone(self);
+        tokio::spawn(async move {
+            let starting = server.starting.clone();
+            tokio::select! {
+                () = starting.cancelled() => {}
+                () = server.keep_starting(first) => {}
+            }
+        });
+        outcome
     }
 
-    /// Registers `tools`, as a started or re-listed server does; what
-    /// registration refused.
-    pub(super) fn register(self: &Arc<Self>, tools: Vec<ListedTool>) -> Vec<String> {
-        self.sync(tools)
+    async fn keep_starting(
+        self: &Arc<Self>,
+        first: tokio::sync::watch::Sender<Option<Vec<String>>>,
+    ) {
+        let mut first = Some(first);
+        loop {
+            let wait = {
+                let mut state = self.state.lock().await;
+                if matches!(*state, State::Stopped) {
+                    return;
+                }
+                // Under the lock, what follows: a re-listing (list_changed
+                // at start) registers after this, never before, and a
+                // shutdown has the last word on the absence.
+                let (why, failures) = match self.restart(&mut state).await {
+                    Ok((_, tools, mut problems)) => {
+                        problems.extend(self.sync(tools));
+                        self.started.store(true, Ordering::Release);
+                        match first.take() {
+                            Some(first) => {
+                                first.send_replace(Some(problems));
+                            }
+                            None => self.warn(problems),
+                        }
+                        return;
+                    }
+                    Err(why) => match &*state {
+                        State::Down { failures, .. } => (why, *failures),
+                        _ => return,
+                    },
+                };
+                let wait = self.options.delay_after(failures.saturating_add(1));
+                self.set_absence(Some(Absence::Failed {
+                    why: why.clone(),
+                    retry_at: Some(Instant::now() + wait),
+                }));
+                if let Some(first) = first.take() {
+                    first.send_replace(Some(vec![format!("not started: {why}")]));
+                }
+                wait
+            };
+            tokio::time::sleep(wait).await;
+        }
+    }
+
+    fn set_absence(&self, absence: Option<Absence>) {
+        if let Some(registry) = lock(&self.registry).as_ref() {
+            registry.set_absence(&owner(&self.name), absence);
+        }
+    }
+
+    fn warn(&self, problems: Vec<String>) {
+        for problem in problems {
+            tracing::warn!("mcp server `{}`: {problem}", self.name);
+        }
     }
 
     /// Starts a session and lists its tools, inside the startup timeout;
@@ -196,8 +273,7 @@ impl Server {
                 Tool::new(definition, handler)
             })
             .collect();
-        let owner = format!("mcp server `{}`", self.name);
-        let update = registry.replace_source(&owner, tools);
+        let update = registry.replace_source(&owner(&self.name), tools);
         let refused = update
             .refused
             .into_iter()
@@ -233,9 +309,7 @@ impl Server {
         match listed {
             Ok((tools, mut skipped)) => {
                 skipped.extend(self.sync(tools));
-                for problem in skipped {
-                    tracing::warn!("mcp server `{}`: {problem}", self.name);
-                }
+                self.warn(skipped);
             }
             Err(why) => tracing::warn!(
                 "mcp server `{}`: re-listing its tools failed, its tools stay as they were: {why}",
@@ -286,9 +360,7 @@ impl Server {
         match self.restart(&mut state).await {
             Ok((live, tools, mut skipped)) => {
                 skipped.extend(self.sync(tools));
-                for problem in skipped {
-                    tracing::warn!("mcp server `{}`: {problem}", self.name);
-                }
+                self.warn(skipped);
                 Ok(live)
             }
             Err(why) => Err(self.error(&format!("cannot be restarted: {why}"))),
@@ -327,7 +399,22 @@ impl Server {
             result = live.peer.call_tool(params) => result,
         };
         match result {
-            Ok(result) => tool_result(&serde_json::to_value(result).unwrap_or(Value::Null)),
+            Ok(mut result) => {
+                // Moved, not copied: it may be most of the answer.
+                let structured = result.structured_content.take();
+                let mut value = serde_json::to_value(result).unwrap_or(Value::Null);
+                if let (Some(structured), Value::Object(fields)) = (structured, &mut value) {
+                    fields.insert("structuredContent".to_owned(), structured);
+                }
+                tool_result(value)
+            }
+            Err(ServiceError::McpError(error)) if error.code == UNREADABLE_ANSWER => {
+                let why = format!("sent an answer ptc cannot read: {}", error.message);
+                if ended_the_session(&error) {
+                    self.lost(live.epoch, why.clone()).await;
+                }
+                Err(self.error(&why))
+            }
             Err(ServiceError::McpError(error)) => {
                 Err(self.error(&format!("refused the call: {}", error.message)))
             }
@@ -343,10 +430,26 @@ impl Server {
     }
 
     /// Ends the session cleanly (a child gets its stdin closed, then
-    /// SIGTERM, then SIGKILL); later calls fail.
+    /// SIGTERM, then SIGKILL), or the start under way; later calls fail.
     pub(super) async fn shutdown(&self) {
+        self.starting.cancel();
+        let mut state = self.state.lock().await;
+        if !self.started.load(Ordering::Acquire) {
+            // Its tools never came: say why, without a retry to come.
+            let why = match &*state {
+                State::Down {
+                    failures: 1.., why, ..
+                } => why.clone(),
+                _ => "it was stopped before it started".to_owned(),
+            };
+            self.set_absence(Some(Absence::Failed {
+                why,
+                retry_at: None,
+            }));
+        }
         lock(&self.registry).take();
-        let previous = std::mem::replace(&mut *self.state.lock().await, State::Stopped);
+        let previous = std::mem::replace(&mut *state, State::Stopped);
+        drop(state);
         if let State::Up { mut session, .. } = previous {
             let _ = session.close_with_timeout(SHUTDOWN_GRACE).await;
         }
@@ -354,8 +457,14 @@ impl Server {
 
     /// Lets go of the registry without waiting (the handle was dropped).
     pub(super) fn detach(&self) {
+        self.starting.cancel();
         lock(&self.registry).take();
     }
+}
+
+/// The owner a server's tools are registered under.
+fn owner(server: &str) -> String {
+    format!("mcp server `{server}`")
 }
 
 /// Whether a failed request means the session is gone (the process

@@ -1,0 +1,11 @@
+//! MCP over a pair of pipes, bounded: the stdio of `ptc mcp` and of the
+//! MCP servers ptc starts. rmcp speaks the protocol; this room decides what
+//! reaches it and how much may wait.
+//!
+//! Rooms: `lines` (an rmcp transport over newline-delimited JSON that
+//! measures every message before parsing it, answers what it cannot read,
+//! and stops reading while answers wait) and `child` (a server's process in
+//! a process group of its own, ended whole).
+
+pub(crate) mod child;
+pub(crate) mod lines;

@@ -1,0 +1,159 @@
+//! An MCP server's process: started in a process group of its own, so
+//! that ending it ends whatever it started too (`sh -c "… &"`, `npx`
+//! wrappers), and spoken to through [`Lines`].
+//!
+//! Ending: a clean close shuts its stdin, waits, then sends the group
+//! SIGTERM, waits, then SIGKILL; dropping the transport sends the group
+//! SIGKILL at once. Every group still alive is listed, so that ptc's own
+//! exit on a signal can end them all ([`end_all`]).
+
+use std::collections::BTreeSet;
+use std::process::Stdio;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use rmcp::RoleClient;
+use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
+
+use super::lines::Lines;
+use crate::json::cost;
+
+/// How long each step of a clean close waits for the process to exit.
+const EXIT_WAIT: Duration = Duration::from_secs(3);
+
+/// The process groups of the servers running now.
+static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+
+fn groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
+    GROUPS.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Sends SIGKILL to the process group of every server still running:
+/// for a process about to exit (on a signal) without dropping its
+/// servers.
+pub fn end_all() {
+    for group in std::mem::take(&mut *groups()) {
+        signal(group, libc::SIGKILL);
+    }
+}
+
+fn signal(group: i32, signal: i32) {
+    // SAFETY: killpg has no memory effects; a group that is gone is ESRCH.
+    unsafe { libc::killpg(group, signal) };
+}
+
+/// A process group led by a child; SIGKILLed when dropped.
+struct Group {
+    id: Option<i32>,
+}
+
+impl Group {
+    fn new(child: &Child) -> Self {
+        let id = child.id().and_then(|pid| i32::try_from(pid).ok());
+        if let Some(id) = id {
+            groups().insert(id);
+        }
+        Self { id }
+    }
+
+    fn signal(&self, sig: i32) {
+        if let Some(id) = self.id {
+            signal(id, sig);
+        }
+    }
+
+    /// SIGKILL to what is left of the group; it is no longer listed.
+    fn end(&mut self) {
+        if let Some(id) = self.id.take() {
+            signal(id, libc::SIGKILL);
+            groups().remove(&id);
+        }
+    }
+}
+
+impl Drop for Group {
+    fn drop(&mut self) {
+        self.end();
+    }
+}
+
+/// The client side of a session with a server process.
+pub(crate) struct ChildTransport {
+    lines: Lines<RoleClient, ChildStdout, ChildStdin>,
+    child: Child,
+    group: Group,
+}
+
+/// Starts `command` (its stdin and stdout piped for the protocol, its
+/// stderr piped for the caller) as the leader of a new process group.
+///
+/// # Errors
+/// The process cannot be started.
+pub(crate) fn spawn(
+    mut command: Command,
+) -> std::io::Result<(ChildTransport, Option<ChildStderr>)> {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .process_group(0)
+        .kill_on_drop(true);
+    let mut child = command.spawn()?;
+    let group = Group::new(&child);
+    let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        return Err(std::io::Error::other("the child's pipes were not made"));
+    };
+    let stderr = child.stderr.take();
+    let lines = Lines::client(stdout, stdin, cost::RESULT);
+    Ok((
+        ChildTransport {
+            lines,
+            child,
+            group,
+        },
+        stderr,
+    ))
+}
+
+impl ChildTransport {
+    /// Whether the leader exited within `wait`.
+    async fn exited_within(&mut self, wait: Duration) -> bool {
+        tokio::time::timeout(wait, self.child.wait()).await.is_ok()
+    }
+}
+
+impl Transport<RoleClient> for ChildTransport {
+    type Error = std::io::Error;
+
+    fn name() -> std::borrow::Cow<'static, str> {
+        "ptc child process".into()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.lines.send(item)
+    }
+
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.lines.receive()
+    }
+
+    /// Stdin closed, then SIGTERM to the group, then SIGKILL; whatever of
+    /// the group is left when the leader exits is killed too.
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        let _ = self.lines.close().await;
+        if !self.exited_within(EXIT_WAIT).await {
+            self.group.signal(libc::SIGTERM);
+            if !self.exited_within(EXIT_WAIT).await {
+                self.group.signal(libc::SIGKILL);
+            }
+        }
+        self.group.end();
+        let _ = self.child.wait().await;
+        Ok(())
+    }
+}

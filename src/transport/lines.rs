@@ -1,0 +1,543 @@
+//! [`Lines`]: an rmcp [`Transport`] over newline-delimited JSON, bounded.
+//!
+//! - Every line is measured ([`cost`]) before it is parsed: one longer than
+//!   the side's [`MessageLimits`], or costlier once parsed, is never parsed.
+//! - What cannot be read is answered rather than dropped: a request gets a
+//!   JSON-RPC error under its id, an answer to one of ours becomes an error
+//!   answer for rmcp (so the call fails at once instead of at its
+//!   deadline). Only a message that cannot be tied to a request (not JSON,
+//!   no id) is passed over, as rmcp does, so that two peers never trade
+//!   errors forever.
+//! - On the server side, reading stops while answers wait to be written
+//!   or too many requests are open ([`Backlog`]): a client that does not
+//!   read holds a bounded amount of ptc's memory, not one answer per request.
+
+use std::collections::{HashMap, VecDeque};
+use std::marker::PhantomData;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use rmcp::model::{
+    CancelledNotification, ErrorCode, ErrorData, JsonRpcError, JsonRpcMessage, RequestId,
+};
+use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::sync::Notify;
+
+use crate::json::cost::{self, MessageLimits, Refusal};
+
+/// The code of the error answer made for an answer that arrived unreadable
+/// (a JSON-RPC server error, in the range implementations may use).
+pub(crate) const UNREADABLE_ANSWER: ErrorCode = ErrorCode(-32099);
+
+/// Whether such an error answer also ended the session (its `data`).
+pub(crate) fn ended_the_session(error: &ErrorData) -> bool {
+    error.code == UNREADABLE_ANSWER
+        && error
+            .data
+            .as_ref()
+            .and_then(|d| d.get("sessionEnded"))
+            .and_then(serde_json::Value::as_bool)
+            == Some(true)
+}
+
+/// How much a server side lets wait before it stops reading requests.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Backlog {
+    /// Messages written to the peer and not yet taken by it.
+    pub max_unwritten: usize,
+    /// Their bytes.
+    pub max_unwritten_bytes: usize,
+    /// The peer's requests read and not yet answered.
+    pub max_open: usize,
+    /// Their bytes.
+    pub max_open_bytes: usize,
+}
+
+/// `ptc mcp` over stdio (docs/mcp.md, "Transports and security").
+pub(crate) const SERVER_BACKLOG: Backlog = Backlog {
+    max_unwritten: 64,
+    max_unwritten_bytes: 4 << 20,
+    max_open: 64,
+    max_open_bytes: 32 << 20,
+};
+
+/// Which end of the pipes ptc is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Side {
+    /// Serving a client: reading waits for room in the [`Backlog`].
+    Server(Backlog),
+    /// The client of a server it started: it reads whatever comes.
+    Client,
+}
+
+/// An rmcp transport over a reader and a writer of JSON lines.
+pub(crate) struct Lines<R: ServiceRole, In, Out> {
+    input: BufReader<In>,
+    /// The line read so far.
+    line: Vec<u8>,
+    /// Bytes of a line too long to keep, passed over so far.
+    skipped: Option<usize>,
+    out: Arc<Outbox<Out>>,
+    side: Side,
+    limits: MessageLimits,
+    /// Messages made here for rmcp, delivered before the next line.
+    made: VecDeque<RxJsonRpcMessage<R>>,
+    /// The session is over once `made` is delivered.
+    ending: bool,
+    _role: PhantomData<fn() -> R>,
+}
+
+impl<R, In, Out> Lines<R, In, Out>
+where
+    R: ServiceRole,
+    In: AsyncRead + Send + Unpin,
+    Out: AsyncWrite + Send + Unpin + 'static,
+{
+    /// The server side of a session: requests of at most `limits`, read
+    /// while `backlog` has room.
+    pub(crate) fn server(input: In, output: Out, limits: MessageLimits, backlog: Backlog) -> Self {
+        Self::new(input, output, limits, Side::Server(backlog))
+    }
+
+    /// The client side of a session: messages of at most `limits`.
+    pub(crate) fn client(input: In, output: Out, limits: MessageLimits) -> Self {
+        Self::new(input, output, limits, Side::Client)
+    }
+
+    fn new(input: In, output: Out, limits: MessageLimits, side: Side) -> Self {
+        Self {
+            input: BufReader::with_capacity(64 << 10, input),
+            line: Vec::new(),
+            skipped: None,
+            out: Arc::new(Outbox {
+                write: tokio::sync::Mutex::new(Some(output)),
+                state: Mutex::default(),
+                room: Notify::new(),
+            }),
+            side,
+            limits,
+            made: VecDeque::new(),
+            ending: false,
+            _role: PhantomData,
+        }
+    }
+
+    /// Reads up to the next newline, keeping at most `limits.max_bytes`;
+    /// cancel-safe (what was read stays in `line`/`skipped`).
+    async fn read_line(&mut self) -> std::io::Result<Read> {
+        loop {
+            let chunk = self.input.fill_buf().await?;
+            if chunk.is_empty() {
+                // A last line without its newline is not a message.
+                return Ok(Read::End);
+            }
+            let newline = chunk.iter().position(|&b| b == b'\n');
+            let take = newline.unwrap_or(chunk.len());
+            match &mut self.skipped {
+                Some(bytes) => *bytes += take,
+                None if self.line.len() + take > self.limits.max_bytes => {
+                    self.skipped = Some(self.line.len() + take);
+                    self.line = Vec::new();
+                }
+                None => self.line.extend_from_slice(&chunk[..take]),
+            }
+            self.input.consume(take + usize::from(newline.is_some()));
+            if newline.is_some() {
+                return Ok(match self.skipped.take() {
+                    Some(bytes) => Read::TooLong(bytes),
+                    None => Read::Line,
+                });
+            }
+        }
+    }
+
+    /// The message on the line just read, or what to do instead.
+    fn take_line(&mut self) -> Option<RxJsonRpcMessage<R>> {
+        let line = std::mem::take(&mut self.line);
+        let text = trimmed(&line);
+        let message = if text.is_empty() {
+            None
+        } else {
+            match cost::cost(text, self.limits) {
+                Ok(_) => match serde_json::from_slice::<RxJsonRpcMessage<R>>(text) {
+                    Ok(message) => {
+                        self.out.lock().received(&message, text.len());
+                        Some(message)
+                    }
+                    Err(e) => {
+                        self.unreadable(text, &Unreadable::Shape(e.to_string()));
+                        None
+                    }
+                },
+                Err(refusal) => {
+                    self.unreadable(text, &Unreadable::Refused(refusal));
+                    None
+                }
+            }
+        };
+        // Keep the buffer's room for the next line, unless it grew large.
+        if line.capacity() <= 1 << 20 {
+            self.line = line;
+            self.line.clear();
+        }
+        message
+    }
+
+    /// Answers what the line it could not read was: a request of the peer
+    /// (an error under its id), an answer to one of ours (an error answer
+    /// for rmcp), or neither.
+    fn unreadable(&mut self, text: &[u8], why: &Unreadable) {
+        let envelope = serde_json::from_slice::<Envelope>(text).ok();
+        let (id, is_request) = match envelope {
+            Some(Envelope { id, method }) => (id, method.is_some()),
+            None => (None, false),
+        };
+        tracing::debug!("an unreadable message ({why})");
+        match (id, is_request) {
+            (Some(id), true) => self.answer(Some(id), why),
+            (Some(id), false) if self.out.lock().ours.remove(&id) => {
+                self.made.push_back(unreadable_answer::<R>(id, why, false));
+            }
+            // Neither: not JSON (a server's stray print), an answer to
+            // nothing open, a notification. A refusal is still answered
+            // where a request might have been lost.
+            _ => match (self.side, why) {
+                (Side::Server(_), Unreadable::Refused(Refusal::Malformed(_))) => {}
+                (Side::Server(_), Unreadable::Refused(_) | Unreadable::Shape(_)) => {
+                    self.answer(None, why);
+                }
+                (Side::Client, Unreadable::Refused(Refusal::TooCostly { .. })) => {
+                    self.end(why);
+                }
+                (Side::Client, _) => {}
+            },
+        }
+    }
+
+    /// A line longer than `limits.max_bytes`, which is not read: a server
+    /// answers it with an error (its id unknown); a client cannot tell
+    /// which call it answered, so it ends the session, failing them all.
+    fn too_long(&mut self, bytes: usize) {
+        let why = Unreadable::Refused(Refusal::TooLong {
+            bytes,
+            max: self.limits.max_bytes,
+        });
+        match self.side {
+            Side::Server(_) => self.answer(None, &why),
+            Side::Client => self.end(&why),
+        }
+    }
+
+    /// Fails every request of ours still open with `why`, then ends.
+    fn end(&mut self, why: &Unreadable) {
+        let ours: Vec<RequestId> = self.out.lock().ours.drain().collect();
+        self.made.extend(
+            ours.into_iter()
+                .map(|id| unreadable_answer::<R>(id, why, true)),
+        );
+        self.ending = true;
+    }
+
+    /// Sends the peer a JSON-RPC error about its message.
+    fn answer(&mut self, id: Option<RequestId>, why: &Unreadable) {
+        if let Some(id) = &id {
+            self.out.lock().forget_theirs(id);
+        }
+        let (code, what) = match why {
+            Unreadable::Refused(Refusal::Malformed(_)) => (ErrorCode::PARSE_ERROR, "read"),
+            _ => (ErrorCode::INVALID_REQUEST, "accepted"),
+        };
+        let error = ErrorData::new(
+            code,
+            format!("ptc: the message could not be {what}: {why}"),
+            None,
+        );
+        let message: TxJsonRpcMessage<R> = JsonRpcMessage::Error(JsonRpcError::new(id, error));
+        let written = self.out.send(&message);
+        tokio::spawn(written);
+    }
+}
+
+/// What a line turned out to be.
+enum Read {
+    /// A whole line is in `line`.
+    Line,
+    /// A line of this many bytes was passed over.
+    TooLong(usize),
+    /// The input ended.
+    End,
+}
+
+/// Why a line was not a message.
+enum Unreadable {
+    /// Measured and refused before parsing.
+    Refused(Refusal),
+    /// JSON, but not a message of this protocol.
+    Shape(String),
+}
+
+impl std::fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Refused(refusal) => refusal.fmt(f),
+            Self::Shape(why) => write!(f, "it is not a JSON-RPC message of MCP: {why}"),
+        }
+    }
+}
+
+/// Just enough of a message to answer it: read without keeping the rest
+/// (and without checking its strings, which may be what was wrong).
+#[derive(Deserialize)]
+struct Envelope {
+    #[serde(default)]
+    id: Option<RequestId>,
+    #[serde(default)]
+    method: Option<IgnoredAny>,
+}
+
+/// The error answer rmcp gets for an answer that arrived unreadable, and
+/// whether the session ends with it.
+fn unreadable_answer<R: ServiceRole>(
+    id: RequestId,
+    why: &Unreadable,
+    ended: bool,
+) -> RxJsonRpcMessage<R> {
+    let data = ended.then(|| serde_json::json!({ "sessionEnded": true }));
+    JsonRpcMessage::Error(JsonRpcError::new(
+        Some(id),
+        ErrorData::new(UNREADABLE_ANSWER, why.to_string(), data),
+    ))
+}
+
+/// The line without its `\r`, and without a UTF-8 byte order mark (which
+/// RFC 8259 lets a reader ignore).
+fn trimmed(line: &[u8]) -> &[u8] {
+    let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
+    line.trim_ascii()
+}
+
+/// The writing half, shared with the send futures rmcp spawns, and the
+/// bookkeeping of what waits.
+struct Outbox<Out> {
+    write: tokio::sync::Mutex<Option<Out>>,
+    state: Mutex<Waiting>,
+    /// Told whenever something waiting is done.
+    room: Notify,
+}
+
+/// What waits: messages not yet written, requests not yet answered.
+#[derive(Default)]
+struct Waiting {
+    unwritten: usize,
+    unwritten_bytes: usize,
+    /// The peer's requests read and not answered, with their bytes.
+    theirs: HashMap<RequestId, usize>,
+    theirs_bytes: usize,
+    /// Our requests sent and not answered.
+    ours: std::collections::HashSet<RequestId>,
+}
+
+impl Waiting {
+    fn has_room(&self, backlog: &Backlog) -> bool {
+        self.unwritten < backlog.max_unwritten
+            && self.unwritten_bytes < backlog.max_unwritten_bytes
+            && self.theirs.len() < backlog.max_open
+            && self.theirs_bytes < backlog.max_open_bytes
+    }
+
+    fn forget_theirs(&mut self, id: &RequestId) {
+        if let Some(bytes) = self.theirs.remove(id) {
+            self.theirs_bytes -= bytes;
+        }
+    }
+
+    /// Notes a message read from the peer.
+    fn received<Req, Resp, Not>(&mut self, message: &JsonRpcMessage<Req, Resp, Not>, bytes: usize)
+    where
+        Not: Clone + TryInto<CancelledNotification>,
+    {
+        match message {
+            JsonRpcMessage::Request(request) => {
+                self.forget_theirs(&request.id);
+                self.theirs.insert(request.id.clone(), bytes);
+                self.theirs_bytes += bytes;
+            }
+            JsonRpcMessage::Response(response) => {
+                self.ours.remove(&response.id);
+            }
+            JsonRpcMessage::Error(error) => {
+                if let Some(id) = &error.id {
+                    self.ours.remove(id);
+                }
+            }
+            // rmcp drops the answer of a request the peer cancelled.
+            JsonRpcMessage::Notification(notification) => {
+                if let Some(id) = cancelled(&notification.notification) {
+                    self.forget_theirs(&id);
+                }
+            }
+        }
+    }
+
+    /// Notes a message about to be written to the peer.
+    fn sent<Req, Resp, Not>(&mut self, message: &JsonRpcMessage<Req, Resp, Not>, bytes: usize)
+    where
+        Not: Clone + TryInto<CancelledNotification>,
+    {
+        self.unwritten += 1;
+        self.unwritten_bytes += bytes;
+        match message {
+            JsonRpcMessage::Request(request) => {
+                self.ours.insert(request.id.clone());
+            }
+            JsonRpcMessage::Response(response) => self.forget_theirs(&response.id),
+            JsonRpcMessage::Error(error) => {
+                if let Some(id) = &error.id {
+                    self.forget_theirs(id);
+                }
+            }
+            JsonRpcMessage::Notification(notification) => {
+                if let Some(id) = cancelled(&notification.notification) {
+                    self.ours.remove(&id);
+                }
+            }
+        }
+    }
+}
+
+/// The request a `notifications/cancelled` names, if that is what this is.
+fn cancelled<Not>(notification: &Not) -> Option<RequestId>
+where
+    Not: Clone + TryInto<CancelledNotification>,
+{
+    let cancelled: CancelledNotification = notification.clone().try_into().ok()?;
+    cancelled.params.request_id
+}
+
+impl<Out: AsyncWrite + Send + Unpin + 'static> Outbox<Out> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Waiting> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Waits until `backlog` has room.
+    async fn room(&self, backlog: &Backlog) {
+        loop {
+            let told = self.room.notified();
+            tokio::pin!(told);
+            told.as_mut().enable();
+            if self.lock().has_room(backlog) {
+                return;
+            }
+            told.await;
+        }
+    }
+
+    /// Notes `message` as sent and returns the write of its line.
+    fn send<Req, Resp, Not>(
+        self: &Arc<Self>,
+        message: &JsonRpcMessage<Req, Resp, Not>,
+    ) -> impl Future<Output = std::io::Result<()>> + Send + 'static + use<Req, Resp, Not, Out>
+    where
+        JsonRpcMessage<Req, Resp, Not>: serde::Serialize,
+        Not: Clone + TryInto<CancelledNotification>,
+    {
+        let mut line = serde_json::to_vec(message).unwrap_or_default();
+        line.push(b'\n');
+        self.lock().sent(message, line.len());
+        let pending = Pending {
+            out: Arc::clone(self),
+            bytes: line.len(),
+        };
+        async move {
+            let mut write = pending.out.write.lock().await;
+            let Some(write) = write.as_mut() else {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::NotConnected,
+                    "the transport is closed",
+                ));
+            };
+            write.write_all(&line).await?;
+            write.flush().await
+        }
+    }
+}
+
+/// One message on its way out; done (written, failed or dropped) when
+/// this is dropped.
+struct Pending<Out> {
+    out: Arc<Outbox<Out>>,
+    bytes: usize,
+}
+
+impl<Out> Drop for Pending<Out> {
+    fn drop(&mut self) {
+        let mut state = self
+            .out
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        state.unwritten -= 1;
+        state.unwritten_bytes -= self.bytes;
+        drop(state);
+        self.out.room.notify_waiters();
+    }
+}
+
+impl<R, In, Out> Transport<R> for Lines<R, In, Out>
+where
+    R: ServiceRole,
+    In: AsyncRead + Send + Unpin,
+    Out: AsyncWrite + Send + Unpin + 'static,
+{
+    type Error = std::io::Error;
+
+    fn name() -> std::borrow::Cow<'static, str> {
+        "ptc JSON lines".into()
+    }
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<R>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.out.send(&item)
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<R>> {
+        loop {
+            if let Some(message) = self.made.pop_front() {
+                return Some(message);
+            }
+            if self.ending {
+                return None;
+            }
+            if let Side::Server(backlog) = self.side {
+                self.out.room(&backlog).await;
+            }
+            match self.read_line().await {
+                Ok(Read::Line) => {
+                    if let Some(message) = self.take_line() {
+                        return Some(message);
+                    }
+                }
+                Ok(Read::TooLong(bytes)) => self.too_long(bytes),
+                Ok(Read::End) => return None,
+                Err(e) => {
+                    tracing::debug!("reading the peer's messages failed: {e}");
+                    return None;
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        let writer = self.out.write.lock().await.take();
+        if let Some(mut writer) = writer {
+            let _ = writer.shutdown().await;
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,303 @@
+//! `ptc mcp` driven by the official MCP TypeScript SDK client
+//! (`tests/mcp_client/drive.mjs`), the second real client beside the Python
+//! one (`mcp_server.rs`). The SDK checks every `structuredContent` against
+//! the tool's `outputSchema` and fails the call when they disagree, so a
+//! result here is an answer the SDK accepted.
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use serde_json::{Value, json};
+
+/// Runs the Node driver with `plan` and returns the JSON it printed.
+pub(crate) fn drive_ts(plan: &Value) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client/drive.mjs");
+    let output = Command::new("node")
+        .arg(script)
+        .arg(plan.to_string())
+        .output()
+        .expect("node runs (the MCP client tests need Node.js and `npm ci`)");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.code() != Some(3), "{stderr}\nrun `npm ci`");
+    assert!(output.status.success(), "the driver failed:\n{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    let answer: Value =
+        serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}\n{stderr}"));
+    assert!(answer.get("failed").is_none(), "{answer}\n{stderr}");
+    answer
+}
+
+/// A workspace with a file, and a manifest with a tool that sleeps.
+pub(crate) struct Fixture {
+    dir: tempfile::TempDir,
+}
+
+impl Fixture {
+    pub(crate) fn new() -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "hello from notes").unwrap();
+        let manifest = json!([
+            { "name": "nap", "readOnly": true,
+              "parameters": { "type": "object", "properties": { "seconds": { "type": "number" } } },
+              "command": ["sh", "-c", "sleep \"$(sed 's/[^0-9.]//g')\"; echo '\"rested\"'"] },
+            { "name": "risky", "policy": "ask", "command": ["sh", "-c", "echo '\"done\"'"] }
+        ]);
+        std::fs::write(dir.path().join("manifest.json"), manifest.to_string()).unwrap();
+        Self { dir }
+    }
+
+    pub(crate) fn path(&self) -> &str {
+        self.dir.path().to_str().unwrap()
+    }
+
+    /// `ptc mcp`'s arguments for the workspace and the manifest, then `extra`.
+    pub(crate) fn args(&self, extra: &[&str]) -> Vec<String> {
+        let mut args = vec![
+            "mcp".to_owned(),
+            "--workspace".to_owned(),
+            self.path().to_owned(),
+            "--tools".to_owned(),
+            format!("{}/manifest.json", self.path()),
+        ];
+        args.extend(extra.iter().map(|&a| a.to_owned()));
+        args
+    }
+
+    /// The plan's `server` for `ptc mcp` over stdio.
+    pub(crate) fn stdio(&self, extra: &[&str]) -> Value {
+        json!({ "stdio": { "command": env!("CARGO_BIN_EXE_ptc"), "args": self.args(extra), "cwd": self.path() } })
+    }
+}
+
+/// `ptc mcp --http 127.0.0.1:0`, its endpoint read from the line it
+/// announces on stderr; killed when dropped.
+pub(crate) struct HttpPtc {
+    child: Child,
+    pub(crate) url: String,
+}
+
+impl HttpPtc {
+    pub(crate) fn start(args: &[String]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(args)
+            .args(["--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("ptc starts");
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let url = loop {
+            let line = lines.next().expect("ptc announces its endpoint").unwrap();
+            if let Some(url) = line.strip_prefix("ptc: MCP endpoint ") {
+                break url.to_owned();
+            }
+        };
+        // Keep reading, so a later line on stderr never meets a closed pipe.
+        std::thread::spawn(move || lines.for_each(drop));
+        Self { child, url }
+    }
+
+    pub(crate) fn server(&self) -> Value {
+        json!({ "http": self.url })
+    }
+}
+
+impl Drop for HttpPtc {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run_code(label: &str, code: &str) -> Value {
+    json!({ "label": label, "name": "run_code", "arguments": { "code": code, "description": label } })
+}
+
+/// One call of each outcome kind, then one showing the server goes on.
+fn every_outcome() -> Vec<Value> {
+    let mut timeout = run_code("timeout", "for (;;) {}");
+    timeout["arguments"]["timeoutMs"] = json!(300);
+    let mut cancelled = run_code(
+        "cancelled",
+        "await tools.list_dir({ path: '.' })\nfor (;;) {}",
+    );
+    cancelled["cancelAtProgress"] = json!(true);
+    let mut denied = run_code("denied", "return 'never runs'");
+    denied["arguments"]["sandboxPermissions"] = json!("require_escalated");
+    denied["arguments"]["justification"] = json!("a larger heap");
+    vec![
+        run_code(
+            "success",
+            "return (await tools.read_file({ path: 'notes.txt' })).length",
+        ),
+        run_code("syntax", "syntax error here("),
+        run_code("runtime", "throw new Error('boom')"),
+        timeout,
+        run_code(
+            "memory",
+            "const kept = []\nfor (;;) kept.push('x'.repeat(1 << 20) + kept.length)",
+        ),
+        cancelled,
+        denied,
+        run_code("after", "return 'still serving'"),
+    ]
+}
+
+fn texts(result: &Value) -> Vec<&str> {
+    result["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|block| block["text"].as_str())
+        .collect()
+}
+
+/// What the TypeScript client got for every outcome kind: each a result it
+/// accepted (a cancelled call: its own abort, as MCP sends no response).
+fn check_every_outcome(answer: &Value) {
+    let kinds = &answer["tools"][0]["outputSchema"]["properties"]["kind"];
+    assert!(kinds.to_string().contains("\"denied\""), "{kinds}");
+    let calls = answer["calls"].as_array().unwrap();
+    let call = |label: &str| {
+        calls
+            .iter()
+            .find(|c| c["label"] == label)
+            .unwrap_or_else(|| panic!("no {label} in {answer}"))
+    };
+    let success = &call("success")["result"];
+    assert_eq!(success["isError"], false, "{answer}");
+    assert_eq!(texts(success), ["16"]);
+    assert_eq!(success["structuredContent"].get("kind"), None);
+    assert_eq!(success["structuredContent"]["subCalls"], 1);
+    for kind in ["syntax", "runtime", "timeout", "memory", "denied"] {
+        let called = call(kind);
+        let result = &called["result"];
+        assert_eq!(result["isError"], true, "{kind}: {called}");
+        assert_eq!(result["structuredContent"]["kind"], kind, "{called}");
+        assert!(
+            texts(result)[0].starts_with(&format!("Error: code run failed ({kind})")),
+            "{called}"
+        );
+    }
+    // The SDK rejects an aborted call with its abort reason; ptc sends no
+    // response to a cancelled request, so there is nothing to validate.
+    let cancelled = call("cancelled");
+    let message = cancelled["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("the user pressed stop"), "{cancelled}");
+    assert_eq!(texts(&call("after")["result"]), ["still serving"]);
+}
+
+#[test]
+fn typescript_client_accepts_every_outcome_over_stdio() {
+    let fixture = Fixture::new();
+    let answer = drive_ts(&json!({
+        "server": fixture.stdio(&["--memory-limit", "16MiB"]),
+        "answer": "decline",
+        "calls": every_outcome(),
+    }));
+    check_every_outcome(&answer);
+    assert_eq!(
+        answer["elicitations"].as_array().unwrap().len(),
+        1,
+        "the escalation was put to the user: {answer}"
+    );
+}
+
+#[test]
+fn typescript_client_accepts_every_outcome_over_http() {
+    let fixture = Fixture::new();
+    let server = HttpPtc::start(&fixture.args(&["--memory-limit", "16MiB"]));
+    let answer = drive_ts(&json!({
+        "server": server.server(),
+        "answer": "decline",
+        "calls": every_outcome(),
+    }));
+    check_every_outcome(&answer);
+}
+
+/// A run longer than the client's request timeout: heartbeats (after 4 s
+/// without progress) say what it waits on, and a client that resets its
+/// timeout on progress gets the answer instead of `-32001 Request timed
+/// out`. `progress` increases with every notification, as MCP asks.
+#[test]
+fn typescript_client_keeps_waiting_on_heartbeats() {
+    let fixture = Fixture::new();
+    let mut nap = run_code("nap", "return await tools.nap({ seconds: 10 })");
+    nap["timeoutMs"] = json!(7000);
+    nap["resetTimeoutOnProgress"] = json!(true);
+    let answer = drive_ts(&json!({ "server": fixture.stdio(&[]), "calls": [nap] }));
+    let call = &answer["calls"][0];
+    assert!(call.get("result").is_some(), "the call timed out: {call}");
+    assert_eq!(texts(&call["result"]), ["rested"], "{call}");
+    let progress = call["progress"].as_array().unwrap();
+    let beats: Vec<&Value> = progress
+        .iter()
+        .filter(|p| p["message"] == "running (0 sub-calls settled, 1 in flight: `nap`)")
+        .collect();
+    assert!(beats.len() >= 2, "{call}");
+    let values: Vec<f64> = progress
+        .iter()
+        .map(|p| p["progress"].as_f64().unwrap())
+        .collect();
+    assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
+    assert_eq!(values.last(), Some(&1.0), "the settled sub-call: {call}");
+}
+
+/// `ptc mcp`'s default deadline fits the TypeScript SDK's 60 s request
+/// timeout, and `run_code`'s description says the real default and maximum.
+#[test]
+fn ptc_mcp_states_its_default_deadline_under_the_client_timeout() {
+    let fixture = Fixture::new();
+    let answer = drive_ts(&json!({ "server": fixture.stdio(&[]), "calls": [] }));
+    let description = answer["tools"][0]["description"].as_str().unwrap();
+    assert!(
+        description
+            .contains("`timeoutMs` bounds the whole run: 55000 ms by default, at most 600000 ms."),
+        "{description}"
+    );
+    let answer =
+        drive_ts(&json!({ "server": fixture.stdio(&["--timeout-ms", "20000"]), "calls": [] }));
+    let description = answer["tools"][0]["description"].as_str().unwrap();
+    assert!(description.contains("20000 ms by default"), "{description}");
+}
+
+/// Approval through elicitation, as the TypeScript SDK's form handler sees
+/// it: a form with no fields asking "Allow this call?"; Accept (with empty
+/// content) allows, Decline and Cancel refuse.
+#[test]
+fn typescript_client_approves_with_accept_and_refuses_with_decline() {
+    let fixture = Fixture::new();
+    let call = || vec![run_code("approval", "return await tools.risky({})")];
+    let accepted =
+        drive_ts(&json!({ "server": fixture.stdio(&[]), "answer": "accept", "calls": call() }));
+    let result = &accepted["calls"][0]["result"];
+    assert_eq!(result["isError"], false, "{accepted}");
+    assert_eq!(texts(result), ["done"]);
+    let asked = &accepted["elicitations"][0];
+    assert!(
+        asked["message"]
+            .as_str()
+            .unwrap()
+            .ends_with("\nAllow this call?"),
+        "{asked}"
+    );
+    assert_eq!(
+        asked["schema"],
+        json!({ "type": "object", "properties": {} })
+    );
+    for (answer, reason) in [
+        ("decline", "the user declined the call to `risky`"),
+        ("cancel", "the user cancelled the approval of `risky`"),
+    ] {
+        let refused =
+            drive_ts(&json!({ "server": fixture.stdio(&[]), "answer": answer, "calls": call() }));
+        let text = texts(&refused["calls"][0]["result"])[0].to_owned();
+        assert!(
+            text.contains(reason) && text.contains("code DENIED"),
+            "{text}"
+        );
+    }
+}
