@@ -16,6 +16,7 @@ mod lean_context;
 mod limits;
 mod mcp_defaults;
 mod mcp_doors;
+mod mcp_http_bounds;
 mod mcp_server;
 mod mcp_sources;
 mod mcp_startup;

@@ -22,8 +22,8 @@ pub(crate) struct McpArgs {
     #[arg(long, value_enum, default_value_t = ModeArg::Ptc)]
     mode: ModeArg,
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (ADDR is
-    /// IP:PORT, such as 127.0.0.1:8765; port 0 picks one).
-    #[arg(long, value_name = "ADDR")]
+    /// IP:PORT or localhost:PORT, such as 127.0.0.1:8765; port 0 picks one).
+    #[arg(long, value_name = "ADDR", value_parser = parse_http_addr)]
     http: Option<SocketAddr>,
     /// Allow --http on an address that is not loopback (then any Host
     /// header is accepted; use --token-env).
@@ -38,6 +38,28 @@ pub(crate) struct McpArgs {
     /// elicitation without a session).
     #[arg(long, requires = "http")]
     stateless: bool,
+    /// HTTP connections served at once [default: 64]; past it the one idle
+    /// the longest is closed, or the newcomer answered 503.
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    max_connections: Option<u32>,
+    /// MCP sessions live at once [default: 64]; an initialize past it is
+    /// answered 503.
+    #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
+    max_sessions: Option<u32>,
+}
+
+/// `--http`'s address: IP:PORT, or localhost:PORT for the IPv4 loopback.
+fn parse_http_addr(text: &str) -> Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    match text.rsplit_once(':') {
+        Some((host, port)) if host.eq_ignore_ascii_case("localhost") => port
+            .parse::<u16>()
+            .map(|port| SocketAddr::from(([127, 0, 0, 1], port)))
+            .map_err(|_| format!("`{port}` is not a port number (0 to 65535)")),
+        _ => Err("expected IP:PORT or localhost:PORT, such as 127.0.0.1:8765".to_owned()),
+    }
 }
 
 pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
@@ -80,6 +102,12 @@ async fn serve_http(
     let mut options = McpHttpOptions::new(addr)
         .allow_remote(args.allow_remote)
         .stateless(args.stateless);
+    if let Some(max) = args.max_connections {
+        options = options.max_connections(max as usize);
+    }
+    if let Some(max) = args.max_sessions {
+        options = options.max_sessions(max as usize);
+    }
     if let Some(token) = token {
         options = options.token(token);
     }
@@ -100,4 +128,42 @@ async fn serve_http(
 fn failed(error: &McpServeError) -> ExitCode {
     eprintln!("ptc: mcp: {error}");
     ExitCode::from(1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_takes_an_ip_or_localhost_and_a_port() {
+        assert_eq!(
+            parse_http_addr("127.0.0.1:8765").unwrap().to_string(),
+            "127.0.0.1:8765"
+        );
+        assert_eq!(parse_http_addr("[::1]:0").unwrap().to_string(), "[::1]:0");
+        assert_eq!(
+            parse_http_addr("localhost:8766").unwrap().to_string(),
+            "127.0.0.1:8766"
+        );
+        assert_eq!(
+            parse_http_addr("LocalHost:0").unwrap().to_string(),
+            "127.0.0.1:0"
+        );
+        assert!(
+            parse_http_addr("localhost")
+                .unwrap_err()
+                .contains("localhost:PORT")
+        );
+        assert!(
+            parse_http_addr("localhost:http")
+                .unwrap_err()
+                .contains("not a port")
+        );
+        assert!(
+            parse_http_addr("localhost:70000")
+                .unwrap_err()
+                .contains("not a port")
+        );
+        assert!(parse_http_addr("example.com:80").is_err());
+    }
 }

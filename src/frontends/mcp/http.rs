@@ -1,20 +1,29 @@
 //! MCP over streamable HTTP at `/mcp`, with the safeguards a local server
 //! needs: loopback only unless allowed, browser `Origin`s other than
-//! localhost refused (403, against DNS rebinding and drive-by pages), and
-//! an optional bearer token compared in constant time (401).
+//! localhost refused (403, against DNS rebinding and drive-by pages), an
+//! optional bearer token compared in constant time (401), and a bound at
+//! every door: connections (`http/conns.rs`), request heads and bodies in
+//! time and size, sessions in number and idle time (`http/sessions.rs`).
 
+mod conns;
+mod sessions;
+
+use std::cell::Cell;
 use std::net::SocketAddr;
 use std::sync::Arc;
+use std::time::Duration;
 
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, Uri, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use futures::StreamExt;
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use subtle::ConstantTimeEq;
 use tokio_util::sync::CancellationToken;
 
+use self::sessions::{BoundedSessions, REFUSED};
 use super::{McpServeError, McpServer};
 
 /// The path of the MCP endpoint.
@@ -35,6 +44,44 @@ pub struct McpHttpOptions {
     /// can answer any request; elicitation is then unavailable (`ask`
     /// tools are refused). By default, false.
     pub stateless: bool,
+    /// Connections served at once. By default, 64 (no more than half the
+    /// process's descriptor limit). When all are taken, a new connection
+    /// closes the one idle the longest and takes its place; with none
+    /// idle it is answered 503.
+    pub max_connections: usize,
+    /// Time a connection has to send a whole request head, from opening or
+    /// from its last answer (so also how long an idle keep-alive
+    /// connection stays open). By default, 10 s; then the connection is
+    /// closed.
+    pub header_timeout: Duration,
+    /// Time a request has to send its whole body once its head is in. By
+    /// default, 30 s; then it is answered 408 and the connection closed.
+    pub body_timeout: Duration,
+    /// Bytes a request body may have. By default, 4 MiB; past it the
+    /// request is answered 413 (at once when `Content-Length` says so).
+    pub max_body_bytes: usize,
+    /// MCP sessions live at once. By default, 64; an `initialize` past it
+    /// is answered 503 until a session is closed (`DELETE`) or expires.
+    pub max_sessions: usize,
+    /// How long a session with no open stream (no call in flight, no `GET`
+    /// stream) and no message is kept. By default, 120 s; then it is
+    /// closed, and its id answers 404.
+    pub session_idle: Duration,
+}
+
+impl McpHttpOptions {
+    /// The default of [`McpHttpOptions::max_connections`].
+    pub const DEFAULT_MAX_CONNECTIONS: usize = 64;
+    /// The default of [`McpHttpOptions::header_timeout`].
+    pub const DEFAULT_HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+    /// The default of [`McpHttpOptions::body_timeout`].
+    pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
+    /// The default of [`McpHttpOptions::max_body_bytes`].
+    pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
+    /// The default of [`McpHttpOptions::max_sessions`].
+    pub const DEFAULT_MAX_SESSIONS: usize = 64;
+    /// The default of [`McpHttpOptions::session_idle`].
+    pub const DEFAULT_SESSION_IDLE: Duration = Duration::from_secs(120);
 }
 
 impl std::fmt::Debug for McpHttpOptions {
@@ -45,18 +92,31 @@ impl std::fmt::Debug for McpHttpOptions {
             .field("allow_remote", &self.allow_remote)
             .field("token", &self.token.as_ref().map(|_| "<set>"))
             .field("stateless", &self.stateless)
+            .field("max_connections", &self.max_connections)
+            .field("header_timeout", &self.header_timeout)
+            .field("body_timeout", &self.body_timeout)
+            .field("max_body_bytes", &self.max_body_bytes)
+            .field("max_sessions", &self.max_sessions)
+            .field("session_idle", &self.session_idle)
             .finish()
     }
 }
 
 impl McpHttpOptions {
-    /// Listen on `addr` (loopback only, no token, with sessions).
+    /// Listen on `addr` (loopback only, no token, with sessions, the
+    /// default bounds).
     pub fn new(addr: SocketAddr) -> Self {
         Self {
             addr,
             allow_remote: false,
             token: None,
             stateless: false,
+            max_connections: Self::DEFAULT_MAX_CONNECTIONS,
+            header_timeout: Self::DEFAULT_HEADER_TIMEOUT,
+            body_timeout: Self::DEFAULT_BODY_TIMEOUT,
+            max_body_bytes: Self::DEFAULT_MAX_BODY_BYTES,
+            max_sessions: Self::DEFAULT_MAX_SESSIONS,
+            session_idle: Self::DEFAULT_SESSION_IDLE,
         }
     }
 
@@ -77,6 +137,57 @@ impl McpHttpOptions {
         self.stateless = stateless;
         self
     }
+
+    /// Sets the connections served at once. By default, 64.
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max;
+        self
+    }
+
+    /// Sets the time a connection has to send a request head. By default,
+    /// 10 s.
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.header_timeout = timeout;
+        self
+    }
+
+    /// Sets the time a request has to send its body. By default, 30 s.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
+        self
+    }
+
+    /// Sets the bytes a request body may have. By default, 4 MiB.
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = bytes;
+        self
+    }
+
+    /// Sets the MCP sessions live at once. By default, 64.
+    pub fn max_sessions(mut self, max: usize) -> Self {
+        self.max_sessions = max;
+        self
+    }
+
+    /// Sets how long an idle session is kept. By default, 120 s.
+    pub fn session_idle(mut self, idle: Duration) -> Self {
+        self.session_idle = idle;
+        self
+    }
+
+    /// The first bound that cannot work (zero), named as the option.
+    fn invalid(&self) -> Option<&'static str> {
+        [
+            (self.max_connections == 0, "max_connections"),
+            (self.header_timeout.is_zero(), "header_timeout"),
+            (self.body_timeout.is_zero(), "body_timeout"),
+            (self.max_body_bytes == 0, "max_body_bytes"),
+            (self.max_sessions == 0, "max_sessions"),
+            (self.session_idle.is_zero(), "session_idle"),
+        ]
+        .into_iter()
+        .find_map(|(zero, name)| zero.then_some(name))
+    }
 }
 
 /// An MCP server bound to its address, ready to serve at `/mcp`.
@@ -84,6 +195,7 @@ impl McpHttpOptions {
 pub struct McpHttpServer {
     listener: tokio::net::TcpListener,
     router: axum::Router,
+    limits: conns::ConnLimits,
     stop: CancellationToken,
 }
 
@@ -92,7 +204,8 @@ impl McpHttpServer {
     ///
     /// # Errors
     /// [`McpServeError::Refused`] for a non-loopback address without
-    /// `allow_remote`; [`McpServeError::Io`] when the address cannot be bound.
+    /// `allow_remote`, or a bound of zero; [`McpServeError::Io`] when the
+    /// address cannot be bound.
     pub async fn bind(server: McpServer, options: McpHttpOptions) -> Result<Self, McpServeError> {
         if !options.addr.ip().is_loopback() && !options.allow_remote {
             return Err(McpServeError::Refused(format!(
@@ -100,28 +213,50 @@ impl McpHttpServer {
                 options.addr
             )));
         }
+        if let Some(name) = options.invalid() {
+            return Err(McpServeError::Refused(format!(
+                "the HTTP bound {name} must be more than zero"
+            )));
+        }
         let listener = tokio::net::TcpListener::bind(options.addr).await?;
         let stop = CancellationToken::new();
         let mut config = StreamableHttpServerConfig::default()
             .with_legacy_session_mode(!options.stateless)
+            .with_max_request_body_bytes(options.max_body_bytes)
             .with_cancellation_token(stop.child_token());
         if options.allow_remote {
             config = config.disable_allowed_hosts();
         }
-        let service = StreamableHttpService::new(
-            move || Ok(server.for_session()),
-            Arc::new(LocalSessionManager::default()),
-            config,
-        );
+        let sessions = Arc::new(BoundedSessions::new(
+            options.max_sessions,
+            options.session_idle,
+        ));
+        sessions.spawn_reaper(stop.clone());
+        let service =
+            StreamableHttpService::new(move || Ok(server.for_session()), sessions.clone(), config);
         let gate = Arc::new(Gate {
             token: options.token,
         });
+        let bounds = Arc::new(Bounds {
+            sessions: (!options.stateless).then_some(sessions),
+            max_sessions: options.max_sessions,
+            session_idle: options.session_idle,
+            body_timeout: options.body_timeout,
+            max_body_bytes: options.max_body_bytes,
+        });
+        // The last layer runs first: the gate, then the bounds, then rmcp.
         let router = axum::Router::new()
             .route_service(MCP_PATH, service)
+            .layer(middleware::from_fn_with_state(bounds, bound))
             .layer(middleware::from_fn_with_state(gate, admit));
+        let limits = conns::ConnLimits {
+            max: conns::effective_max(options.max_connections, conns::descriptor_limit()),
+            header_timeout: options.header_timeout,
+        };
         Ok(Self {
             listener,
             router,
+            limits,
             stop,
         })
     }
@@ -140,15 +275,138 @@ impl McpHttpServer {
     /// Accepting connections failed.
     pub async fn serve(self, shutdown: CancellationToken) -> Result<(), McpServeError> {
         let stop = self.stop.clone();
-        let result = axum::serve(self.listener, self.router)
-            .with_graceful_shutdown(async move {
+        // Sessions and their streams end first, so connections can close.
+        let stopping = tokio::spawn({
+            let stop = stop.clone();
+            async move {
                 shutdown.cancelled().await;
                 stop.cancel();
-            })
-            .await;
-        self.stop.cancel();
+            }
+        });
+        let result = conns::serve(self.listener, self.router, self.limits, stop.clone()).await;
+        stop.cancel();
+        stopping.abort();
         Ok(result?)
     }
+}
+
+/// The bounds a request meets once admitted, before rmcp sees it.
+struct Bounds {
+    /// The sessions, unless stateless.
+    sessions: Option<Arc<BoundedSessions>>,
+    max_sessions: usize,
+    session_idle: Duration,
+    body_timeout: Duration,
+    max_body_bytes: usize,
+}
+
+/// Reads the body whole within the body timeout and size; answers `DELETE`
+/// as MCP clients expect; turns a session refused for the ceiling into 503.
+async fn bound(State(bounds): State<Arc<Bounds>>, request: Request, next: Next) -> Response {
+    let (parts, body) = request.into_parts();
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > bounds.max_body_bytes as u64) {
+        return too_large(bounds.max_body_bytes);
+    }
+    let body = match tokio::time::timeout(
+        bounds.body_timeout,
+        read_body(body, bounds.max_body_bytes, declared),
+    )
+    .await
+    {
+        Err(_) => {
+            return closing(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "ptc mcp: the request body did not arrive within {} ms",
+                    bounds.body_timeout.as_millis()
+                ),
+            );
+        }
+        Ok(Err(BodyError::TooLarge)) => return too_large(bounds.max_body_bytes),
+        Ok(Err(BodyError::Broken)) => {
+            return closing(
+                StatusCode::BAD_REQUEST,
+                "ptc mcp: the request body could not be read".to_owned(),
+            );
+        }
+        Ok(Ok(body)) => body,
+    };
+    let request = Request::from_parts(parts, Body::from(body));
+
+    let Some(sessions) = &bounds.sessions else {
+        return next.run(request).await;
+    };
+    let deleting = request.method() == Method::DELETE;
+    if deleting
+        && let Some(id) = request
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+        && !sessions.contains(id)
+    {
+        return (StatusCode::NOT_FOUND, "Not Found: Session not found").into_response();
+    }
+    let (mut response, refused) = REFUSED
+        .scope(Cell::new(false), async {
+            let response = next.run(request).await;
+            (response, REFUSED.with(Cell::get))
+        })
+        .await;
+    if refused {
+        return (
+            StatusCode::SERVICE_UNAVAILABLE,
+            [(header::RETRY_AFTER, "1")],
+            format!(
+                "ptc mcp: too many open sessions (limit {}); end one (DELETE /mcp) or wait for an idle one to expire after {} s",
+                bounds.max_sessions,
+                bounds.session_idle.as_secs()
+            ),
+        )
+            .into_response();
+    }
+    // rmcp answers a terminated session 202; clients expect 200 or 204.
+    if deleting && response.status() == StatusCode::ACCEPTED {
+        *response.status_mut() = StatusCode::NO_CONTENT;
+    }
+    response
+}
+
+enum BodyError {
+    TooLarge,
+    Broken,
+}
+
+/// The whole body, refused as soon as it passes `max` bytes.
+async fn read_body(body: Body, max: usize, declared: Option<u64>) -> Result<Bytes, BodyError> {
+    let mut stream = body.into_data_stream();
+    // `declared` is at most `max` here: reserve it, so the bytes are not
+    // copied again as the buffer grows.
+    let mut whole = Vec::with_capacity(declared.map_or(0, |n| usize::try_from(n).unwrap_or(max)));
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|_| BodyError::Broken)?;
+        if chunk.len() > max - whole.len() {
+            return Err(BodyError::TooLarge);
+        }
+        whole.extend_from_slice(&chunk);
+    }
+    Ok(Bytes::from(whole))
+}
+
+fn too_large(max: usize) -> Response {
+    closing(
+        StatusCode::PAYLOAD_TOO_LARGE,
+        format!("ptc mcp: the request body is over {max} bytes"),
+    )
+}
+
+/// An answer after which the connection closes (the body was not read).
+fn closing(status: StatusCode, text: String) -> Response {
+    (status, [(header::CONNECTION, "close")], text).into_response()
 }
 
 /// What a request must show to reach the MCP endpoint.
