@@ -488,36 +488,8 @@ fn rss_mib(pid: u32) -> f64 {
 #[test]
 fn the_binary_listens_on_localhost_and_holds_its_session_ceiling() {
     let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(["mcp", "--workspace"])
-        .arg(dir.path())
-        .args(["--http", "localhost:0", "--max-sessions", "8"])
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let (mut child, addr) = ptc_mcp_http(dir.path(), &["--max-sessions", "8"]);
     let guard = Reaped(&mut child);
-    let mut stderr = guard.0.stderr.take().unwrap();
-    let mut announced = Vec::new();
-    let mut byte = [0u8; 1];
-    while !announced.ends_with(b"/mcp\n") {
-        assert_eq!(
-            stderr.read(&mut byte).unwrap(),
-            1,
-            "ptc announces its endpoint"
-        );
-        announced.push(byte[0]);
-    }
-    let line = String::from_utf8(announced).unwrap();
-    let addr: SocketAddr = line
-        .trim()
-        .strip_prefix("ptc: MCP endpoint http://")
-        .and_then(|s| s.strip_suffix("/mcp"))
-        .and_then(|s| s.parse().ok())
-        .unwrap_or_else(|| panic!("{line}"));
-    assert!(addr.ip().is_loopback(), "{addr}");
-
     let pid = guard.0.id();
     for _ in 0..8 {
         assert_eq!(initialize(addr).0.status, 200);
@@ -529,6 +501,81 @@ fn the_binary_listens_on_localhost_and_holds_its_session_ceiling() {
     let grown = rss_mib(pid) - before;
     assert_eq!(refused, 1000);
     assert!(grown < 16.0, "RSS grew by {grown:.1} MiB");
+}
+
+/// `ptc mcp --http localhost:0` over `dir` with `extra` flags, and the
+/// address it announced (loopback).
+fn ptc_mcp_http(dir: &std::path::Path, extra: &[&str]) -> (Child, SocketAddr) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .args(["mcp", "--workspace"])
+        .arg(dir)
+        .args(["--http", "localhost:0"])
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = child.stderr.take().unwrap();
+    let mut announced = Vec::new();
+    let mut byte = [0u8; 1];
+    while !announced.ends_with(b"/mcp\n") {
+        if stderr.read(&mut byte).unwrap() != 1 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("ptc did not announce its endpoint");
+        }
+        announced.push(byte[0]);
+    }
+    let line = String::from_utf8(announced).unwrap();
+    let addr: SocketAddr = line
+        .trim()
+        .strip_prefix("ptc: MCP endpoint http://")
+        .and_then(|s| s.strip_suffix("/mcp"))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(addr.ip().is_loopback(), "{addr}");
+    (child, addr)
+}
+
+/// Issue 22: eight 4 MB requests of zeros peaked at 1.36 GB. Each is
+/// measured before rmcp parses it and refused as 413 (contracts §6,
+/// "Messages"), so eight at once cost about their bytes.
+#[test]
+fn costly_bodies_are_refused_before_they_are_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, addr) = ptc_mcp_http(dir.path(), &[]);
+    let guard = Reaped(&mut child);
+    let id = open_session(addr);
+    let zeros = format!("[{}0]", "0,".repeat(1_999_999));
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{"_meta":{{"z":{zeros}}}}}}}"#
+    );
+    assert!(body.len() < 4 << 20);
+    let replies: Vec<Reply> = std::thread::scope(|scope| {
+        let sending: Vec<_> = (0..8)
+            .map(|_| scope.spawn(|| request(addr, "POST", &in_session(&id), &body)))
+            .collect();
+        sending.into_iter().map(|t| t.join().unwrap()).collect()
+    });
+    for reply in &replies {
+        assert_eq!(reply.status, 413, "{reply:?}");
+        assert!(
+            reply.body.contains("more than 16 MiB of memory"),
+            "{reply:?}"
+        );
+    }
+    let status = std::fs::read_to_string(format!("/proc/{}/status", guard.0.id())).unwrap();
+    let peak: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches(" kB").parse::<f64>().ok())
+        .unwrap()
+        / 1024.0;
+    assert!(peak < 250.0, "peak RSS {peak:.0} MiB");
+    // Still serving the session.
+    let list = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }).to_string();
+    assert_eq!(request(addr, "POST", &in_session(&id), &list).status, 200);
 }
 
 /// Kills and reaps the child when dropped, so no process outlives the test.

@@ -17,20 +17,25 @@ pub(crate) struct MessageLimits {
     pub max_cost: usize,
 }
 
-/// A request to `ptc mcp` over stdio: MCP messages are small (a program,
-/// a tool's arguments); 4 MiB is also what rmcp's HTTP transport reads.
-pub(crate) const REQUEST: MessageLimits = MessageLimits {
-    max_bytes: 4 << 20,
-    max_cost: 16 << 20,
-};
+impl MessageLimits {
+    /// Messages of at most `max_bytes`, costing at most four times that
+    /// once parsed: a long text passes, a flood of tiny values does not.
+    pub(crate) const fn of_bytes(max_bytes: usize) -> Self {
+        Self {
+            max_bytes,
+            max_cost: max_bytes.saturating_mul(4),
+        }
+    }
+}
+
+/// A request to `ptc mcp` (stdio; HTTP by default): MCP messages are small
+/// (a program, a tool's arguments); 4 MiB is also what rmcp's HTTP
+/// transport reads.
+pub(crate) const REQUEST: MessageLimits = MessageLimits::of_bytes(4 << 20);
 
 /// What a tool source answers (an MCP server's message, a manifest
-/// command's stdout): 16 MiB, rmcp's own line limit, costing at most four
-/// times that once parsed.
-pub(crate) const RESULT: MessageLimits = MessageLimits {
-    max_bytes: 16 << 20,
-    max_cost: 64 << 20,
-};
+/// command's stdout): 16 MiB, rmcp's own line limit.
+pub(crate) const RESULT: MessageLimits = MessageLimits::of_bytes(16 << 20);
 
 /// The host memory one parsed value takes besides its text: a
 /// `serde_json::Value` (with `preserve_order`, an object's member adds

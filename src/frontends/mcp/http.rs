@@ -25,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use self::sessions::{BoundedSessions, REFUSED};
 use super::{McpServeError, McpServer};
+use crate::json::cost::{self, MessageLimits, Refusal};
 
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
@@ -336,6 +337,14 @@ async fn bound(State(bounds): State<Arc<Bounds>>, request: Request, next: Next) 
         }
         Ok(Ok(body)) => body,
     };
+    // Measured before rmcp parses it: `[0,0,…]` costs seventy times its
+    // bytes parsed (contracts §6, "Messages"). What is not JSON is rmcp's
+    // to answer.
+    if let Err(refusal @ Refusal::TooCostly { .. }) =
+        cost::cost(&body, MessageLimits::of_bytes(bounds.max_body_bytes))
+    {
+        return (StatusCode::PAYLOAD_TOO_LARGE, format!("ptc mcp: {refusal}")).into_response();
+    }
     let request = Request::from_parts(parts, Body::from(body));
 
     let Some(sessions) = &bounds.sessions else {
