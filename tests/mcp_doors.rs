@@ -292,16 +292,23 @@ fn a_client_that_does_not_read_holds_a_bounded_backlog() {
         "RSS grew by {:.0} MiB with answers unread (unbounded: {unbounded:.0} MiB)",
         after - before
     );
-    // A client that reads gets every answer.
-    let mut answered = 0;
+    // A client that reads gets an answer to every request: the list, or,
+    // for one past the 64 open at once, a refusal to send it again.
+    let (mut answered, mut refused) = (0, 0);
     for line in stdout.lines() {
         let message: Value = serde_json::from_str(&line.unwrap()).unwrap();
         if message["result"]["tools"].is_array() {
             answered += 1;
+        } else if message["error"]["code"] == -32000 {
+            refused += 1;
         }
     }
     writer.join().unwrap();
-    assert_eq!(answered, REQUESTS);
+    assert_eq!(answered + refused, REQUESTS);
+    assert!(
+        answered > REQUESTS / 4,
+        "{answered} answered, {refused} refused"
+    );
     assert!(ptc.wait().unwrap().success());
 }
 
@@ -315,7 +322,7 @@ fn cancelled_requests_leave_no_backlog_behind() {
     for id in 1..=RUNS {
         let call = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
             "name": "run_code",
-            "arguments": { "code": "await new Promise(() => {})", "description": "waits" } } });
+            "arguments": { "code": "await new Promise(r => setTimeout(r, 50000))", "description": "waits" } } });
         let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
             "params": { "requestId": id } });
         writeln!(stdin, "{call}\n{cancel}").unwrap();
@@ -391,7 +398,7 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
             .arg(&config)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
         let started = Instant::now();
@@ -406,10 +413,20 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
             std::thread::sleep(Duration::from_millis(20));
         };
         assert!(alive(sleep));
+        // Held open: waiting would close it, and ptc would end on that
+        // instead of on the signal.
+        let stdin = ptc.stdin.take();
         // SAFETY: a signal to the child this test started.
         unsafe { libc::kill(ptc.id() as i32, signal) };
-        let status = ptc.wait().unwrap();
-        assert_eq!(status.code(), Some(128 + number), "{status:?}");
+        let output = ptc.wait_with_output().unwrap();
+        drop(stdin);
+        assert_eq!(
+            output.status.code(),
+            Some(128 + number),
+            "{:?}: {}",
+            output.status,
+            String::from_utf8_lossy(&output.stderr)
+        );
         let gone = Instant::now();
         while alive(sleep) {
             assert!(
@@ -419,4 +436,166 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+}
+
+// ------------------------------------------------- what the red team found
+
+/// Peak RSS of a finished child, read just before it is reaped: polls
+/// `/proc` while it runs.
+fn run_measured(mut child: Child) -> (std::process::ExitStatus, f64) {
+    let mut peak: f64 = 0.0;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return (status, peak);
+        }
+        if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
+            && let Some(kib) = status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        {
+            peak = peak.max(kib / 1024.0);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+fn ptc_run_with(dir: &Path, mode: &str, code: &str) -> Child {
+    let config = dir.join("mcp.json");
+    let servers = json!({ "mcpServers": { "h": hostile(mode, &dir.join("log")) } });
+    std::fs::write(&config, servers.to_string()).unwrap();
+    Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .args(["run", "--mcp-config"])
+        .arg(&config)
+        .args(["-e", code])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn a_server_flooding_requests_it_never_reads_holds_a_bounded_backlog() {
+    // 300,000 pings, none of whose answers the server reads: unbounded,
+    // each answer waited in a task of its own (1M reached 1.7 GB).
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log");
+    let child = ptc_run_with(
+        dir.path(),
+        "pingflood",
+        "await new Promise(r => setTimeout(r, 4000)); return 1",
+    );
+    let (status, peak) = run_measured(child);
+    assert!(status.success(), "{status:?}");
+    assert!(
+        std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .contains("flooded"),
+        "the server sent its flood"
+    );
+    assert!(peak < 150.0, "peak RSS {peak:.0} MiB");
+}
+
+#[test]
+fn a_server_that_ignores_sigterm_does_not_outlive_ptc() {
+    let dir = tempfile::tempdir().unwrap();
+    let (status, _) = run_measured(ptc_run_with(dir.path(), "stubborn", "return 1"));
+    assert!(status.success(), "{status:?}");
+    let pid: i32 = std::fs::read_to_string(dir.path().join("log"))
+        .unwrap()
+        .lines()
+        .find_map(|l| l.strip_prefix("pid "))
+        .and_then(|p| p.parse().ok())
+        .expect("the server logged its pid");
+    let gone = Instant::now();
+    while alive(pid) {
+        assert!(
+            gone.elapsed() < Duration::from_secs(5),
+            "server {pid} outlived ptc"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn open_requests_past_the_limit_are_refused_at_once_and_ids_are_not_reused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut ptc, mut stdin, mut stdout) = initialized(dir.path());
+    let waits = |id: usize| {
+        json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {
+        "name": "run_code",
+        "arguments": { "code": "await new Promise(r => setTimeout(r, 50000))", "description": "waits" } } })
+    };
+    for id in 1..=64 {
+        writeln!(stdin, "{}", waits(id)).unwrap();
+    }
+    // The 65th is refused at once, not left unread.
+    writeln!(stdin, "{}", waits(65)).unwrap();
+    let refused = answer_for(&mut stdout, &json!(65));
+    assert_eq!(refused["error"]["code"], -32000, "{refused}");
+    // A request reusing an open one's id is refused; the open one goes on.
+    writeln!(
+        stdin,
+        "{}",
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" })
+    )
+    .unwrap();
+    let reused = answer_for(&mut stdout, &json!(1));
+    assert_eq!(reused["error"]["code"], -32600, "{reused}");
+    assert!(
+        reused["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("in use")
+    );
+    // Cancellations are still read: they free the places.
+    for id in 1..=64 {
+        let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
+            "params": { "requestId": id } });
+        writeln!(stdin, "{cancel}").unwrap();
+    }
+    writeln!(stdin, "{}", waits(66)).unwrap();
+    let cancel = json!({ "jsonrpc": "2.0", "method": "notifications/cancelled", "params": { "requestId": 66 } });
+    writeln!(stdin, "{cancel}").unwrap();
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":"last","method":"tools/list"}}"#
+    )
+    .unwrap();
+    assert!(answer_for(&mut stdout, &json!("last"))["result"]["tools"].is_array());
+    drop(stdin);
+    assert!(ptc.wait().unwrap().success());
+}
+
+#[test]
+fn repeated_initialized_notifications_cost_nothing() {
+    // Each used to start a watcher of the registry for the session's life
+    // (500,000 held 784 MiB).
+    let dir = tempfile::tempdir().unwrap();
+    let (mut ptc, mut stdin, mut stdout) = initialized(dir.path());
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":"warm","method":"tools/list"}}"#
+    )
+    .unwrap();
+    answer_for(&mut stdout, &json!("warm"));
+    let (before, _) = memory_mib(ptc.id());
+    let line = "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n".repeat(1000);
+    for _ in 0..100 {
+        stdin.write_all(line.as_bytes()).unwrap();
+    }
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","id":"after","method":"tools/list"}}"#
+    )
+    .unwrap();
+    answer_for(&mut stdout, &json!("after"));
+    let (after, _) = memory_mib(ptc.id());
+    assert!(
+        after - before < 40.0,
+        "RSS grew by {:.0} MiB",
+        after - before
+    );
+    drop(stdin);
+    assert!(ptc.wait().unwrap().success());
 }

@@ -1024,7 +1024,17 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
     assert_eq!(texts(result), ["ptc alpha beta"]);
     assert_eq!(result["structuredContent"]["subCalls"], 4);
     let progress = settled_progress(&called);
-    assert_eq!(progress.len(), 4, "one per settled sub-call: {progress:?}");
+    // One per settled sub-call, but for those coalesced: the three in
+    // `Promise.all` may settle while one is being sent (contracts: at most
+    // one waits per call, the latest).
+    let counts: Vec<f64> = progress
+        .iter()
+        .filter_map(|p| p["progress"].as_f64())
+        .collect();
+    assert!(
+        counts.windows(2).all(|w| w[0] < w[1]) && counts.last() == Some(&4.0),
+        "increasing, up to the 4 settled: {progress:?}"
+    );
     assert!(
         progress[0]["message"]
             .as_str()

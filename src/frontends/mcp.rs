@@ -17,7 +17,7 @@ mod progress;
 use rmcp::ServiceExt;
 
 use crate::json::cost;
-use crate::transport::lines::{Lines, SERVER_BACKLOG};
+use crate::transport::lines::Lines;
 
 pub use handler::McpServer;
 pub use http::{McpHttpOptions, McpHttpServer};
@@ -59,5 +59,5 @@ pub async fn serve_mcp_stdio(server: McpServer) -> Result<(), McpServeError> {
 /// are parsed, reading paused while answers wait (docs/mcp.md).
 fn stdio() -> Lines<rmcp::RoleServer, rmcp::transport::StdioReader, rmcp::transport::StdioWriter> {
     let (input, output) = rmcp::transport::stdio_pipes();
-    Lines::server(input, output, cost::REQUEST, SERVER_BACKLOG)
+    Lines::server(input, output, cost::REQUEST)
 }

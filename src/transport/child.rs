@@ -20,21 +20,34 @@ use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 use super::lines::Lines;
 use crate::json::cost;
 
-/// How long each step of a clean close waits for the process to exit.
-const EXIT_WAIT: Duration = Duration::from_secs(3);
+/// How long each step of a clean close waits for the process to exit
+/// (twice that fits in the servers' shutdown grace).
+const EXIT_WAIT: Duration = Duration::from_secs(2);
 
-/// The process groups of the servers running now.
-static GROUPS: Mutex<BTreeSet<i32>> = Mutex::new(BTreeSet::new());
+/// The process groups of the servers running now, and whether the
+/// process is ending (then no server starts).
+static GROUPS: Mutex<Groups> = Mutex::new(Groups {
+    running: BTreeSet::new(),
+    ending: false,
+});
 
-fn groups() -> std::sync::MutexGuard<'static, BTreeSet<i32>> {
+struct Groups {
+    running: BTreeSet<i32>,
+    ending: bool,
+}
+
+fn groups() -> std::sync::MutexGuard<'static, Groups> {
     GROUPS.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Sends SIGKILL to the process group of every server still running:
-/// for a process about to exit (on a signal) without dropping its
+/// Sends SIGKILL to the process group of every MCP server ptc started and
+/// that is still running, and starts no more: for a process about to exit
+/// (on a signal, or past a shutdown's grace) without waiting for its
 /// servers.
 pub fn end_all() {
-    for group in std::mem::take(&mut *groups()) {
+    let mut groups = groups();
+    groups.ending = true;
+    for group in std::mem::take(&mut groups.running) {
         signal(group, libc::SIGKILL);
     }
 }
@@ -50,12 +63,19 @@ struct Group {
 }
 
 impl Group {
-    fn new(child: &Child) -> Self {
+    /// Spawns `command` as a group's leader, listed before anyone can end
+    /// all groups (or refused once they have been).
+    fn spawn(command: &mut Command) -> std::io::Result<(Child, Self)> {
+        let mut groups = groups();
+        if groups.ending {
+            return Err(std::io::Error::other("ptc is exiting"));
+        }
+        let child = command.spawn()?;
         let id = child.id().and_then(|pid| i32::try_from(pid).ok());
         if let Some(id) = id {
-            groups().insert(id);
+            groups.running.insert(id);
         }
-        Self { id }
+        Ok((child, Self { id }))
     }
 
     fn signal(&self, sig: i32) {
@@ -68,7 +88,7 @@ impl Group {
     fn end(&mut self) {
         if let Some(id) = self.id.take() {
             signal(id, libc::SIGKILL);
-            groups().remove(&id);
+            groups().running.remove(&id);
         }
     }
 }
@@ -100,8 +120,7 @@ pub(crate) fn spawn(
         .stderr(Stdio::piped())
         .process_group(0)
         .kill_on_drop(true);
-    let mut child = command.spawn()?;
-    let group = Group::new(&child);
+    let (mut child, group) = Group::spawn(&mut command)?;
     let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(std::io::Error::other("the child's pipes were not made"));
     };

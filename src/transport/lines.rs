@@ -8,9 +8,14 @@
 //!   deadline). Only a message that cannot be tied to a request (not JSON,
 //!   no id) is passed over, as rmcp does, so that two peers never trade
 //!   errors forever.
-//! - On the server side, reading stops while answers wait to be written
-//!   or too many requests are open ([`Backlog`]): a client that does not
-//!   read holds a bounded amount of ptc's memory, not one answer per request.
+//! - What may wait is bounded ([`BACKLOG`]). On the server side, reading
+//!   stops while answers wait to be written (a client that does not read
+//!   holds a bounded amount of ptc's memory, not one answer per request),
+//!   and a request past the open ones allowed, or reusing an open one's
+//!   id, is refused at once (reading goes on, so cancellations and answers
+//!   to ptc's own requests still arrive). On the client side, reading never
+//!   stops (the answers to ptc's calls must arrive); a server's request
+//!   past the backlog is dropped unanswered.
 
 use std::collections::{HashMap, VecDeque};
 use std::marker::PhantomData;
@@ -43,7 +48,7 @@ pub(crate) fn ended_the_session(error: &ErrorData) -> bool {
             == Some(true)
 }
 
-/// How much a server side lets wait before it stops reading requests.
+/// How much may wait on one pair of pipes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Backlog {
     /// Messages written to the peer and not yet taken by it.
@@ -52,25 +57,37 @@ pub(crate) struct Backlog {
     pub max_unwritten_bytes: usize,
     /// The peer's requests read and not yet answered.
     pub max_open: usize,
-    /// Their bytes.
-    pub max_open_bytes: usize,
+    /// Their cost once parsed ([`cost`]).
+    pub max_open_cost: usize,
 }
 
-/// `ptc mcp` over stdio (docs/mcp.md, "Transports and security").
-pub(crate) const SERVER_BACKLOG: Backlog = Backlog {
+/// Both sides' (docs/mcp.md, "Transports and security").
+pub(crate) const BACKLOG: Backlog = Backlog {
     max_unwritten: 64,
     max_unwritten_bytes: 4 << 20,
     max_open: 64,
-    max_open_bytes: 32 << 20,
+    max_open_cost: 64 << 20,
 };
+
+/// How long closing waits for a write under way (a peer that stopped
+/// reading holds one forever) before it lets go of the writer.
+const CLOSE_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// Which end of the pipes ptc is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Side {
-    /// Serving a client: reading waits for room in the [`Backlog`].
-    Server(Backlog),
-    /// The client of a server it started: it reads whatever comes.
+    /// Serving a client.
+    Server,
+    /// The client of a server it started.
     Client,
+}
+
+/// Why a request of the peer is not handed to rmcp.
+enum Refused {
+    /// Its id is that of a request still open.
+    IdInUse,
+    /// The backlog is full.
+    Busy,
 }
 
 /// An rmcp transport over a reader and a writer of JSON lines.
@@ -83,6 +100,7 @@ pub(crate) struct Lines<R: ServiceRole, In, Out> {
     out: Arc<Outbox<Out>>,
     side: Side,
     limits: MessageLimits,
+    backlog: Backlog,
     /// Messages made here for rmcp, delivered before the next line.
     made: VecDeque<RxJsonRpcMessage<R>>,
     /// The session is over once `made` is delivered.
@@ -96,10 +114,9 @@ where
     In: AsyncRead + Send + Unpin,
     Out: AsyncWrite + Send + Unpin + 'static,
 {
-    /// The server side of a session: requests of at most `limits`, read
-    /// while `backlog` has room.
-    pub(crate) fn server(input: In, output: Out, limits: MessageLimits, backlog: Backlog) -> Self {
-        Self::new(input, output, limits, Side::Server(backlog))
+    /// The server side of a session: requests of at most `limits`.
+    pub(crate) fn server(input: In, output: Out, limits: MessageLimits) -> Self {
+        Self::new(input, output, limits, Side::Server)
     }
 
     /// The client side of a session: messages of at most `limits`.
@@ -119,6 +136,7 @@ where
             }),
             side,
             limits,
+            backlog: BACKLOG,
             made: VecDeque::new(),
             ending: false,
             _role: PhantomData,
@@ -162,11 +180,8 @@ where
             None
         } else {
             match cost::cost(text, self.limits) {
-                Ok(_) => match serde_json::from_slice::<RxJsonRpcMessage<R>>(text) {
-                    Ok(message) => {
-                        self.out.lock().received(&message, text.len());
-                        Some(message)
-                    }
+                Ok(cost) => match serde_json::from_slice::<RxJsonRpcMessage<R>>(text) {
+                    Ok(message) => self.admit(message, cost),
                     Err(e) => {
                         self.unreadable(text, &Unreadable::Shape(e.to_string()));
                         None
@@ -184,6 +199,54 @@ where
             self.line.clear();
         }
         message
+    }
+
+    /// The message for rmcp, noted; or, for a request refused, nothing.
+    fn admit(&mut self, message: RxJsonRpcMessage<R>, cost: usize) -> Option<RxJsonRpcMessage<R>> {
+        let mut waiting = self.out.lock();
+        if let JsonRpcMessage::Request(request) = &message {
+            let refused = if waiting.theirs.contains_key(&request.id) {
+                Some(Refused::IdInUse)
+            } else if !waiting.has_open_room(&self.backlog, cost)
+                || (self.side == Side::Client && !waiting.has_unwritten_room(&self.backlog))
+            {
+                Some(Refused::Busy)
+            } else {
+                None
+            };
+            if let Some(refused) = refused {
+                drop(waiting);
+                let id = request.id.clone();
+                self.refuse(id, &refused);
+                return None;
+            }
+        }
+        waiting.received(&message, cost);
+        Some(message)
+    }
+
+    /// Answers a request that is not handed to rmcp (a server side; a
+    /// client side drops a server's request past its backlog, since a
+    /// server that does not read would hold every answer).
+    fn refuse(&mut self, id: RequestId, why: &Refused) {
+        let message = match (self.side, why) {
+            (Side::Client, _) => {
+                tracing::debug!("a server's request {id} is dropped: the backlog is full");
+                return;
+            }
+            (Side::Server, Refused::IdInUse) => {
+                format!("ptc: the request id {id} is in use by a request not yet answered")
+            }
+            (Side::Server, Refused::Busy) => format!(
+                "ptc: {} requests are open already (the limit); send this one again once one is answered",
+                self.backlog.max_open
+            ),
+        };
+        let code = match why {
+            Refused::IdInUse => ErrorCode::INVALID_REQUEST,
+            Refused::Busy => ErrorCode(-32000),
+        };
+        self.send_error(Some(id), ErrorData::new(code, message, None));
     }
 
     /// Answers what the line it could not read was: a request of the peer
@@ -205,8 +268,8 @@ where
             // nothing open, a notification. A refusal is still answered
             // where a request might have been lost.
             _ => match (self.side, why) {
-                (Side::Server(_), Unreadable::Refused(Refusal::Malformed(_))) => {}
-                (Side::Server(_), Unreadable::Refused(_) | Unreadable::Shape(_)) => {
+                (Side::Server, Unreadable::Refused(Refusal::Malformed(_))) => {}
+                (Side::Server, Unreadable::Refused(_) | Unreadable::Shape(_)) => {
                     self.answer(None, why);
                 }
                 (Side::Client, Unreadable::Refused(Refusal::TooCostly { .. })) => {
@@ -226,7 +289,7 @@ where
             max: self.limits.max_bytes,
         });
         match self.side {
-            Side::Server(_) => self.answer(None, &why),
+            Side::Server => self.answer(None, &why),
             Side::Client => self.end(&why),
         }
     }
@@ -241,11 +304,8 @@ where
         self.ending = true;
     }
 
-    /// Sends the peer a JSON-RPC error about its message.
+    /// Sends the peer a JSON-RPC error about a message it could not read.
     fn answer(&mut self, id: Option<RequestId>, why: &Unreadable) {
-        if let Some(id) = &id {
-            self.out.lock().forget_theirs(id);
-        }
         let (code, what) = match why {
             Unreadable::Refused(Refusal::Malformed(_)) => (ErrorCode::PARSE_ERROR, "read"),
             _ => (ErrorCode::INVALID_REQUEST, "accepted"),
@@ -255,9 +315,14 @@ where
             format!("ptc: the message could not be {what}: {why}"),
             None,
         );
+        self.send_error(id, error);
+    }
+
+    /// Sends an error about a request that was never admitted: it settles
+    /// nothing open, even when the peer reused an open request's id.
+    fn send_error(&mut self, id: Option<RequestId>, error: ErrorData) {
         let message: TxJsonRpcMessage<R> = JsonRpcMessage::Error(JsonRpcError::new(id, error));
-        let written = self.out.send(&message);
-        tokio::spawn(written);
+        tokio::spawn(self.out.send(&message, Settles::Nothing));
     }
 }
 
@@ -334,7 +399,7 @@ struct Outbox<Out> {
 struct Waiting {
     unwritten: usize,
     unwritten_bytes: usize,
-    /// The peer's requests read and not answered, with their bytes.
+    /// The peer's requests read and not answered, with their cost.
     theirs: HashMap<RequestId, usize>,
     theirs_bytes: usize,
     /// Our requests sent and not answered.
@@ -342,11 +407,16 @@ struct Waiting {
 }
 
 impl Waiting {
-    fn has_room(&self, backlog: &Backlog) -> bool {
-        self.unwritten < backlog.max_unwritten
-            && self.unwritten_bytes < backlog.max_unwritten_bytes
-            && self.theirs.len() < backlog.max_open
-            && self.theirs_bytes < backlog.max_open_bytes
+    fn has_unwritten_room(&self, backlog: &Backlog) -> bool {
+        self.unwritten < backlog.max_unwritten && self.unwritten_bytes < backlog.max_unwritten_bytes
+    }
+
+    /// Whether one more request of the peer, costing `cost`, may be open
+    /// (one always may, when none is).
+    fn has_open_room(&self, backlog: &Backlog, cost: usize) -> bool {
+        self.theirs.is_empty()
+            || (self.theirs.len() < backlog.max_open
+                && self.theirs_bytes + cost <= backlog.max_open_cost)
     }
 
     fn forget_theirs(&mut self, id: &RequestId) {
@@ -384,12 +454,19 @@ impl Waiting {
     }
 
     /// Notes a message about to be written to the peer.
-    fn sent<Req, Resp, Not>(&mut self, message: &JsonRpcMessage<Req, Resp, Not>, bytes: usize)
-    where
+    fn sent<Req, Resp, Not>(
+        &mut self,
+        message: &JsonRpcMessage<Req, Resp, Not>,
+        bytes: usize,
+        settles: Settles,
+    ) where
         Not: Clone + TryInto<CancelledNotification>,
     {
         self.unwritten += 1;
         self.unwritten_bytes += bytes;
+        if settles == Settles::Nothing {
+            return;
+        }
         match message {
             JsonRpcMessage::Request(request) => {
                 self.ours.insert(request.id.clone());
@@ -409,6 +486,14 @@ impl Waiting {
     }
 }
 
+/// Whether an answer written settles the peer's open request of its id:
+/// rmcp's answers do; an error about a request never admitted does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Settles {
+    OpenRequest,
+    Nothing,
+}
+
 /// The request a `notifications/cancelled` names, if that is what this is.
 fn cancelled<Not>(notification: &Not) -> Option<RequestId>
 where
@@ -423,13 +508,13 @@ impl<Out: AsyncWrite + Send + Unpin + 'static> Outbox<Out> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Waits until `backlog` has room.
+    /// Waits until no more than `backlog` waits to be written.
     async fn room(&self, backlog: &Backlog) {
         loop {
             let told = self.room.notified();
             tokio::pin!(told);
             told.as_mut().enable();
-            if self.lock().has_room(backlog) {
+            if self.lock().has_unwritten_room(backlog) {
                 return;
             }
             told.await;
@@ -440,6 +525,7 @@ impl<Out: AsyncWrite + Send + Unpin + 'static> Outbox<Out> {
     fn send<Req, Resp, Not>(
         self: &Arc<Self>,
         message: &JsonRpcMessage<Req, Resp, Not>,
+        settles: Settles,
     ) -> impl Future<Output = std::io::Result<()>> + Send + 'static + use<Req, Resp, Not, Out>
     where
         JsonRpcMessage<Req, Resp, Not>: serde::Serialize,
@@ -447,7 +533,7 @@ impl<Out: AsyncWrite + Send + Unpin + 'static> Outbox<Out> {
     {
         let mut line = serde_json::to_vec(message).unwrap_or_default();
         line.push(b'\n');
-        self.lock().sent(message, line.len());
+        self.lock().sent(message, line.len(), settles);
         let pending = Pending {
             out: Arc::clone(self),
             bytes: line.len(),
@@ -503,7 +589,7 @@ where
         &mut self,
         item: TxJsonRpcMessage<R>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.out.send(&item)
+        self.out.send(&item, Settles::OpenRequest)
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<R>> {
@@ -514,8 +600,8 @@ where
             if self.ending {
                 return None;
             }
-            if let Side::Server(backlog) = self.side {
-                self.out.room(&backlog).await;
+            if self.side == Side::Server {
+                self.out.room(&self.backlog).await;
             }
             match self.read_line().await {
                 Ok(Read::Line) => {
@@ -525,6 +611,7 @@ where
                 }
                 Ok(Read::TooLong(bytes)) => self.too_long(bytes),
                 Ok(Read::End) => return None,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     tracing::debug!("reading the peer's messages failed: {e}");
                     return None;
@@ -534,9 +621,13 @@ where
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
-        let writer = self.out.write.lock().await.take();
-        if let Some(mut writer) = writer {
-            let _ = writer.shutdown().await;
+        let Ok(mut write) = tokio::time::timeout(CLOSE_WAIT, self.out.write.lock()).await else {
+            // A write the peer never takes holds the writer; it goes with
+            // the process, or with the transport.
+            return Ok(());
+        };
+        if let Some(mut writer) = write.take() {
+            let _ = tokio::time::timeout(CLOSE_WAIT, writer.shutdown()).await;
         }
         Ok(())
     }

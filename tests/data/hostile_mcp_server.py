@@ -6,6 +6,13 @@ import json
 import sys
 
 MODE, LOG = sys.argv[1], sys.argv[2]
+if MODE == "stubborn":
+    # Neither stdin's end nor SIGTERM ends it.
+    import os
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    with open(LOG, "a") as f:
+        f.write(f"pid {os.getpid()}\n")
 FLOOD = 10_000
 
 
@@ -41,6 +48,8 @@ def tools_list(id, params, lists):
         return answer(id, {"tools": names, "nextCursor": str(page + 1)})
     if MODE == "flood" and lists == 1:
         return answer(id, {"tools": [tool("only")]})
+    if MODE in ("stubborn", "pingflood"):
+        return answer(id, {"tools": [tool("fine")]})
     if MODE == "answers":
         names = ["fine", "bad_utf8", "surrogate", "zeros", "huge_line", "forks"]
         return answer(id, {"tools": [tool(n) for n in names]})
@@ -75,7 +84,7 @@ def call(id, name):
 
 def main():
     lists = 0
-    for line in sys.stdin:
+    for line in iter(sys.stdin.readline, ""):
         message = json.loads(line)
         method, id = message.get("method"), message.get("id")
         if method == "initialize":
@@ -102,6 +111,16 @@ def main():
             call(id, message["params"]["name"])
         elif method == "tools/call":
             answer(id, {"content": [{"type": "text", "text": "\"ok\""}]})
+        if MODE == "pingflood" and method == "tools/list":
+            # Requests ptc must answer, from a server that never reads them.
+            for n in range(300_000):
+                send({"jsonrpc": "2.0", "id": f"p{n}", "method": "ping"})
+            log("flooded")
+            import time
+            time.sleep(3600)
+    if MODE == "stubborn":
+        import time
+        time.sleep(3600)
 
 
 main()

@@ -201,20 +201,21 @@ fn main() -> ExitCode {
             }
         };
         tokio::select! {
-            result = command => Ok(result),
+            // A signal wins over a command it made fail.
+            biased;
             signal = terminating() => Err(signal),
+            result = command => Ok(result),
         }
     });
     // Don't wait for blocking reads (stdin, an abandoned approval prompt).
     runtime.shutdown_background();
+    // The MCP servers run in process groups of their own, which a
+    // terminal's Ctrl-C does not reach, and a clean shutdown that ran out
+    // of time may have left one: end them all before going.
+    ptc::end_mcp_server_processes();
     let result = match result {
         Ok(result) => result,
-        Err(signal) => {
-            // The MCP servers run in process groups of their own, which a
-            // terminal's Ctrl-C does not reach: end them before going.
-            ptc::end_mcp_server_processes();
-            return ExitCode::from(128 + signal);
-        }
+        Err(signal) => return ExitCode::from(128 + signal),
     };
     result.unwrap_or_else(|Usage(problems)| {
         let (last, before) = problems.split_last().expect("a usage error says something");

@@ -45,6 +45,9 @@ pub struct McpServer {
 #[derive(Default)]
 struct Session {
     ended: CancellationToken,
+    /// Whether the registry's changes are followed already: a client may
+    /// send `notifications/initialized` any number of times.
+    following: std::sync::atomic::AtomicBool,
 }
 
 impl Drop for Session {
@@ -192,6 +195,9 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if self.session.following.swap(true, Ordering::AcqRel) {
+            return;
+        }
         let mut changes = self.engine().registry().changes();
         changes.mark_unchanged();
         let peer = context.peer;
