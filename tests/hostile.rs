@@ -6,6 +6,7 @@
 //! // expect: ok | syntax | runtime | timeout | memory | cancelled
 //! // timeout-ms: 300
 //! // output: text the outcome must contain   (any number of lines)
+//! // not-output: text it must not contain     (any number of lines)
 //! ```
 //!
 //! Every run must end as expected, and none may leave a sandbox thread stuck
@@ -25,6 +26,7 @@ struct Case {
     expect: Option<FailureKind>,
     timeout_ms: u64,
     outputs: Vec<String>,
+    not_outputs: Vec<String>,
     code: String,
 }
 
@@ -77,6 +79,7 @@ fn corpus() -> Vec<Case> {
                     .first()
                     .map_or(1000, |ms| ms.parse().unwrap()),
                 outputs: header("output"),
+                not_outputs: header("not-output"),
                 code,
                 name,
             }
@@ -127,6 +130,16 @@ async fn every_hostile_program_ends_as_its_file_says() {
                 wrong.push(format!(
                     "{}: no `{output}` in {}",
                     case.name,
+                    text.chars().take(300).collect::<String>()
+                ));
+            }
+        }
+        for output in &case.not_outputs {
+            if let Some(at) = text.find(output.as_str()) {
+                wrong.push(format!(
+                    "{}: `{}` at byte {at} of {}",
+                    case.name,
+                    output.chars().take(60).collect::<String>(),
                     text.chars().take(300).collect::<String>()
                 ));
             }
