@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use ptc::{
-    Approval, ApprovalRequest, Approver, BoxFuture, Engine, EscalationRequest, FailureKind,
-    Limits, Registry, RunOptions, RunRequest, SandboxPermissions, Tool, ToolContext,
-    ToolDefinition, ToolError,
+    Approval, ApprovalRequest, Approver, BoxFuture, Engine, EscalationRequest, FailureKind, Limits,
+    Registry, RunOptions, RunRequest, SandboxPermissions, Tool, ToolContext, ToolDefinition,
+    ToolError,
 };
 use serde_json::{Value, json};
 
@@ -128,7 +128,10 @@ async fn escalated_limits_are_never_below_the_standard_ones() {
         (standard.memory_limit_bytes, standard.output_cap_bytes),
         "the grant shown is the standard floor"
     );
-    assert_eq!(asked[0].timeout_ms, 5_000, "5 s is within the standard 20 s");
+    assert_eq!(
+        asked[0].timeout_ms, 5_000,
+        "5 s is within the standard 20 s"
+    );
 }
 
 async fn run(code: &str) -> String {
@@ -206,9 +209,12 @@ async fn serve_refuses_unless_the_host_answers_approved_true() {
             .await;
         let approve = host.incoming_request("tools/approve").await;
         let mut reply = json!({ "jsonrpc": "2.0", "id": approve["id"] });
-        reply.as_object_mut().unwrap().extend(answer.as_object().unwrap().clone());
+        reply
+            .as_object_mut()
+            .unwrap()
+            .extend(answer.as_object().unwrap().clone());
         host.send(reply).await;
-        let result = host.response(run).await["result"].clone();
+        let result = answer_or_call(&mut host, run, answer).await;
         assert_eq!(result["content"][0]["text"], "DENIED", "{answer}: {result}");
 
         let run = host
@@ -221,9 +227,12 @@ async fn serve_refuses_unless_the_host_answers_approved_true() {
         let approve = host.incoming_request("tools/approve").await;
         assert_eq!(approve["params"]["kind"], "escalation");
         let mut reply = json!({ "jsonrpc": "2.0", "id": approve["id"] });
-        reply.as_object_mut().unwrap().extend(answer.as_object().unwrap().clone());
+        reply
+            .as_object_mut()
+            .unwrap()
+            .extend(answer.as_object().unwrap().clone());
         host.send(reply).await;
-        let result = host.response(run).await["result"].clone();
+        let result = answer_or_call(&mut host, run, answer).await;
         assert_eq!(result["kind"], "denied", "{answer}: {result}");
     }
     assert!(
@@ -232,4 +241,16 @@ async fn serve_refuses_unless_the_host_answers_approved_true() {
     );
     let (status, stderr) = host.finish().await;
     assert_eq!(status, 0, "{stderr}");
+}
+
+/// The result of run `run`, failing at once if ptc calls a tool instead
+/// (an approval that granted).
+async fn answer_or_call(host: &mut Host, run: u64, answer: &Value) -> Value {
+    let next = host
+        .expect("the run's answer or a tool call", |m| {
+            m["method"] == "tools/call" || (m["id"] == run && m.get("method").is_none())
+        })
+        .await;
+    assert_ne!(next["method"], "tools/call", "{answer} approved: {next}");
+    next["result"].clone()
 }

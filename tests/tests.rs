@@ -24,6 +24,7 @@ mod mcp_ts_client;
 mod pipeline;
 mod presentation;
 mod registry;
+mod rules_uncovered;
 mod sdk;
 mod serve;
 mod titles;
