@@ -350,6 +350,12 @@ fn stateless_http_refuses_escalations() {
     let (status, response) = server.post(&own, &call);
     assert_eq!(status, 200, "{response}");
     assert!(response.contains("denied"), "{response}");
+    // Refused at once for the reason, not after waiting for a form that
+    // cannot come.
+    assert!(
+        response.contains("does not support elicitation"),
+        "{response}"
+    );
     assert!(
         !response.contains("\\\"ran\\\"") && !response.contains("\"text\":\"ran\""),
         "{response}"
