@@ -460,7 +460,6 @@ fn a_cancelled_mcp_request_gets_no_response_and_its_loop_stops() {
         after["result"]["content"][0]["text"], "still serving",
         "{after}"
     );
-    drop(send);
     drop(stdin);
     let _ = mcp.child.wait();
     reader.join().unwrap();
