@@ -296,8 +296,30 @@ impl HttpMcp {
             body.len()
         )
         .unwrap();
-        let mut response = String::new();
-        let _ = stream.read_to_string(&mut response);
+        // Bounded in all (heartbeats would keep a plain read waiting): a
+        // response not complete within 60 s fails the test, never hangs it.
+        stream
+            .set_read_timeout(Some(Duration::from_secs(1)))
+            .unwrap();
+        let started = std::time::Instant::now();
+        let mut bytes = Vec::new();
+        let mut chunk = [0u8; 4096];
+        loop {
+            match stream.read(&mut chunk) {
+                Ok(0) => break,
+                Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+                Err(e)
+                    if e.kind() == std::io::ErrorKind::WouldBlock
+                        || e.kind() == std::io::ErrorKind::TimedOut => {}
+                Err(e) => panic!("reading the response: {e}"),
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no complete response within 60 s: {}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
+        let response = String::from_utf8_lossy(&bytes).into_owned();
         let status = response
             .get(9..12)
             .and_then(|s| s.parse().ok())
