@@ -152,7 +152,10 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// A whole run of a fuzzed program under a short deadline: it ends, as one
-/// of the failure kinds or with text, and its text is within the cap.
+/// of the failure kinds or with text, its text is within the cap, and no
+/// sandbox thread was retired (an interrupt reached every loop). The grace
+/// is long, so only JavaScript that no interrupt reaches is retired, never
+/// a run that a loaded machine made slow.
 pub fn run(data: &[u8]) {
     let Ok(code) = std::str::from_utf8(data) else {
         return;
@@ -163,6 +166,7 @@ pub fn run(data: &[u8]) {
         .expect("a tokio runtime");
     let limits = Limits {
         memory_limit_bytes: 8 << 20,
+        grace_ms: 10_000,
         ..Limits::default()
     };
     let engine = Engine::new(Registry::new(), limits).expect("valid limits");
@@ -171,4 +175,6 @@ pub fn run(data: &[u8]) {
         .block_on(engine.run_code(request, RunOptions::default()))
         .expect("a run in range");
     assert!(outcome.text().len() <= engine.limits().output_cap_bytes);
+    let retired = engine.retired_threads();
+    assert_eq!(retired.total, 0, "a sandbox thread was retired: {code:?}");
 }

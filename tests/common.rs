@@ -49,7 +49,8 @@ pub fn in_own_process(name: &str, tag: &str) -> String {
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),
-        "{stdout}\n{}",
+        "the child test `{name}` failed ({}):\n{stdout}\n{}",
+        out.status,
         String::from_utf8_lossy(&out.stderr)
     );
     let prefix = format!("{tag} ");

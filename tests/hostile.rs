@@ -6,6 +6,7 @@
 //! // expect: ok | syntax | runtime | timeout | memory | cancelled
 //! // timeout-ms: 300
 //! // output: text the outcome must contain   (any number of lines)
+//! // not-output: text it must not contain     (any number of lines)
 //! ```
 //!
 //! Every run must end as expected, and none may leave a sandbox thread stuck
@@ -25,6 +26,7 @@ struct Case {
     expect: Option<FailureKind>,
     timeout_ms: u64,
     outputs: Vec<String>,
+    not_outputs: Vec<String>,
     code: String,
 }
 
@@ -77,6 +79,7 @@ fn corpus() -> Vec<Case> {
                     .first()
                     .map_or(1000, |ms| ms.parse().unwrap()),
                 outputs: header("output"),
+                not_outputs: header("not-output"),
                 code,
                 name,
             }
@@ -131,6 +134,16 @@ async fn every_hostile_program_ends_as_its_file_says() {
                 ));
             }
         }
+        for output in &case.not_outputs {
+            if let Some(at) = text.find(output.as_str()) {
+                wrong.push(format!(
+                    "{}: `{}` at byte {at} of {}",
+                    case.name,
+                    output.chars().take(60).collect::<String>(),
+                    text.chars().take(300).collect::<String>()
+                ));
+            }
+        }
         // Generous: a run that no interrupt reached would be answered at
         // deadline + grace by the watchdog, and counted below.
         let bound = Duration::from_millis(case.timeout_ms) + Duration::from_secs(10);
@@ -146,58 +159,53 @@ async fn every_hostile_program_ends_as_its_file_says() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// The last line of defence, on the one operation known to escape the
-/// interrupt for seconds: converting the largest BigInt QuickJS allows to
-/// a radix that is not a power of two — decimal (`String(a)`) or any other
-/// (`a.toString(7)`): quadratic, seconds here, allocating only at its
-/// start. The run is cancelled while the conversion runs: it is answered a
-/// grace later, the thread is counted as retired, and it comes back once
-/// the conversion ends (the next one fails at once: allocations are
-/// refused).
+/// The last line of defence: a step that never polls the interrupt. A
+/// tool's call title is made on the sandbox thread when a run has an event
+/// sink; this one blocks until the test lets it go, so the step outlives
+/// the deadline and the grace however fast the machine. The run is
+/// answered a grace after its deadline, the thread is counted as retired
+/// (and stuck), and it comes back once the title returns.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_watchdog_answers_at_the_grace_and_the_thread_comes_back() {
-    for convert in ["String(a)", "a.toString(7)"] {
-        cancelled_while_converting(convert).await;
-    }
-}
-
-async fn cancelled_while_converting(convert: &str) {
-    let engine = Engine::new(test_registry(), Limits::default()).unwrap();
-    let cancel = tokio_util::sync::CancellationToken::new();
-    // Cancelled a while after the conversion starts (it allocates first:
-    // cancelled before that, it would fail at once). The conversion takes
-    // seconds, so the cancel lands inside it however loaded the machine.
-    let converting = cancel.clone();
-    let options = RunOptions::default()
-        .cancel(cancel.clone())
-        .events(move |_: ptc::RunEvent| {
-            let converting = converting.clone();
-            std::thread::spawn(move || {
-                std::thread::sleep(Duration::from_millis(500));
-                converting.cancel();
-            });
-        });
-    let code = format!("const a = 7n ** 370000n; console.log('converting'); for (;;) {convert}");
+    let (release, held) = std::sync::mpsc::channel::<()>();
+    let held = std::sync::Mutex::new(held);
+    let registry = test_registry();
+    registry
+        .add(ptc::Tool::new(
+            ptc::ToolDefinition::new("stuck").call_title(move |_| {
+                let _ = held.lock().unwrap().recv();
+                "stuck".into()
+            }),
+            |_: serde_json::Value, _: ptc::ToolContext| async {
+                Ok::<_, ptc::ToolError>(serde_json::json!(1))
+            },
+        ))
+        .unwrap();
+    let limits = Limits {
+        grace_ms: 200,
+        ..Limits::default()
+    };
+    let engine = Engine::new(registry, limits).unwrap();
+    let options = RunOptions::default().events(|_: ptc::RunEvent| {});
+    let request = RunRequest::new("console.log('calling'); return await tools.stuck({})");
     let outcome = engine
-        .run_code(RunRequest::new(code), options)
+        .run_code(request.timeout_ms(300), options)
         .await
         .unwrap();
     assert_eq!(
         outcome.kind,
-        Some(FailureKind::Cancelled),
+        Some(FailureKind::Timeout),
         "{}",
         outcome.text()
     );
+    let retired = engine.retired_threads();
     assert_eq!(
-        outcome.text(),
-        "Error: code run failed (cancelled): the run was cancelled\nCaptured output:\nconverting"
+        (retired.total, retired.still_stuck),
+        (1, 1),
+        "the stuck thread was retired and is still stuck"
     );
-    assert_eq!(
-        engine.retired_threads().total,
-        1,
-        "the stuck thread was retired"
-    );
-    // Liveness only: the conversion ends within seconds.
+    release.send(()).unwrap();
+    // Liveness only: the title returns as soon as it is let go.
     crate::common::eventually("the thread to come back", || {
         engine.retired_threads().still_stuck == 0
     })

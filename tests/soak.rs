@@ -53,12 +53,18 @@ const HOSTILE: [&str; 8] = [
 ];
 
 async fn runs(engine: &Engine, code: &str, n: usize, kind: Option<FailureKind>) {
-    for _ in 0..n {
+    for i in 0..n {
         let o = engine
             .run_code(RunRequest::new(code), RunOptions::default())
             .await
             .unwrap();
-        assert_eq!(o.kind, kind, "{}", o.text());
+        assert_eq!(
+            o.kind,
+            kind,
+            "run {i} of {n} of `{code}` ended as {:?}: {}",
+            o.kind,
+            o.text()
+        );
     }
 }
 
@@ -98,12 +104,18 @@ async fn soak_child() {
         let request = RunRequest::new(HOSTILE[i % HOSTILE.len()]).timeout_ms(30_000);
         engine.run_code(request, RunOptions::default())
     });
-    for outcome in futures::future::join_all(hostile).await {
+    for (i, outcome) in futures::future::join_all(hostile)
+        .await
+        .into_iter()
+        .enumerate()
+    {
         let outcome = outcome.unwrap();
         assert!(
             matches!(outcome.kind, None | Some(FailureKind::Memory)),
-            "{}",
-            outcome.text()
+            "hostile run {i} (`{}`) ended as {:?}: {}",
+            HOSTILE[i % HOSTILE.len()],
+            outcome.kind,
+            outcome.text().chars().take(500).collect::<String>()
         );
     }
     let peak_hostile = peak_mib();
