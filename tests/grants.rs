@@ -124,12 +124,12 @@ async fn escalated_limits_are_never_below_the_standard_ones() {
     assert!(outcome.text().contains(&"y".repeat(4096)));
     let asked = approver.0.lock().unwrap();
     assert_eq!(
-        (asked[0].memory_limit_bytes, asked[0].output_cap_bytes),
+        (asked[0].grant.memory_limit_bytes, asked[0].grant.output_cap_bytes),
         (standard.memory_limit_bytes, standard.output_cap_bytes),
         "the grant shown is the standard floor"
     );
     assert_eq!(
-        asked[0].timeout_ms, 5_000,
+        asked[0].grant.timeout_ms, 5_000,
         "5 s is within the standard 20 s"
     );
 }
