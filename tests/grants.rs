@@ -124,7 +124,10 @@ async fn escalated_limits_are_never_below_the_standard_ones() {
     assert!(outcome.text().contains(&"y".repeat(4096)));
     let asked = approver.0.lock().unwrap();
     assert_eq!(
-        (asked[0].grant.memory_limit_bytes, asked[0].grant.output_cap_bytes),
+        (
+            asked[0].grant.memory_limit_bytes,
+            asked[0].grant.output_cap_bytes
+        ),
         (standard.memory_limit_bytes, standard.output_cap_bytes),
         "the grant shown is the standard floor"
     );
