@@ -163,16 +163,22 @@ fn initialized(dir: &Path) -> (Child, ChildStdin, BufReader<ChildStdout>) {
 
 /// A process's resident memory, and its peak, in MiB.
 fn memory_mib(pid: u32) -> (f64, f64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
-    let field = |name: &str| -> f64 {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-            .expect("the field in /proc/<pid>/status")
-            / 1024.0
-    };
+    let field = |name| status_mib(pid, name).expect("the field in /proc/<pid>/status");
     (field("VmRSS:"), field("VmHWM:"))
+}
+
+/// A memory field of `/proc/<pid>/status` in MiB, while the process is there.
+fn status_mib(pid: u32, field: &str) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib / 1024.0)
 }
 
 /// Waits until a process stops using CPU (half a second without a tick),
@@ -342,36 +348,12 @@ fn cancelled_requests_leave_no_backlog_behind() {
 #[test]
 fn a_costly_answer_costs_ptc_a_small_multiple_of_its_size() {
     let dir = tempfile::tempdir().unwrap();
-    let config = dir.path().join("mcp.json");
-    let servers = json!({ "mcpServers": { "h": hostile("answers", &dir.path().join("log")) } });
-    std::fs::write(&config, servers.to_string()).unwrap();
     // The 16 MB answer, then a pause in which the peak is read.
     let code = format!(
         "const e = await (async () => {{ {} }})(); await new Promise(r => setTimeout(r, 1500)); return e",
         catching("zeros")
     );
-    let mut ptc = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(["run", "--mcp-config"])
-        .arg(&config)
-        .args(["-e", &code])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut peak: f64 = 0.0;
-    while ptc.try_wait().unwrap().is_none() {
-        if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", ptc.id()))
-            && let Some(kib) = status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        {
-            peak = peak.max(kib / 1024.0);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let mut out = String::new();
-    std::io::Read::read_to_string(&mut ptc.stdout.take().unwrap(), &mut out).unwrap();
+    let (_, out, peak) = run_measured(ptc_run_with(dir.path(), "answers", &code));
     assert!(out.contains("sent an answer ptc cannot read"), "{out}");
     // Parsed, the 16 MB would have taken over a gigabyte.
     assert!(peak > 0.0 && peak < 250.0, "peak RSS {peak:.0} MiB");
@@ -440,24 +422,24 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
 
 // ------------------------------------------------- what the red team found
 
-/// Peak RSS of a finished child, read just before it is reaped: polls
-/// `/proc` while it runs.
-fn run_measured(mut child: Child) -> (std::process::ExitStatus, f64) {
+/// How a child ended, what it printed, and its peak RSS in MiB (polled
+/// in `/proc` while it runs).
+fn run_measured(mut child: Child) -> (std::process::ExitStatus, String, f64) {
     let mut peak: f64 = 0.0;
-    loop {
+    let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
-            return (status, peak);
+            break status;
         }
-        if let Ok(status) = std::fs::read_to_string(format!("/proc/{}/status", child.id()))
-            && let Some(kib) = status
-                .lines()
-                .find_map(|l| l.strip_prefix("VmHWM:"))
-                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        {
-            peak = peak.max(kib / 1024.0);
+        if let Some(hwm) = status_mib(child.id(), "VmHWM:") {
+            peak = peak.max(hwm);
         }
         std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut out = String::new();
+    if let Some(mut stdout) = child.stdout.take() {
+        std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
     }
+    (status, out, peak)
 }
 
 fn ptc_run_with(dir: &Path, mode: &str, code: &str) -> Child {
@@ -468,7 +450,7 @@ fn ptc_run_with(dir: &Path, mode: &str, code: &str) -> Child {
         .args(["run", "--mcp-config"])
         .arg(&config)
         .args(["-e", code])
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap()
@@ -485,7 +467,7 @@ fn a_server_flooding_requests_it_never_reads_holds_a_bounded_backlog() {
         "pingflood",
         "await new Promise(r => setTimeout(r, 4000)); return 1",
     );
-    let (status, peak) = run_measured(child);
+    let (status, _, peak) = run_measured(child);
     assert!(status.success(), "{status:?}");
     assert!(
         std::fs::read_to_string(&log)
@@ -499,7 +481,7 @@ fn a_server_flooding_requests_it_never_reads_holds_a_bounded_backlog() {
 #[test]
 fn a_server_that_ignores_sigterm_does_not_outlive_ptc() {
     let dir = tempfile::tempdir().unwrap();
-    let (status, _) = run_measured(ptc_run_with(dir.path(), "stubborn", "return 1"));
+    let (status, _, _) = run_measured(ptc_run_with(dir.path(), "stubborn", "return 1"));
     assert!(status.success(), "{status:?}");
     let pid: i32 = std::fs::read_to_string(dir.path().join("log"))
         .unwrap()
