@@ -100,7 +100,6 @@ pub(crate) struct Lines<R: ServiceRole, In, Out> {
     out: Arc<Outbox<Out>>,
     side: Side,
     limits: MessageLimits,
-    backlog: Backlog,
     /// Messages made here for rmcp, delivered before the next line.
     made: VecDeque<RxJsonRpcMessage<R>>,
     /// The session is over once `made` is delivered.
@@ -136,7 +135,6 @@ where
             }),
             side,
             limits,
-            backlog: BACKLOG,
             made: VecDeque::new(),
             ending: false,
             _role: PhantomData,
@@ -207,8 +205,8 @@ where
         if let JsonRpcMessage::Request(request) = &message {
             let refused = if waiting.theirs.contains_key(&request.id) {
                 Some(Refused::IdInUse)
-            } else if !waiting.has_open_room(&self.backlog, cost)
-                || (self.side == Side::Client && !waiting.has_unwritten_room(&self.backlog))
+            } else if !waiting.has_open_room(&BACKLOG, cost)
+                || (self.side == Side::Client && !waiting.has_unwritten_room(&BACKLOG))
             {
                 Some(Refused::Busy)
             } else {
@@ -239,7 +237,7 @@ where
             }
             (Side::Server, Refused::Busy) => format!(
                 "ptc: {} requests are open already (the limit); send this one again once one is answered",
-                self.backlog.max_open
+                BACKLOG.max_open
             ),
         };
         let code = match why {
@@ -601,7 +599,7 @@ where
                 return None;
             }
             if self.side == Side::Server {
-                self.out.room(&self.backlog).await;
+                self.out.room(&BACKLOG).await;
             }
             match self.read_line().await {
                 Ok(Read::Line) => {
