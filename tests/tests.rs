@@ -10,6 +10,7 @@ mod deadline_and_time;
 mod discovery;
 mod engine;
 mod escalation;
+mod examples;
 mod grants;
 mod host_tools;
 mod inspect;
