@@ -1,0 +1,17 @@
+// ptc for Node: the `ptc` binary for this platform and a typed host of
+// `ptc serve` (docs/node.md).
+
+export {
+  Ptc,
+  PtcExitedError,
+  PtcRequestError,
+  ToolError,
+  ToolOutput,
+  anthropicTools,
+  openAITools,
+  openAIResponsesTools,
+  textOf,
+} from "./client";
+export type { RunOptions, RunOutcome, ServerInfo, StartOptions, Tool, ToolContext, ToolHandler } from "./client";
+export { BinaryNotFoundError, PLATFORMS, PLATFORM_SCOPE, findBinary, platformPackage } from "./binary";
+export type * from "./types";
