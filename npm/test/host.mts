@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 
 import {
   Ptc,
+  PtcExitedError,
   PtcRequestError,
   ToolError,
   ToolOutput,
@@ -229,7 +230,18 @@ async function main(): Promise<void> {
   assert.equal(await ptc.remove("slow"), true);
   await assert.rejects(ptc.runCode("return 1", { timeoutMs: 0 }), PtcRequestError);
 
+  // Closing answers the runs in flight as cancelled, then ptc exits 0.
+  const inflight = ptc.runCode(`while (true) {}`, { timeoutMs: 20000 });
+  await new Promise((r) => setTimeout(r, 200));
   assert.equal(await ptc.close(), 0);
+  assert.equal((await inflight).kind, "cancelled");
+  await assert.rejects(ptc.runCode("return 1"), PtcExitedError);
+
+  // A session that cannot start says why, and leaves no process behind.
+  await assert.rejects(Ptc.start({ config: { maxParallelSubCalls: 0 } }), (error: unknown) =>
+    error instanceof PtcRequestError && /maxParallelSubCalls/.test(error.message),
+  );
+  await assert.rejects(Ptc.start({ binary: "/nonexistent/ptc" }), PtcExitedError);
   console.log("host.mts: ok");
 }
 

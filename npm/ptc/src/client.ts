@@ -207,7 +207,9 @@ export class Ptc {
         this.fail(new PtcExitedError(`cannot run ${binary} serve: ${error.message}`));
         resolve(null);
       });
-      this.child.on("exit", (code, signal) => {
+      // `close`, not `exit`: after the last line of stdout, so the answers
+      // ptc wrote before exiting (runs cancelled at end of input) are read.
+      this.child.on("close", (code, signal) => {
         this.fail(
           new PtcExitedError(
             signal !== null ? `ptc serve was killed by ${signal}` : `ptc serve exited with status ${code}`,
