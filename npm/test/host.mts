@@ -230,6 +230,15 @@ async function main(): Promise<void> {
   assert.equal(await ptc.remove("slow"), true);
   await assert.rejects(ptc.runCode("return 1", { timeoutMs: 0 }), PtcRequestError);
 
+  // A listener that throws is reported as a warning; the run and the session go on.
+  const noisy = await ptc.runCode(`console.log("hi"); return 1`, {
+    onEvent: () => {
+      throw new Error("a listener's bug");
+    },
+  });
+  assert.equal(noisy.text, "hi\n1");
+  assert.equal(noisy.events.length, 1);
+
   // Closing answers the runs in flight as cancelled, then ptc exits 0.
   const inflight = ptc.runCode(`while (true) {}`, { timeoutMs: 20000 });
   await new Promise((r) => setTimeout(r, 200));

@@ -76,4 +76,14 @@ grep -q "Ptc.start" example.mts || fail "no example in docs/node.md"
 node out/host.mjs
 node out/example.mjs > example.out || fail "docs/node.md's example failed"
 tail -1 example.out | grep -q ' 4$' || fail "docs/node.md's example printed: $(cat example.out)"
+# A script that never calls close() still ends, and ptc with it.
+serve_of_project="$project/node_modules/@ptc/.*/bin/ptc serve"
+out=$(timeout 20 node --input-type=module -e '
+  import { Ptc } from "ptc";
+  const ptc = await Ptc.start({ tools: [{ name: "add", handler: ({ a, b }) => a + b }] });
+  console.log((await ptc.runCode("return await tools.add({ a: 1, b: 2 })")).text);') ||
+  fail "a script without close() did not end by itself (status $?)"
+check "a script without close()" 3 "$out"
+for _ in $(seq 100); do pgrep -f "$serve_of_project" >/dev/null || break; sleep 0.1; done
+if pgrep -f "$serve_of_project" >/dev/null; then fail "ptc serve outlived a script that ended without close()"; fi
 echo "npm/test: ok"

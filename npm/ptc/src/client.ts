@@ -186,6 +186,8 @@ export class Ptc {
   private readonly runListeners = new Map<string, (event: RunEvent) => void>();
   private readonly inbound = new Map<number | string, AbortController>();
   private nextId = 1;
+  /** Requests, calls and approvals under way (and a close): while any, the process and its pipes keep Node alive. */
+  private busy = 0;
   private exited: PtcExitedError | undefined;
   private readonly exit: Promise<number | null>;
 
@@ -202,6 +204,9 @@ export class Ptc {
     // Writes after the process died fail with EPIPE; the exit handler reports it.
     stdin.on("error", () => {});
     createInterface({ input: stdout, crlfDelay: Infinity }).on("line", (line) => this.receive(line));
+    // Idle, the session does not keep Node running: a script that ends
+    // without close() exits, and ptc, at the end of its input, too.
+    this.setRef(false);
     this.exit = new Promise((resolve) => {
       this.child.on("error", (error) => {
         this.fail(new PtcExitedError(`cannot run ${binary} serve: ${error.message}`));
@@ -356,6 +361,7 @@ export class Ptc {
    * `graceMs` (default 5000). Returns its exit status.
    */
   async close(graceMs = 5000): Promise<number | null> {
+    this.hold(); // until the exit; never released
     if (this.child.exitCode === null && this.child.signalCode === null) {
       this.input.end();
       const timer = setTimeout(() => this.child.kill("SIGKILL"), graceMs);
@@ -375,14 +381,17 @@ export class Ptc {
     return new Promise<T>((resolve, reject) => {
       const cancel = (): void => this.send({ method: "$/cancel", params: { id } });
       signal?.addEventListener("abort", cancel, { once: true });
+      this.hold();
       this.pending.set(id, {
         method,
         resolve: (result) => {
           signal?.removeEventListener("abort", cancel);
+          this.release();
           resolve(result as T);
         },
         reject: (error) => {
           signal?.removeEventListener("abort", cancel);
+          this.release();
           reject(error);
         },
       });
@@ -393,6 +402,23 @@ export class Ptc {
   private send(message: Message): void {
     if (this.exited !== undefined) return;
     this.input.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+  }
+
+  private hold(): void {
+    if (this.busy++ === 0) this.setRef(true);
+  }
+
+  private release(): void {
+    if (--this.busy === 0) this.setRef(false);
+  }
+
+  private setRef(on: boolean): void {
+    const { stdin, stdout, stderr } = this.child;
+    for (const handle of [this.child, stdin, stdout, stderr]) {
+      const h = handle as unknown as { ref?: () => void; unref?: () => void } | null;
+      if (on) h?.ref?.();
+      else h?.unref?.();
+    }
   }
 
   private fail(error: PtcExitedError): void {
@@ -428,8 +454,14 @@ export class Ptc {
     switch (message.method) {
       case "run/event": {
         const event = params as RunEvent;
-        this.runListeners.get(event.runId)?.(event);
-        this.onEvent?.(event);
+        // A listener that throws must not end the session (this runs in the stream's callback).
+        for (const listener of [this.runListeners.get(event.runId), this.onEvent]) {
+          try {
+            listener?.(event);
+          } catch (error) {
+            process.emitWarning(`an onEvent listener threw: ${messageOf(error)}`);
+          }
+        }
         return;
       }
       case "$/cancel":
@@ -451,6 +483,15 @@ export class Ptc {
 
   /** Runs a tool for ptc and answers, unless ptc stopped waiting first. */
   private async call(id: number | string, params: { name: string; arguments: Json; id: string; runId?: string }): Promise<void> {
+    this.hold();
+    try {
+      await this.callHeld(id, params);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async callHeld(id: number | string, params: { name: string; arguments: Json; id: string; runId?: string }): Promise<void> {
     const controller = new AbortController();
     this.inbound.set(id, controller);
     let answer: Message;
@@ -476,6 +517,15 @@ export class Ptc {
 
   /** Asks the approver and answers; no approver, or one that fails, refuses. */
   private async approve(id: number | string, request: ApprovalRequest): Promise<void> {
+    this.hold();
+    try {
+      await this.approveHeld(id, request);
+    } finally {
+      this.release();
+    }
+  }
+
+  private async approveHeld(id: number | string, request: ApprovalRequest): Promise<void> {
     const controller = new AbortController();
     this.inbound.set(id, controller);
     let answer: { approved: boolean; reason?: string };
