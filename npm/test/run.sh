@@ -86,4 +86,4 @@ out=$(timeout 20 node --input-type=module -e '
 check "a script without close()" 3 "$out"
 for _ in $(seq 100); do pgrep -f "$serve_of_project" >/dev/null || break; sleep 0.1; done
 if pgrep -f "$serve_of_project" >/dev/null; then fail "ptc serve outlived a script that ended without close()"; fi
-echo "npm/test: ok"
+echo "npm/test: ok (${SECONDS} s)"
