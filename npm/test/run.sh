@@ -2,8 +2,8 @@
 # The npm packages as a user gets them: packs them (npm/pack.sh), installs
 # the two tarballs into an empty project with npm offline, then runs
 # `npx ptc` and a host written against the library (npm/test/host.mts,
-# compiled with tsc --strict against the installed .d.ts) and docs/node.md's
-# example.
+# compiled with tsc --strict against the installed .d.ts) and the examples
+# of docs/node.md and npm/ptc/README.md.
 #
 #   npm/test/run.sh target/release/ptc
 set -euo pipefail
@@ -69,13 +69,18 @@ echo "== the host library (tsc --strict, then node)"
 # npm/test/host.mts and docs/node.md's example, as written: ES modules
 # importing the CommonJS package by name, type-checked against its .d.ts.
 cp "$here/host.mts" .
-awk '/^```ts$/ { on = 1; next } /^```$/ { if (on) exit } on' "$repo/docs/node.md" > example.mts
+first_ts_block() { awk '/^```ts$/ { on = 1; next } /^```$/ { if (on) exit } on' "$1"; }
+first_ts_block "$repo/docs/node.md" > example.mts
+first_ts_block "$repo/npm/ptc/README.md" > readme.mts
 grep -q "Ptc.start" example.mts || fail "no example in docs/node.md"
+grep -q "Ptc.start" readme.mts || fail "no example in npm/ptc/README.md"
 "$tsc" --strict --noEmitOnError --target ES2022 --module nodenext --moduleResolution nodenext \
-  --typeRoots "$repo/node_modules/@types" --types node --outDir out host.mts example.mts
+  --typeRoots "$repo/node_modules/@types" --types node --outDir out host.mts example.mts readme.mts
 node out/host.mjs
 node out/example.mjs > example.out || fail "docs/node.md's example failed"
 tail -1 example.out | grep -q ' 4$' || fail "docs/node.md's example printed: $(cat example.out)"
+node out/readme.mjs > readme.out || fail "npm/ptc/README.md's example failed"
+head -1 readme.out | grep -q '^false {"city":"Paris","celsius":18}' || fail "npm/ptc/README.md's example printed: $(cat readme.out)"
 # A script that never calls close() still ends, and ptc with it.
 serve_of_project="$project/node_modules/@ptc/.*/bin/ptc serve"
 out=$(timeout 20 node --input-type=module -e '

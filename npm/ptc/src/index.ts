@@ -14,4 +14,23 @@ export {
 } from "./client";
 export type { RunOptions, RunOutcome, ServerInfo, StartOptions, Tool, ToolContext, ToolHandler } from "./client";
 export { BinaryNotFoundError, PLATFORMS, PLATFORM_SCOPE, findBinary, platformPackage } from "./binary";
-export type * from "./types";
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  Config,
+  ContentBlock,
+  ErrorCode,
+  InvokeResult,
+  Json,
+  JsonSchema,
+  ListedTool,
+  Mode,
+  Policy,
+  Presentation,
+  PresentedTool,
+  Registered,
+  RunEvent,
+  RunResult,
+  ToolDefinition,
+} from "./types";
