@@ -400,8 +400,11 @@ export class Ptc {
   }
 
   private send(message: Message): void {
-    if (this.exited !== undefined) return;
-    this.input.write(JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n");
+    this.write(line(message));
+  }
+
+  private write(text: string): void {
+    if (this.exited === undefined) this.input.write(text);
   }
 
   private hold(): void {
@@ -494,7 +497,7 @@ export class Ptc {
   private async callHeld(id: number | string, params: { name: string; arguments: Json; id: string; runId?: string }): Promise<void> {
     const controller = new AbortController();
     this.inbound.set(id, controller);
-    let answer: Message;
+    let answer: string;
     try {
       const tool = this.handlers.get(params.name);
       if (tool === undefined) throw new ToolError(`this host has no handler for \`${params.name}\``);
@@ -505,14 +508,14 @@ export class Ptc {
         returned instanceof ToolOutput
           ? { value: returned.value ?? null, content: returned.content }
           : { value: returned ?? null };
-      // Serialize here, so a value JSON cannot hold (a BigInt, a cycle) fails the call, not the session.
-      answer = { id, result: JSON.parse(JSON.stringify(result)) };
+      // Serialized inside the try, so a value JSON cannot hold (a BigInt, a cycle) fails the call, not the session.
+      answer = line({ id, result });
     } catch (error) {
-      answer = { id, error: toRpcError(error) };
+      answer = line({ id, error: toRpcError(error) });
     }
     if (controller.signal.aborted) return; // ptc no longer waits: a late answer is ignored anyway
     this.inbound.delete(id);
-    this.send(answer);
+    this.write(answer);
   }
 
   /** Asks the approver and answers; no approver, or one that fails, refuses. */
@@ -543,6 +546,11 @@ export class Ptc {
     this.inbound.delete(id);
     this.send({ id, result: answer });
   }
+}
+
+/** A message as one line of the protocol. */
+function line(message: Message): string {
+  return JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
 }
 
 function normalizeAnswer(answer: ApprovalAnswer): { approved: boolean; reason?: string } {
