@@ -15,7 +15,13 @@ binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 tsc=${PTC_TSC:-"$repo/node_modules/.bin/tsc"}
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+launcher=""
+cleanup() {
+  # A launcher left running by a failed check is stopped (it passes the signal on).
+  if [ -n "$launcher" ]; then kill -TERM "$launcher" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 # The launcher must find the platform package, not an override.
 unset PTC_BINARY
 
@@ -62,6 +68,7 @@ pgrep -f "$binary_of_project" >/dev/null || fail "the binary did not start"
 kill -TERM "$launcher"
 status=0
 wait "$launcher" || status=$?
+launcher=""
 check "status of a launcher killed by SIGTERM" 143 "$status"
 if pgrep -f "$binary_of_project" >/dev/null; then fail "the binary outlived its launcher"; fi
 
