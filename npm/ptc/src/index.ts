@@ -1,0 +1,36 @@
+// ptc for Node: the `ptc` binary for this platform and a typed host of
+// `ptc serve` (docs/node.md).
+
+export {
+  Ptc,
+  PtcExitedError,
+  PtcRequestError,
+  ToolError,
+  ToolOutput,
+  anthropicTools,
+  openAITools,
+  openAIResponsesTools,
+  textOf,
+} from "./client";
+export type { RunOptions, RunOutcome, ServerInfo, StartOptions, Tool, ToolContext, ToolHandler } from "./client";
+export { BinaryNotFoundError, PLATFORMS, PLATFORM_SCOPE, findBinary, platformPackage } from "./binary";
+export type {
+  ApprovalAnswer,
+  ApprovalRequest,
+  Approver,
+  Config,
+  ContentBlock,
+  ErrorCode,
+  InvokeResult,
+  Json,
+  JsonSchema,
+  ListedTool,
+  Mode,
+  Policy,
+  Presentation,
+  PresentedTool,
+  Registered,
+  RunEvent,
+  RunResult,
+  ToolDefinition,
+} from "./types";

@@ -1,0 +1,179 @@
+// The host protocol's shapes (docs/host-protocol.md), as TypeScript types.
+
+/** Any JSON value. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** A JSON Schema, as a plain object. */
+export type JsonSchema = { [key: string]: Json };
+
+/** What the model sees: `ptc` (only `run_code`), `native` (the tools themselves) or `both`. */
+export type Mode = "ptc" | "native" | "both";
+
+/** A tool's pre-execute decision (contracts §2): `allow` (default), `ask` the approver, or `deny`. */
+export type Policy = "allow" | "ask" | "deny";
+
+/** The failure codes of contracts §3. */
+export type ErrorCode =
+  | "UNKNOWN_TOOL"
+  | "INVALID_ARGUMENTS"
+  | "DENIED"
+  | "TOOL_ERROR"
+  | "INVALID_OUTPUT"
+  | "TOOL_TIMEOUT"
+  | "ABORTED_BEFORE_DISPATCH"
+  | "ABORTED";
+
+/** The session's configuration (`initialize`); members left out take ptc's defaults. */
+export interface Config {
+  mode?: Mode;
+  maxParallelSubCalls?: number;
+  defaultTimeoutMs?: number;
+  maxTimeoutMs?: number;
+  outputCapBytes?: number;
+  memoryLimitBytes?: number;
+  descriptionBudgetBytes?: number;
+  escalatedMaxTimeoutMs?: number;
+  escalatedOutputCapBytes?: number;
+  escalatedMemoryLimitBytes?: number;
+}
+
+/** A content block of a result. */
+export type ContentBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; data: string; mimeType: string };
+
+/** A tool's definition as registered with ptc (contracts §2), without its handler. */
+export interface ToolDefinition {
+  /** 1–128 chars of `A-Z a-z 0-9 _ . -`; not `run_code` nor `then`. */
+  name: string;
+  description?: string;
+  /** Advertised instead of `description` when present. */
+  summary?: string;
+  /** JSON Schema of the arguments; its root is an object schema (default `{ "type": "object" }`). */
+  parameters?: JsonSchema;
+  /** JSON Schema of the value the handler returns. */
+  output?: JsonSchema;
+  /** `true` marks the tool parallel-safe; default `false`. */
+  readOnly?: boolean;
+  /** The per-call deadline, 1 … 2147483647 ms. */
+  timeoutMs?: number;
+  policy?: Policy;
+  /** `true` keeps the tool for escalated runs (contracts §6). */
+  requiresEscalation?: boolean;
+  /** How a call reads to a person, e.g. `"Read {path}"`. */
+  callTitle?: string;
+  /** How a successful result reads, e.g. `"Read {path} ({result.lines} lines)"`. */
+  resultTitle?: string;
+}
+
+/** A tool as `tools/list` reports it. */
+export interface ListedTool {
+  name: string;
+  description?: string;
+  summary?: string;
+  parameters: JsonSchema;
+  output?: JsonSchema;
+  readOnly: boolean;
+  timeoutMs?: number;
+  policy: Policy;
+  requiresEscalation?: boolean;
+  callTitle?: string;
+  resultTitle?: string;
+}
+
+/** The answer to `tools/register`. */
+export interface Registered {
+  registered: string[];
+  count: number;
+  warnings?: string[];
+}
+
+/** One tool as the model sees it. */
+export interface PresentedTool {
+  name: string;
+  description?: string;
+  parameters: JsonSchema;
+}
+
+/** The answer to `presentation`: the tools the model sees and every visible tool's declarations. */
+export interface Presentation {
+  tools: PresentedTool[];
+  sdk: string;
+}
+
+/** An event of a run (`run/event`). */
+export type RunEvent =
+  | { runId: string; event: "started"; id: string; name: string; title: string; arguments: Json }
+  | {
+      runId: string;
+      event: "settled";
+      id: string;
+      title: string;
+      ok: boolean;
+      value?: Json;
+      error?: { code: ErrorCode; message: string; detail?: string };
+    }
+  | { runId: string; event: "log"; level: string; text: string }
+  | { runId: string; event: "log"; truncated: number };
+
+/** The answer to `run_code`. */
+export interface RunResult {
+  runId: string;
+  isError: boolean;
+  /** Why the run failed: `syntax`, `runtime`, `timeout`, `memory`, `cancelled`, `denied`, … */
+  kind?: string;
+  /** What the model gets back: the run's text, then images. */
+  content: ContentBlock[];
+  subCalls: number;
+  elapsedMs: number;
+  /** `run/event` lines lost because the host fell behind in reading. */
+  droppedEvents?: number;
+}
+
+/** The answer to `tools/invoke` (a tool call as the model made it). */
+export interface InvokeResult {
+  isError: boolean;
+  content: ContentBlock[];
+  value?: Json;
+  error?: { code: ErrorCode; message: string; detail?: string };
+  /** Present when the invoked tool is `run_code`. */
+  runId?: string;
+  kind?: string;
+  subCalls?: number;
+  elapsedMs?: number;
+  droppedEvents?: number;
+}
+
+/** What `tools/approve` asks: a call of a tool with `policy: "ask"`, or an escalated run. */
+export type ApprovalRequest =
+  | {
+      kind: "call";
+      /** Absent for a tool invoked directly (`invoke`). */
+      runId?: string;
+      id: string;
+      name: string;
+      arguments: Json;
+      /** How the call reads to a person. */
+      title: string;
+    }
+  | {
+      kind: "escalation";
+      runId: string;
+      code: string;
+      description: string;
+      justification: string;
+      grant: { tools: string[]; timeoutMs: number; memoryLimitBytes: number; outputCapBytes: number };
+    };
+
+/** An approver's answer: `true`/`false`, or with a reason for a refusal. */
+export type ApprovalAnswer = boolean | { approved: boolean; reason?: string };
+
+/**
+ * Decides approvals. Throwing, or a rejected promise, refuses. `signal` is
+ * aborted when ptc stops waiting (the run ended or was cancelled, or the
+ * approval wait limit passed).
+ */
+export type Approver = (
+  request: ApprovalRequest,
+  context: { signal: AbortSignal },
+) => ApprovalAnswer | Promise<ApprovalAnswer>;

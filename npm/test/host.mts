@@ -1,0 +1,260 @@
+// The host library against a real `ptc serve`, as a user's project gets it:
+// compiled with tsc --strict against the installed package's .d.ts, run by
+// npm/test/run.sh in an empty project where the tarballs were installed.
+
+import assert from "node:assert/strict";
+
+import {
+  Ptc,
+  PtcExitedError,
+  PtcRequestError,
+  ToolError,
+  ToolOutput,
+  anthropicTools,
+  openAIResponsesTools,
+  openAITools,
+  type ApprovalRequest,
+  type RunEvent,
+  type Tool,
+} from "ptc";
+
+const WEATHER: Record<string, number> = { Paris: 18, Oslo: 9, Lima: 24 };
+
+const getWeather: Tool = {
+  name: "get_weather",
+  description: "The current temperature in a city.",
+  readOnly: true,
+  callTitle: "Weather in {city}",
+  parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  output: {
+    type: "object",
+    properties: { city: { type: "string" }, celsius: { type: "number" } },
+    required: ["city", "celsius"],
+  },
+  handler: ({ city }: { city: string }) => {
+    const celsius = WEATHER[city];
+    if (celsius === undefined) throw new ToolError(`no weather for ${city}`, "TOOL_ERROR", "asked the weather service");
+    return { city, celsius };
+  },
+};
+
+const notes: string[] = [];
+const writeNote: Tool = {
+  name: "write_note",
+  policy: "ask",
+  callTitle: "Note {text}",
+  parameters: { type: "object", properties: { text: { type: "string" } }, required: ["text"] },
+  handler: async ({ text }: { text: string }) => {
+    notes.push(text);
+    return { saved: notes.length };
+  },
+};
+
+let slowSawAbort = false;
+const slow: Tool = {
+  name: "slow",
+  readOnly: true,
+  handler: (_args: unknown, { signal }) =>
+    new Promise((_resolve, reject) => {
+      signal.addEventListener("abort", () => {
+        slowSawAbort = true;
+        reject(new Error("aborted"));
+      });
+    }),
+};
+
+const deploy: Tool = {
+  name: "deploy",
+  requiresEscalation: true,
+  handler: () => "deployed",
+};
+
+// A 1×1 PNG.
+const PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+const odd: Tool = {
+  name: "odd",
+  readOnly: true,
+  parameters: { type: "object", properties: { kind: { enum: ["image", "bigint"] } }, required: ["kind"] },
+  handler: ({ kind }: { kind: string }) =>
+    kind === "image"
+      ? new ToolOutput({ width: 1 }, [{ type: "image", data: PIXEL, mimeType: "image/png" }])
+      : { big: 1n },
+};
+
+const approvals: ApprovalRequest[] = [];
+const allEvents: RunEvent[] = [];
+
+async function main(): Promise<void> {
+  const ptc = await Ptc.start({
+    tools: [getWeather, writeNote, slow, deploy, odd],
+    approver: (request) => {
+      approvals.push(request);
+      if (request.kind === "escalation") return /release/.test(request.justification);
+      const text = (request.arguments as { text: string }).text;
+      return text.includes("secret") ? { approved: false, reason: "no secrets in notes" } : true;
+    },
+    onEvent: (event) => allEvents.push(event),
+  });
+  assert.equal(ptc.info.name, "ptc");
+  assert.equal(ptc.info.protocolVersion, 1);
+
+  // Sub-calls in parallel, one failing with a ToolError the program catches.
+  const weather = await ptc.runCode(
+    `const cities = ["Paris", "Oslo", "Atlantis"];
+     const found = await Promise.allSettled(cities.map((city) => tools.get_weather({ city })));
+     for (const r of found) if (r.status === "rejected") console.log(r.reason.code + ": " + r.reason.message);
+     return found.flatMap((r) => (r.status === "fulfilled" ? [r.value.celsius] : []));`,
+    { description: "weather in three cities" },
+  );
+  assert.equal(weather.isError, false, weather.text);
+  assert.equal(weather.subCalls, 3);
+  assert.match(weather.text, /TOOL_ERROR: no weather for Atlantis/);
+  assert.match(weather.text, /\[\s*18,\s*9\s*\]/);
+  const started = weather.events.filter((e) => e.event === "started");
+  const settled = weather.events.filter((e) => e.event === "settled");
+  assert.equal(started.length, 3);
+  assert.equal(settled.length, 3);
+  assert.deepEqual(started.map((e) => e.title).sort(), ["Weather in Atlantis", "Weather in Oslo", "Weather in Paris"]);
+  const failed = settled.find((e) => !e.ok);
+  assert.ok(failed !== undefined && failed.event === "settled");
+  assert.equal(failed.error?.code, "TOOL_ERROR");
+  assert.equal(failed.error?.detail, "asked the weather service");
+  assert.ok(weather.events.every((e) => e.runId === weather.runId));
+  assert.ok(weather.events.every((e) => allEvents.includes(e)), "onEvent of the session saw the run's events");
+
+  // Content blocks beside a value; a value JSON cannot hold fails the call, not the session.
+  const shaped = await ptc.runCode(
+    `const { width } = await tools.odd({ kind: "image" });
+     try { await tools.odd({ kind: "bigint" }); } catch (e) { return width + " " + e.code; }`,
+  );
+  assert.equal(shaped.isError, false, shaped.text);
+  assert.match(shaped.text, /^1 TOOL_ERROR\nImage from `odd`/);
+  assert.deepEqual(shaped.content.find((block) => block.type === "image"), {
+    type: "image",
+    data: PIXEL,
+    mimeType: "image/png",
+  });
+
+  // `ask`: approved, then refused with the approver's reason.
+  const asked = await ptc.runCode(
+    `const ok = await tools.write_note({ text: "buy milk" });
+     try { await tools.write_note({ text: "a secret" }); return "not refused"; }
+     catch (e) { return [ok.saved, e.code, e.message].join(" | "); }`,
+  );
+  assert.equal(asked.isError, false, asked.text);
+  assert.match(asked.text, /^1 \| DENIED \| .*no secrets in notes/);
+  assert.deepEqual(notes, ["buy milk"]);
+  assert.deepEqual(
+    approvals.map((a) => (a.kind === "call" ? a.title : a.kind)),
+    ['Note buy milk', 'Note a secret'],
+  );
+
+  // `deny`, set after registration: the handler never runs.
+  await ptc.setPolicy("write_note", "deny");
+  const denied = await ptc.runCode(`try { await tools.write_note({ text: "x" }); } catch (e) { return e.code; }`);
+  assert.equal(denied.text, "DENIED");
+  assert.deepEqual(notes, ["buy milk"]);
+  assert.equal(approvals.length, 2, "deny asks no one");
+
+  // Escalation: the approver sees the grant before anything runs.
+  const shipped = await ptc.runCode(`return await tools.deploy({})`, { escalate: "the user asked to ship the release" });
+  assert.equal(shipped.text, "deployed", shipped.text);
+  const escalation = approvals[2];
+  assert.ok(escalation?.kind === "escalation");
+  assert.deepEqual(escalation.grant.tools, ["deploy"]);
+  const refused = await ptc.runCode(`return await tools.deploy({})`, { escalate: "because" });
+  assert.equal(refused.isError, true);
+  assert.equal(refused.kind, "denied");
+  assert.equal(refused.subCalls, 0);
+  const unescalated = await ptc.runCode(`try { await tools.deploy({}); } catch (e) { return e.code; }`);
+  assert.equal(unescalated.text, "DENIED");
+
+  // No approver: `ask` is refused.
+  await ptc.setPolicy("write_note", "ask");
+  ptc.approver = undefined;
+  const unasked = await ptc.runCode(`try { await tools.write_note({ text: "y" }); } catch (e) { return e.message; }`);
+  assert.match(unasked.text, /this host has no approver/);
+
+  // A run's deadline aborts the handler's signal; the outcome is a timeout.
+  const timedOut = await ptc.runCode(`await tools.slow({}); return "never"`, { timeoutMs: 300 });
+  assert.equal(timedOut.isError, true);
+  assert.equal(timedOut.kind, "timeout");
+  for (let i = 0; i < 100 && !slowSawAbort; i++) await new Promise((r) => setTimeout(r, 20));
+  assert.ok(slowSawAbort, "the handler's signal was aborted");
+
+  // Cancelled by the host.
+  const controller = new AbortController();
+  // (Its deadline is only there to end the test if the cancellation got lost.)
+  const cancelled = ptc.runCode(`await tools.slow({}); return "never"`, { signal: controller.signal, timeoutMs: 20000 });
+  setTimeout(() => controller.abort(), 100);
+  assert.equal((await cancelled).kind, "cancelled");
+
+  // A program's failure is an outcome.
+  const syntax = await ptc.runCode("return (");
+  assert.equal(syntax.isError, true);
+  assert.equal(syntax.kind, "syntax");
+
+  // What the model sees, in three APIs' formats.
+  const presentation = await ptc.presentation();
+  assert.match(presentation.sdk, /get_weather/);
+  const [openai] = openAITools(presentation);
+  assert.equal(openai?.type, "function");
+  assert.equal(openai?.function.name, "run_code");
+  assert.match(openai?.function.description ?? "", /get_weather/);
+  assert.equal(openAIResponsesTools(presentation)[0]?.name, "run_code");
+  const [anthropic] = anthropicTools(presentation);
+  assert.equal(anthropic?.name, "run_code");
+  assert.deepEqual(anthropic?.input_schema, presentation.tools[0]?.parameters);
+  assert.deepEqual(
+    (await ptc.presentation("native")).tools.map((t) => t.name),
+    ["get_weather", "write_note", "slow", "odd"],
+  );
+
+  // The model's run_code call, as it made it.
+  const invoked = await ptc.invoke("run_code", {
+    code: `return (await tools.get_weather({ city: "Lima" })).celsius`,
+    description: "Lima",
+  });
+  assert.equal(invoked.isError, false);
+  assert.equal(invoked.content[0]?.type === "text" && invoked.content[0].text, "24");
+
+  // Bad tools and requests are errors naming what is wrong; nothing is registered.
+  await assert.rejects(
+    ptc.register({ name: "bad name!", handler: () => null }),
+    (error: unknown) => error instanceof PtcRequestError && error.code === -32602 && /bad name!/.test(error.message),
+  );
+  assert.deepEqual(
+    (await ptc.tools()).map((t) => t.name),
+    ["get_weather", "write_note", "slow", "deploy", "odd"],
+  );
+  assert.equal(await ptc.remove("slow"), true);
+  await assert.rejects(ptc.runCode("return 1", { timeoutMs: 0 }), PtcRequestError);
+
+  // A listener that throws is reported as a warning; the run and the session go on.
+  const noisy = await ptc.runCode(`console.log("hi"); return 1`, {
+    onEvent: () => {
+      throw new Error("a listener's bug");
+    },
+  });
+  assert.equal(noisy.text, "hi\n1");
+  assert.equal(noisy.events.length, 1);
+
+  // Closing answers the runs in flight as cancelled, then ptc exits 0.
+  const inflight = ptc.runCode(`while (true) {}`, { timeoutMs: 20000 });
+  await new Promise((r) => setTimeout(r, 200));
+  assert.equal(await ptc.close(), 0);
+  assert.equal((await inflight).kind, "cancelled");
+  await assert.rejects(ptc.runCode("return 1"), PtcExitedError);
+
+  // A session that cannot start says why, and leaves no process behind.
+  await assert.rejects(Ptc.start({ config: { maxParallelSubCalls: 0 } }), (error: unknown) =>
+    error instanceof PtcRequestError && /maxParallelSubCalls/.test(error.message),
+  );
+  await assert.rejects(Ptc.start({ binary: "/nonexistent/ptc" }), PtcExitedError);
+  console.log("host.mts: ok");
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
