@@ -79,15 +79,21 @@ cp "$here/host.mts" .
 first_ts_block() { awk '/^```ts$/ { on = 1; next } /^```$/ { if (on) exit } on' "$1"; }
 first_ts_block "$repo/docs/node.md" > example.mts
 first_ts_block "$repo/npm/ptc/README.md" > readme.mts
+# The repository README's "From Node" section, as written.
+awk '$0 == "### From Node" { s = 1; next } s && /^```ts$/ { on = 1; next } on && /^```$/ { exit } on' \
+  "$repo/README.md" > main-readme.mts
+grep -q "Ptc.start" main-readme.mts || fail "no example under the README's From Node"
 grep -q "Ptc.start" example.mts || fail "no example in docs/node.md"
 grep -q "Ptc.start" readme.mts || fail "no example in npm/ptc/README.md"
 "$tsc" --strict --noEmitOnError --target ES2022 --module nodenext --moduleResolution nodenext \
-  --typeRoots "$repo/node_modules/@types" --types node --outDir out host.mts example.mts readme.mts
+  --typeRoots "$repo/node_modules/@types" --types node --outDir out host.mts example.mts readme.mts main-readme.mts
 node out/host.mjs
 node out/example.mjs > example.out || fail "docs/node.md's example failed"
 tail -1 example.out | grep -q ' 4$' || fail "docs/node.md's example printed: $(cat example.out)"
 node out/readme.mjs > readme.out || fail "npm/ptc/README.md's example failed"
 head -1 readme.out | grep -q '^false {"city":"Paris","celsius":18}' || fail "npm/ptc/README.md's example printed: $(cat readme.out)"
+node out/main-readme.mjs > main-readme.out || fail "the README's From Node example failed"
+check "the README's From Node example" '{"city":"Paris","celsius":18}' "$(cat main-readme.out)"
 # A script that never calls close() still ends, and ptc with it.
 serve_of_project="$project/node_modules/@ptc/.*/bin/ptc serve"
 out=$(timeout 20 node --input-type=module -e '
