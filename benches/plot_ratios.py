@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Draws benches/ratios.svg: how many times slower each peer is than ptc on
-W1 (cold run) and W2 (per sub-call). Inputs: a ptc workloads JSON-lines file
-and the peers' results.json. Usage:
-  cargo run --release --example workloads -- --json > /tmp/ptc.jsonl
-  python3 benches/plot_ratios.py /tmp/ptc.jsonl benches/figures/peers.json > benches/ratios.svg
+W1 (cold run) and W2 (per sub-call). Inputs: ptc's workloads JSON lines and
+the peers' peers.json, both written by benches/peers/run-all. Usage:
+  benches/peers/run-all target/peers
+  python3 benches/plot_ratios.py target/peers/ptc.jsonl target/peers/peers.json > benches/ratios.svg
 """
 import json
 import sys
