@@ -247,19 +247,20 @@ def test_a_run_past_its_deadline_times_out_and_cancels_its_tool() -> None:
             cancelled.set()
             raise
 
-    async def main() -> ptc.Outcome:
+    async def main() -> tuple[ptc.Outcome, bool]:
         async with ptc.Session(tools=[slow]) as session:
             outcome = await session.run_code("await tools.slow({})", timeout_ms=300)
             for _ in range(300):  # ptc's $/cancel may trail the response
                 if cancelled.is_set():
                     break
                 await asyncio.sleep(0.1)
-            return outcome
+            # Before the session closes (which would cancel it anyway).
+            return outcome, cancelled.is_set()
 
-    outcome = run(main())
+    outcome, tool_cancelled = run(main())
     assert outcome.is_error and outcome.kind == "timeout"
     assert "300 ms deadline" in outcome.text
-    assert cancelled.is_set()
+    assert tool_cancelled
 
 
 def test_a_crash_of_the_binary_is_a_clear_error_for_every_request() -> None:
@@ -347,15 +348,29 @@ def test_invoke_answers_the_models_run_code_call() -> None:
 
 
 def test_close_leaves_no_process_behind() -> None:
-    async def main() -> int:
+    async def main() -> None:
         session = ptc.Session()
         await session.start()
         pid = session.pid
         assert pid is not None
+        os.kill(pid, 0)  # running
         await session.close()
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)  # exited and reaped
         await session.close()
-        return pid
 
-    pid = run(main())
+    run(main())
+
+
+def test_an_event_loop_that_ends_without_close_ends_the_process() -> None:
+    pids: list[int] = []
+
+    async def main() -> None:
+        session = ptc.Session()
+        await session.start()
+        assert session.pid is not None
+        pids.append(session.pid)
+
+    run(main())
     with pytest.raises(ProcessLookupError):
-        os.kill(pid, 0)
+        os.kill(pids[0], 0)

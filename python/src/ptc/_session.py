@@ -497,6 +497,7 @@ class Session:
         process = self._process
         assert process is not None and process.stdout is not None
         failure: PtcError | None = None
+        cancelled = False
         try:
             while True:
                 try:
@@ -517,8 +518,11 @@ class Session:
                     break
                 if isinstance(message, dict):
                     self._dispatch(message)
+        except asyncio.CancelledError:
+            cancelled = True  # the event loop is ending without close()
+            raise
         finally:
-            if failure is not None and process.returncode is None:
+            if (failure is not None or cancelled) and process.returncode is None:
                 process.kill()
             code = await process.wait()
             if failure is None:
