@@ -374,3 +374,41 @@ def test_an_event_loop_that_ends_without_close_ends_the_process() -> None:
     run(main())
     with pytest.raises(ProcessLookupError):
         os.kill(pids[0], 0)
+
+
+def test_content_blocks_and_odd_strings_reach_the_program_or_fail_one_call() -> None:
+    pixel = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg=="
+
+    @ptc.tool
+    def snapshot() -> ptc.ToolResult:
+        return ptc.ToolResult({"ok": True}, [{"type": "image", "data": pixel, "mimeType": "image/png"}])
+
+    @ptc.tool
+    def odd(kind: str) -> str:
+        return "half an emoji: \ud83d" if kind == "surrogate" else "ünïcödé ✓"
+
+    seen: list[str] = []
+
+    def on_event(event: ptc.Event) -> None:
+        seen.append(event.kind)
+        raise RuntimeError("a broken event handler must not end the session")
+
+    async def main() -> ptc.Outcome:
+        async with ptc.Session(tools=[snapshot, odd], on_event=on_event) as session:
+            session_loop = asyncio.get_running_loop()
+            session_loop.set_exception_handler(lambda loop, context: None)
+            return await session.run_code(
+                """
+                const s = await tools.snapshot({});
+                console.log(await tools.odd({ kind: "text" }));
+                try { await tools.odd({ kind: "surrogate" }); } catch (e) { console.log(e.code); }
+                return s;
+                """
+            )
+
+    outcome = run(main())
+    assert not outcome.is_error, outcome.text
+    assert outcome.text == 'ünïcödé ✓\nTOOL_ERROR\n{"ok":true}'
+    assert [b["type"] for b in outcome.content] == ["text", "text", "image"]
+    assert outcome.content[2]["data"] == pixel
+    assert "started" in seen

@@ -203,6 +203,8 @@ class Signature:
     parameters: JsonSchema
     output: JsonSchema | None
     call: Callable[[Mapping[str, Any]], tuple[list[Any], dict[str, Any]]]
+    returns: Any = None
+    """The return annotation, as written."""
 
 
 def signature_of(fn: Callable[..., Any], name: str) -> Signature:
@@ -223,7 +225,8 @@ def signature_of(fn: Callable[..., Any], name: str) -> Signature:
                 f"tool `{name}`: parameter `{p.name}` is {p.kind.description}; "
                 "a tool's parameters are named (or give parameters= explicitly)"
             )
-    output = _output_schema(hints.get("return", inspect.Parameter.empty), name)
+    returns = hints.get("return", inspect.Parameter.empty)
+    output = _output_schema(returns, name)
 
     if len(params) == 1 and _is_pydantic_model(_strip_annotated(hints.get(params[0].name))[0]):
         model: Any = _strip_annotated(hints[params[0].name])[0]
@@ -232,7 +235,7 @@ def signature_of(fn: Callable[..., Any], name: str) -> Signature:
         def call_model(arguments: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
             return [model.model_validate(dict(arguments))], {}
 
-        return Signature(schema, output, call_model)
+        return Signature(schema, output, call_model, returns)
 
     defs = _Defs()
     properties: dict[str, JsonSchema] = {}
@@ -259,7 +262,7 @@ def signature_of(fn: Callable[..., Any], name: str) -> Signature:
     def call_keywords(arguments: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
         return [], {k: from_json(v, converters.get(k, Any)) for k, v in arguments.items()}
 
-    return Signature(schema, output, call_keywords)
+    return Signature(schema, output, call_keywords, returns)
 
 
 def _output_schema(tp: Any, name: str) -> JsonSchema | None:

@@ -463,7 +463,9 @@ class Session:
         process = self._process
         if process is None or process.stdin is None:
             raise PtcError("the session is not started")
-        line = json.dumps({"jsonrpc": "2.0", **message}, ensure_ascii=False, allow_nan=False)
+        # ASCII: a lone surrogate goes out as an escape ptc refuses (failing
+        # that one call), never as bytes that are not UTF-8.
+        line = json.dumps({"jsonrpc": "2.0", **message}, allow_nan=False)
         async with self._write_lock:
             try:
                 process.stdin.write(line.encode() + b"\n")
@@ -497,7 +499,7 @@ class Session:
         process = self._process
         assert process is not None and process.stdout is not None
         failure: PtcError | None = None
-        cancelled = False
+        eof = False
         try:
             while True:
                 try:
@@ -508,6 +510,7 @@ class Session:
                     )
                     break
                 if not line:
+                    eof = True
                     break
                 if not line.strip():
                     continue
@@ -517,12 +520,17 @@ class Session:
                     failure = ProtocolError(f"ptc sent a line that is not JSON: {error}")
                     break
                 if isinstance(message, dict):
-                    self._dispatch(message)
-        except asyncio.CancelledError:
-            cancelled = True  # the event loop is ending without close()
-            raise
+                    try:
+                        self._dispatch(message)
+                    except Exception as error:  # an on_event that raised, a message of odd shape
+                        asyncio.get_running_loop().call_exception_handler(
+                            {"message": "ptc: a message from ptc serve could not be handled", "exception": error}
+                        )
         finally:
-            if (failure is not None or cancelled) and process.returncode is None:
+            # Ended other than by ptc closing its output (a bad line, the
+            # event loop ending without close(), an error here): no process
+            # may outlive its reader.
+            if not eof and process.returncode is None:
                 process.kill()
             code = await process.wait()
             if failure is None:

@@ -93,7 +93,8 @@ class Tool:
                 returned = await returned
         where = f"the value of tool `{self.name}`"
         if isinstance(returned, ToolResult):
-            return to_json(returned.value, where), [dict(b) for b in returned.content]
+            blocks = [to_json(dict(b), f"a content block of tool `{self.name}`") for b in returned.content]
+            return to_json(returned.value, where), blocks
         return to_json(returned, where), []
 
 
@@ -163,7 +164,9 @@ def tool(
         else:
             sig = signature_of(f, tool_name)
             params = sig.parameters
-            out = dict(output) if output is not None else sig.output
+            # A ToolResult's schema is not its value's: no output schema then.
+            inferred = None if sig.returns is ToolResult else sig.output
+            out = dict(output) if output is not None else inferred
         return Tool(
             name=tool_name,
             handler=f,
