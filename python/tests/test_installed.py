@@ -1,0 +1,28 @@
+"""The wheel as .ci/run installs it: the package from site-packages, typed,
+and the `ptc` binary in the environment's scripts folder."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+import ptc
+
+installed = pytest.mark.skipif(
+    not os.environ.get("PTC_TEST_INSTALLED"), reason="checks an installed wheel (.ci/run sets PTC_TEST_INSTALLED)"
+)
+
+
+@installed
+def test_the_wheel_installs_the_typed_package_and_the_binary() -> None:
+    package = Path(ptc.__file__).parent
+    assert package.parent == Path(sysconfig.get_path("purelib")), package
+    assert (package / "py.typed").is_file()
+    binary = Path(ptc.find_binary())
+    assert binary.parent == Path(sysconfig.get_path("scripts")), binary
+    version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True, timeout=60)
+    assert version.stdout == f"ptc {ptc.__version__}\n"
