@@ -123,6 +123,33 @@ impl Report {
         self.outcome(Some(kind), text, gap, sub_calls)
     }
 
+    /// The program threw: the message, where, then what the code shows
+    /// it most likely came from.
+    pub(super) fn runtime_failure(
+        &self,
+        message: Option<String>,
+        position: Option<(u32, u32)>,
+        hint: Option<String>,
+        capture: &Capture,
+        sub_calls: u32,
+    ) -> Outcome {
+        let mut message = message.unwrap_or_else(|| "unknown error".into());
+        if let Some((line, column)) = position {
+            message.push_str(&format!(" (line {line}, column {column})"));
+        }
+        if let Some(hint) = hint {
+            message.push_str(". ");
+            message.push_str(&hint);
+        }
+        self.render_failure(
+            FailureKind::Runtime,
+            Some(message),
+            None,
+            capture,
+            sub_calls,
+        )
+    }
+
     pub(super) fn render_success(
         &self,
         value: Option<String>,
