@@ -9,6 +9,7 @@ mod driver;
 mod escalation;
 pub(crate) mod events;
 mod guards;
+mod hint;
 pub(crate) mod intrinsics;
 mod outcome;
 pub(crate) mod output;

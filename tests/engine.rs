@@ -59,15 +59,21 @@ async fn return_values_render_as_the_contract_says() {
         "(run_code completed with no output)"
     );
     assert_eq!(text("").await, "(run_code completed with no output)");
-    assert_eq!(text("return 10n").await, "10");
+    let note = "\n[run_code: shown as console.log shows it, since JSON cannot carry";
+    assert_eq!(text("return 10n").await, format!("10n{note} a BigInt]"));
     assert_eq!(
         text("const o: any = {}; o.self = o; return o").await,
-        "[object Object]"
+        format!("<ref *1> {{ self: [Circular *1] }}{note} a cycle]")
     );
-    assert_eq!(text("return function f() {}").await, "function f() {}");
+    assert_eq!(
+        text("return function f() {}").await,
+        format!("[Function: f]{note} a function]")
+    );
     assert_eq!(
         text("return { toJSON() { throw 1 }, toString() { throw 2 } }").await,
-        "[unrenderable object]"
+        format!(
+            "{{ toJSON: [Function: toJSON], toString: [Function: toString] }}{note} what made JSON.stringify throw (Uncaught 1)]"
+        )
     );
     assert_eq!(
         text("return new Date(0)").await,

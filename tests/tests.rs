@@ -26,6 +26,7 @@ mod mcp_ts_client;
 mod pipeline;
 mod presentation;
 mod registry;
+mod repair;
 mod rules_uncovered;
 mod sdk;
 mod serve;

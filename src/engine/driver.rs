@@ -304,8 +304,8 @@ async fn conclude(run: &mut Run, report: &Report, start_error: Option<StartFailu
             report.render_success(finish.text, capture, calls, timers, sub_calls)
         }
         (None, None, Some(finish)) => {
-            let (kind, position) = (FailureKind::Runtime, ending.position);
-            report.render_failure(kind, finish.text, position, capture, sub_calls)
+            let (position, hint) = (ending.position, ending.hint);
+            report.runtime_failure(finish.text, position, hint, capture, sub_calls)
         }
         (None, None, None) => {
             let never = "the program never finished: it awaited a promise that can never settle";

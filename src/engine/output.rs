@@ -71,8 +71,7 @@ impl Capture {
     /// Adds a line; `true` while the line lands in the head (it may be streamed).
     pub(crate) fn push(&mut self, mut line: String) -> bool {
         if line.len() >= self.cap {
-            let cut = floor_char_boundary(&line, self.cap.saturating_sub(1));
-            line.truncate(cut);
+            cut_line(&mut line, self.cap);
         }
         let size = line.len() + 1;
         if !self.head_closed && self.head_bytes + size <= self.cap {
@@ -100,58 +99,135 @@ impl Capture {
         self.head.is_empty() && self.tail.is_empty() && self.omitted_lines == 0
     }
 
-    /// The captured text, one line per console call, with a marker where
-    /// lines were dropped.
-    pub(crate) fn render(&self, out: &mut String) {
+    /// Appends the captured text to `out`, one line per console call, and
+    /// returns where the lines the capture dropped belong (for [`cap_text`],
+    /// which marks them).
+    pub(crate) fn render(&self, out: &mut String) -> Option<Gap> {
         for line in &self.head {
             out.push_str(line);
             out.push('\n');
         }
-        if self.omitted_lines > 0 {
-            out.push_str(&format!(
-                "[… {} lines ({} bytes) of output left out …]\n",
-                self.omitted_lines, self.omitted_bytes
-            ));
-        }
+        let gap = (self.omitted_lines > 0).then_some(Gap {
+            at: out.len(),
+            bytes: self.omitted_bytes,
+            lines: self.omitted_lines,
+        });
         for line in &self.tail {
             out.push_str(line);
             out.push('\n');
         }
+        gap
     }
+}
+
+/// Cuts a console line of at least `cap` bytes to fit under it, saying at
+/// its end how many bytes of it were left out.
+fn cut_line(line: &mut String, cap: usize) {
+    let longest_note = note_for_line(line.len()).len();
+    let keep = floor_char_boundary(line, cap.saturating_sub(1 + longest_note));
+    let note = note_for_line(line.len() - keep);
+    line.truncate(keep);
+    line.push_str(&note);
+    if line.len() >= cap {
+        // A cap too small for the note: what fits of the line.
+        let end = floor_char_boundary(line, cap.saturating_sub(1));
+        line.truncate(end);
+    }
+}
+
+fn note_for_line(left_out: usize) -> String {
+    format!(" [… {left_out} more bytes of this line left out …]")
+}
+
+/// Output the capture left out: `bytes` (line breaks included) in `lines`
+/// lines, between the text before byte `at` and the text after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Gap {
+    pub(crate) at: usize,
+    pub(crate) bytes: usize,
+    pub(crate) lines: usize,
 }
 
 /// Cuts `text` to at most `cap` bytes, keeping the head and the tail around
-/// one marker line that says how many bytes were left out.
-pub(crate) fn cap_text(text: String, cap: usize) -> String {
-    if text.len() <= cap {
+/// one marker line that says how many bytes and lines were left out. `gap`,
+/// output already left out at a line start of `text`, is marked there when
+/// the rest fits; otherwise it falls inside the one cut, and its bytes and
+/// lines are counted in the one marker.
+pub(crate) fn cap_text(text: String, gap: Option<Gap>, cap: usize) -> String {
+    if let Some(gap) = gap {
+        let marker = marker(gap.bytes, gap.lines, false);
+        if text.len() + marker.len() <= cap {
+            let mut out = String::with_capacity(text.len() + marker.len());
+            out.push_str(&text[..gap.at]);
+            out.push_str(&marker);
+            out.push_str(&text[gap.at..]);
+            return out;
+        }
+    } else if text.len() <= cap {
         return text;
     }
-    // The marker's length depends on the number it carries; iterate to a fixed point.
-    let mut omitted = text.len() - cap;
-    for _ in 0..4 {
-        let marker = marker(omitted);
-        let budget = cap.saturating_sub(marker.len());
-        let head_end = floor_char_boundary(&text, budget / 2);
-        let tail_start = ceil_char_boundary(&text, text.len() - (budget - budget / 2));
-        let now_omitted = tail_start - head_end;
-        if now_omitted == omitted {
-            let mut out = String::with_capacity(cap);
-            out.push_str(&text[..head_end]);
-            out.push_str(&marker);
-            out.push_str(&text[tail_start..]);
-            if out.len() <= cap {
-                return out;
-            }
-        }
-        omitted = now_omitted;
+    let (gap_bytes, gap_lines) = gap.map_or((0, 0), |g| (g.bytes, g.lines));
+    // The marker's length depends on the numbers it carries: room is made
+    // for the longest they can be (neither exceeds every byte there was).
+    let most = text.len() + gap_bytes;
+    let budget = cap.saturating_sub(marker(most, most, true).len());
+    if budget == 0 {
+        // Degenerate caps (smaller than the marker): keep what fits of the head.
+        let end = floor_char_boundary(&text, cap);
+        return text[..end].to_owned();
     }
-    // Degenerate caps (smaller than the marker): keep what fits of the head.
-    let end = floor_char_boundary(&text, cap);
-    text[..end].to_owned()
+    let len = text.len();
+    let mut head = budget / 2;
+    let mut tail = len.saturating_sub(budget - head);
+    if let Some(gap) = gap {
+        // The cut must hold the gap: one marker, one stretch left out.
+        if head > gap.at {
+            head = gap.at;
+            tail = len.saturating_sub(budget - head).max(gap.at);
+        }
+        if tail < gap.at {
+            tail = gap.at;
+            head = gap.at.min(budget - (len - tail));
+        }
+    }
+    let mut head = floor_char_boundary(&text, head);
+    let mut tail = ceil_char_boundary(&text, tail.max(head));
+    // Whole lines where a line ends in the outer half of what is kept.
+    if let Some(end) = text[..head].rfind('\n')
+        && end + 1 >= head / 2
+    {
+        head = end + 1;
+    }
+    if tail > 0
+        && tail < len
+        && text.as_bytes()[tail - 1] != b'\n'
+        && let Some(start) = text[tail..].find('\n')
+        && start + 1 <= (len - tail) / 2
+    {
+        tail += start + 1;
+    }
+    let left_out = &text[head..tail];
+    let bytes = left_out.len() + gap_bytes;
+    let lines = left_out.bytes().filter(|&b| b == b'\n').count() + gap_lines;
+    let mid_line = head > 0 && text.as_bytes()[head - 1] != b'\n';
+    let marker = marker(bytes, lines, mid_line);
+    let mut out = String::with_capacity(head + marker.len() + len - tail);
+    out.push_str(&text[..head]);
+    out.push_str(&marker);
+    out.push_str(&text[tail..]);
+    out
 }
 
-fn marker(omitted: usize) -> String {
-    format!("\n[… {omitted} bytes left out …]\n")
+/// The marker line for `bytes` (in `lines` line breaks) left out; after a
+/// cut inside a line it starts a line of its own.
+fn marker(bytes: usize, lines: usize, mid_line: bool) -> String {
+    let lines = if lines == 1 {
+        "1 line".to_owned()
+    } else {
+        format!("{lines} lines")
+    };
+    let start = if mid_line { "\n" } else { "" };
+    format!("{start}[… {bytes} bytes left out ({lines}) …]\n")
 }
 
 pub(crate) fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -175,34 +251,64 @@ fn ceil_char_boundary(s: &str, mut i: usize) -> usize {
 mod tests {
     use super::*;
 
+    /// The numbers of the one marker in `out`: bytes and lines left out.
+    fn marked(out: &str) -> (usize, usize) {
+        let rest = out.split("[… ").nth(1).expect("a marker");
+        let bytes = rest.split(' ').next().unwrap().parse().unwrap();
+        let lines = rest
+            .split(" bytes left out (")
+            .nth(1)
+            .and_then(|s| s.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        (bytes, lines)
+    }
+
+    /// The text of `out` without its marker line.
+    fn kept(out: &str) -> String {
+        let start = out.find("[… ").unwrap();
+        let end = start + out[start..].find("…]\n").unwrap() + "…]\n".len();
+        format!("{}{}", &out[..start], &out[end..])
+    }
+
     #[test]
     fn short_text_is_untouched() {
-        assert_eq!(cap_text("hello".into(), 5), "hello");
+        assert_eq!(cap_text("hello".into(), None, 5), "hello");
     }
 
     #[test]
     fn cut_text_keeps_head_and_tail_and_never_exceeds_the_cap() {
         let text: String = (0..2000).map(|i| format!("line {i}\n")).collect();
-        for cap in [60, 100, 1000, 4096] {
-            let out = cap_text(text.clone(), cap);
+        for cap in [100, 1000, 4096] {
+            let out = cap_text(text.clone(), None, cap);
             assert!(out.len() <= cap, "{} > {cap}", out.len());
             assert!(out.starts_with("line 0\n"), "{out}");
             assert!(out.ends_with("line 1999\n"), "{out}");
-            let omitted: usize = out
-                .split("[… ")
-                .nth(1)
-                .and_then(|s| s.split(' ').next())
-                .and_then(|n| n.parse().ok())
-                .unwrap();
-            let kept = out.len() - marker(omitted).len();
-            assert_eq!(kept + omitted, text.len(), "the marker tells the truth");
+            let (bytes, lines) = marked(&out);
+            let kept = kept(&out);
+            assert_eq!(kept.len() + bytes, text.len(), "the marker tells the truth");
+            assert_eq!(
+                kept.lines().count() + lines,
+                2000,
+                "whole lines are cut: {out}"
+            );
         }
+    }
+
+    #[test]
+    fn a_cut_inside_one_line_starts_the_marker_on_a_line_of_its_own() {
+        let out = cap_text("x".repeat(1000), None, 100);
+        assert!(out.len() <= 100);
+        assert!(out.contains("x\n[… "), "{out}");
+        let (bytes, lines) = marked(&out);
+        assert_eq!((out.matches('x').count() + bytes, lines), (1000, 0));
     }
 
     #[test]
     fn multibyte_text_is_cut_on_char_boundaries() {
         let text = "é".repeat(1000);
-        let out = cap_text(text, 101);
+        let out = cap_text(text, None, 101);
         assert!(out.len() <= 101);
         assert!(out.starts_with('é') && out.ends_with('é'));
     }
@@ -217,23 +323,83 @@ mod tests {
             }
         }
         let mut out = String::new();
-        c.render(&mut out);
+        let gap = c.render(&mut out);
+        let out = cap_text(out, gap, 1000);
         assert!(out.len() < 300, "{}", out.len());
         assert!(out.starts_with("line 0\n"));
         assert!(out.ends_with("line 9999\n"));
-        assert!(out.contains("lines ("), "{out}");
         assert_eq!(
             streamed,
             out.lines().take_while(|l| !l.starts_with("[…")).count()
         );
+        let (_, lines) = marked(&out);
+        assert_eq!(kept(&out).lines().count() + lines, 10_000);
+    }
+
+    /// The capture drops lines, then the output cap cuts what is left:
+    /// one marker counts both (a run printing 300,000 bytes was told of
+    /// only the cap's share).
+    #[test]
+    fn the_marker_counts_what_the_capture_dropped_too() {
+        let lines: Vec<String> = (0..30_000).map(|i| format!("line {i:05}")).collect();
+        let total: usize = lines.iter().map(|l| l.len() + 1).sum();
+        for (cap, prefix) in [(32_768, ""), (1000, "Error: boom\nCaptured output:\n")] {
+            let mut c = Capture::new(cap);
+            for line in &lines {
+                c.push(line.clone());
+            }
+            let mut out = prefix.to_owned();
+            let gap = c.render(&mut out);
+            let out = cap_text(out, gap, cap);
+            assert!(out.len() <= cap, "{}", out.len());
+            assert_eq!(out.matches("[… ").count(), 1, "one marker");
+            let (bytes, left) = marked(&out);
+            let kept = kept(&out);
+            assert_eq!(kept.len() - prefix.len() + bytes, total, "bytes: {cap}");
+            assert_eq!(
+                kept.lines().count() - prefix.lines().count() + left,
+                30_000,
+                "lines: {cap}"
+            );
+            assert!(kept.ends_with("line 29999\n"));
+            assert!(kept.starts_with(&format!("{prefix}line 00000\n")));
+        }
     }
 
     #[test]
-    fn one_huge_line_is_cut_to_the_cap() {
-        let mut c = Capture::new(10);
-        assert!(c.push("x".repeat(100)));
+    fn a_gap_that_fits_is_marked_where_it_is() {
+        let mut c = Capture::new(20);
+        for i in 0..10 {
+            c.push(format!("line {i}"));
+        }
         let mut out = String::new();
-        c.render(&mut out);
-        assert_eq!(out, format!("{}\n", "x".repeat(9)));
+        let gap = c.render(&mut out);
+        let out = cap_text(out, gap, 1000);
+        assert_eq!(
+            out,
+            "line 0\nline 1\n[… 42 bytes left out (6 lines) …]\nline 8\nline 9\n"
+        );
+    }
+
+    #[test]
+    fn one_huge_line_is_cut_and_says_how_much() {
+        let mut c = Capture::new(100);
+        assert!(c.push("x".repeat(1000)));
+        let mut out = String::new();
+        assert_eq!(c.render(&mut out), None);
+        assert!(out.len() <= 100, "{out}");
+        let xs = out.matches('x').count();
+        assert!(
+            out.ends_with(&format!(
+                " [… {} more bytes of this line left out …]\n",
+                1000 - xs
+            )),
+            "{out}"
+        );
+        let mut tiny = Capture::new(10);
+        assert!(tiny.push("x".repeat(100)));
+        let mut out = String::new();
+        tiny.render(&mut out);
+        assert!(out.len() <= 10, "{out}");
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::outcome::{FailureKind, Outcome};
-use super::output::{Capture, cap_text};
+use super::output::{Capture, Gap, cap_text};
 use super::run::Image;
 use crate::limits::{Limits, Tier, size};
 use crate::tool::call::ContentBlock;
@@ -47,12 +47,18 @@ impl Report {
         }
     }
 
-    fn outcome(&self, kind: Option<FailureKind>, text: String, sub_calls: u32) -> Outcome {
+    fn outcome(
+        &self,
+        kind: Option<FailureKind>,
+        text: String,
+        gap: Option<Gap>,
+        sub_calls: u32,
+    ) -> Outcome {
         Outcome {
             run_id: self.run_id.to_string(),
             is_error: kind.is_some(),
             kind,
-            content: vec![ContentBlock::text(cap_text(text, self.output_cap))],
+            content: vec![ContentBlock::text(cap_text(text, gap, self.output_cap))],
             sub_calls,
             elapsed: self.started.elapsed(),
         }
@@ -108,14 +114,40 @@ impl Report {
             }
         };
         let mut text = format!("Error: code run failed ({}): {message}", kind.as_str());
+        let mut gap = None;
         if !capture.is_empty() {
             text.push_str("\nCaptured output:\n");
-            capture.render(&mut text);
-            while text.ends_with('\n') {
-                text.pop();
-            }
+            gap = capture.render(&mut text);
+            trim_end(&mut text, gap);
         }
-        self.outcome(Some(kind), text, sub_calls)
+        self.outcome(Some(kind), text, gap, sub_calls)
+    }
+
+    /// The program threw: the message, where, then what the code shows
+    /// it most likely came from.
+    pub(super) fn runtime_failure(
+        &self,
+        message: Option<String>,
+        position: Option<(u32, u32)>,
+        hint: Option<String>,
+        capture: &Capture,
+        sub_calls: u32,
+    ) -> Outcome {
+        let mut message = message.unwrap_or_else(|| "unknown error".into());
+        if let Some((line, column)) = position {
+            message.push_str(&format!(" (line {line}, column {column})"));
+        }
+        if let Some(hint) = hint {
+            message.push_str(". ");
+            message.push_str(&hint);
+        }
+        self.render_failure(
+            FailureKind::Runtime,
+            Some(message),
+            None,
+            capture,
+            sub_calls,
+        )
     }
 
     pub(super) fn render_success(
@@ -127,13 +159,11 @@ impl Report {
         sub_calls: u32,
     ) -> Outcome {
         let mut text = String::new();
-        capture.render(&mut text);
+        let gap = capture.render(&mut text);
         if let Some(value) = value {
             text.push_str(&value);
         }
-        while text.ends_with('\n') {
-            text.pop();
-        }
+        trim_end(&mut text, gap);
         if cut_calls > 0 || cut_timers > 0 {
             let mut parts = Vec::new();
             if cut_calls > 0 {
@@ -155,7 +185,7 @@ impl Report {
         if text.is_empty() {
             text.push_str("(run_code completed with no output)");
         }
-        self.outcome(None, text, sub_calls)
+        self.outcome(None, text, gap, sub_calls)
     }
 
     pub(super) fn append_images(&self, outcome: &mut Outcome, images: Vec<Image>) {
@@ -187,6 +217,15 @@ impl Report {
                 size(self.max_image_bytes as u64)
             )));
         }
+    }
+}
+
+/// Drops the line breaks that end `text`, down to where the capture's gap
+/// is (whose marker ends its own line).
+fn trim_end(text: &mut String, gap: Option<Gap>) {
+    let floor = gap.map_or(0, |g| g.at);
+    while text.len() > floor && text.ends_with('\n') {
+        text.pop();
     }
 }
 

@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::convert;
 use super::events::{EventSink, RunEvent, RunEventKind};
+use super::hint;
 use super::outcome::FailureKind;
 use super::output::{Capture, LogLevel};
 use super::position;
@@ -69,6 +70,8 @@ pub(crate) struct Ending {
     pub(crate) finish: Option<Finish>,
     /// The model-code position of the error the program ended with.
     pub(crate) position: Option<(u32, u32)>,
+    /// What the error most likely came from, when the code shows a known slip.
+    pub(crate) hint: Option<String>,
     pub(crate) images: Vec<Image>,
     /// Sub-calls cut off and timers dropped when the run closed.
     pub(crate) cut_calls: usize,
@@ -419,16 +422,22 @@ impl Run {
             self.emit_truncated(st.not_streamed);
         }
         let finish = st.finish.take();
-        let position = match &finish {
-            Some(finish) if !finish.ok => position_in_stack(&finish.stack)
-                .map(|at| self.failure_position(at, finish.text.as_deref().unwrap_or_default())),
-            _ => None,
+        let (position, hint) = match &finish {
+            Some(finish) if !finish.ok => {
+                let message = finish.text.as_deref().unwrap_or_default();
+                let position =
+                    position_in_stack(&finish.stack).map(|at| self.failure_position(at, message));
+                let line = position.map(|(line, _)| line);
+                (position, hint::hint(&self.program.script, line, message))
+            }
+            _ => (None, None),
         };
         Ending {
             capture: std::mem::replace(&mut st.capture, Capture::new(0)),
             sub_calls: st.submitted,
             finish,
             position,
+            hint,
             images: std::mem::take(&mut st.images),
             cut_calls,
             cut_timers,

@@ -185,6 +185,61 @@ pub(crate) fn describe(scope: &Scope, names: &[String]) -> String {
     out
 }
 
+/// How many names an unknown tool's message suggests at most.
+const NEAREST: usize = 3;
+
+/// The visible tools nearest to `name`, a name no visible tool has: first
+/// those within a few edits of it (case, `_`, `-` and `.` ignored, and the
+/// part after a server prefix compared too), closest first, then what
+/// `$search` finds for it; at most three. Hidden tools are never named.
+pub(crate) fn nearest(scope: &Scope, name: &str) -> Vec<String> {
+    // No tool's name is longer (and the edit distance takes their product).
+    if name.chars().count() > 128 {
+        return Vec::new();
+    }
+    let (tools, visible) = scope.visible_snapshot();
+    let wanted = squash(name);
+    let mut close: Vec<(usize, usize, &str)> = tools
+        .values()
+        .zip(&visible)
+        .filter(|(_, v)| **v)
+        .enumerate()
+        .filter_map(|(order, (tool, _))| {
+            let candidate = tool.definition.name.as_str();
+            let bare = candidate.rsplit_once('.').map_or(candidate, |(_, b)| b);
+            let distance = [candidate, bare]
+                .into_iter()
+                .map(|c| strsim::damerau_levenshtein(&wanted, &squash(c)))
+                .min()?;
+            // A third of the name may be wrong, and never less than two edits.
+            (distance <= (wanted.chars().count() / 3).max(2))
+                .then_some((distance, order, candidate))
+        })
+        .collect();
+    close.sort_unstable();
+    let mut names: Vec<String> = close
+        .into_iter()
+        .take(NEAREST)
+        .map(|(_, _, n)| n.to_owned())
+        .collect();
+    if names.len() < NEAREST {
+        for found in index_of(&tools).search(name, NEAREST, &visible) {
+            if names.len() < NEAREST && !names.contains(&found.name) {
+                names.push(found.name);
+            }
+        }
+    }
+    names
+}
+
+/// A name lowercased, without `_`, `-` and `.`: `readFile` meets `read_file`.
+fn squash(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '_' | '-' | '.'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
 /// `name` as a JSON string on one line, nothing in it reordering or
 /// breaking what shows it.
 fn quoted(name: &str) -> String {

@@ -670,10 +670,29 @@ impl Scope {
         options: CallOptions,
     ) -> impl std::future::Future<Output = ToolResult> + Send + 'static {
         let absent = match &tool {
-            None => self.registry.absent_tool_error(&call.name),
+            None => Some(
+                self.registry
+                    .absent_tool_error(&call.name)
+                    .unwrap_or_else(|| self.unknown_tool_error(&call.name)),
+            ),
             Some(_) => None,
         };
         pipeline::execute(tool, absent, self.registry.hooks(), call, options)
+    }
+
+    /// ``unknown tool `x` ``, with the nearest visible names when some are
+    /// near (contracts §3).
+    fn unknown_tool_error(&self, name: &str) -> String {
+        let shown = format!("`{name}`");
+        let nearest = crate::sdk::search::nearest(self, name);
+        if nearest.is_empty() {
+            return format!("unknown tool {shown}");
+        }
+        let names: Vec<String> = nearest.iter().map(|n| format!("`{n}`")).collect();
+        format!(
+            "unknown tool {shown}; nearest visible tools: {}",
+            names.join(", ")
+        )
     }
 
     /// Runs calls concurrently; results come back in input order.

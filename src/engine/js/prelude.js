@@ -189,16 +189,94 @@
     console[levels[i]] = function (...args) { log(level, inspect().formatArgs(args)); };
   }
 
-  // How the model sees the return value (contracts §7).
+  // How the model sees the return value (contracts §7): plain data as
+  // JSON, anything JSON would change or drop as console.log shows it.
   function render(value) {
     if (value === undefined) return undefined;
-    if (typeof value === 'string') return value;
+    const type = typeof value;
+    if (type === 'string') return value;
+    if (type === 'boolean' || (type === 'number' && value - value === 0)) return JSONstringify(value);
+    return renderValue(value);
+  }
+
+  // The constructors `renderValue` tells values by, as they were before the
+  // program ran (one array: a run that never renders an object pays little).
+  const renderIntrinsics = [Error, Promise, RegExp, Map, Set, WeakMap, WeakSet, RegExp.prototype.exec];
+
+  // An object, or a value JSON cannot write: JSON when it is plain data,
+  // else console.log's rendering (10 levels deep) and a line naming the
+  // first thing JSON would have lost, and where.
+  function renderValue(value) {
+    const [ErrorCtor, PromiseCtor, RegExpCtor, MapCtor, SetCtor, WeakMapCtor, WeakSetCtor, exec] = renderIntrinsics;
+    const identifier = /^[A-Za-z_$][\w$]*$/;
+    const NotJson = class extends ErrorCtor {};
+    // What JSON would change or drop in `v` (already through its `toJSON`).
+    const notJson = (v) => {
+      switch (typeof v) {
+        case 'undefined': return 'undefined';
+        case 'function': return 'a function';
+        case 'symbol': return 'a symbol';
+        case 'bigint': return 'a BigInt';
+        case 'number': return v - v === 0 ? undefined : String(v);
+        case 'object': {
+          if (v === null) return undefined;
+          const proto = getPrototypeOf(v);
+          if (proto === MapProto || v instanceof MapCtor) return 'a Map';
+          if (proto === SetProto || v instanceof SetCtor) return 'a Set';
+          if (proto === WeakMapProto || v instanceof WeakMapCtor) return 'a WeakMap';
+          if (proto === WeakSetProto || v instanceof WeakSetCtor) return 'a WeakSet';
+          if (isView(v)) return 'a typed array';
+          if (isBuffer(v)) return 'an ArrayBuffer';
+          if (v instanceof ErrorCtor) return 'an error';
+          if (v instanceof PromiseCtor) return 'a Promise';
+          if (v instanceof RegExpCtor) return 'a RegExp';
+          return undefined;
+        }
+        default: return undefined;
+      }
+    };
+    // Each object's holder and key, for the path of what JSON would lose.
+    const parents = new MapCtor();
+    const get = MapProto.get, has = MapProto.has, set = MapProto.set;
+    // ` (at .a.b[2])`, or '' for the value itself.
+    const pathOf = (holder, key) => {
+      let path = '';
+      for (let n = 0; n < 64; n++) {
+        if (key === '' && !has.call(parents, holder)) break;
+        path = (isArray(holder) ? '[' + key + ']'
+          : exec.call(identifier, key) !== null ? '.' + key : '[' + JSONstringify(key) + ']') + path;
+        const up = get.call(parents, holder);
+        if (up === undefined) break;
+        holder = up[0];
+        key = up[1];
+      }
+      return path === '' ? '' : ' (at ' + path + ')';
+    };
+    function plainOnly(key, v) {
+      const why = notJson(v);
+      if (why !== undefined) throw new NotJson(why + pathOf(this, key));
+      if (typeof v === 'object' && v !== null) set.call(parents, v, [this, key]);
+      return v;
+    }
+    let why;
     try {
-      const json = JSONstringify(value);
-      if (json !== undefined) return json;
-    } catch (_) { /* fall through */ }
-    try { return String(value); } catch (_) { /* fall through */ }
-    return '[unrenderable ' + typeof value + ']';
+      return JSONstringify(value, plainOnly);
+    } catch (e) {
+      try {
+        why = e instanceof NotJson ? e.message
+          : (e instanceof TypeError && exec.call(/circular|cycle/i, String(e.message)) !== null) ? 'a cycle'
+          : 'what made JSON.stringify throw (' + describe(e)[0] + ')';
+      } catch (_) {
+        why = 'what made JSON.stringify throw';
+      }
+    }
+    let shown;
+    try {
+      shown = inspect().inspect(value, { depth: 10 });
+    } catch (_) {
+      shown = '[unrenderable ' + typeof value + ']';
+    }
+    return shown + '\n[run_code: shown as console.log shows it, since JSON cannot carry ' + why + ']';
   }
 
   // Describes a thrown value: [text, stack].
