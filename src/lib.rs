@@ -216,9 +216,16 @@ pub mod __private {
         Some(prepared.intrinsics == crate::engine::intrinsics::Intrinsics::Lean)
     }
 
+    /// `text` as `ptc run` prints it to a terminal: the characters titles
+    /// escape ([`is_hostile`]) escaped the same way, line breaks and tabs
+    /// kept.
+    pub fn escape_for_terminal(text: &str) -> std::borrow::Cow<'_, str> {
+        crate::tool::title::escape_hostile_keeping_lines(text)
+    }
+
     /// Whether a title escapes `c` (contracts §2): control characters, line
     /// and paragraph separators, and the bidirectional controls. The
-    /// binary's prompts escape the same characters.
+    /// binary's prompts and its terminal output escape the same characters.
     pub fn is_hostile(c: char) -> bool {
         crate::tool::title::is_hostile(c)
     }

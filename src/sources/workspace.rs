@@ -18,14 +18,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::{DirEntry, WalkBuilder};
 use regex::Regex;
-use serde::Deserialize;
+use schemars::transform::transform_subschemas;
+use schemars::{JsonSchema, Schema};
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolOutput};
+use crate::tool::call::{ErrorCode, ToolContext, ToolError};
 use crate::tool::definition::ToolDefinition;
-use crate::tool::handler::Tool;
+use crate::tool::handler::{Tool, TypedTool};
 
 /// `read_file` returns at most this many bytes of text, then a note.
 const READ_CAP: usize = 256 * 1024;
@@ -74,41 +76,125 @@ const MAX_SEARCH_FILE_BYTES: u64 = 1024 * 1024;
 pub fn workspace_tools(root: impl Into<PathBuf>) -> io::Result<Vec<Tool>> {
     let workspace = Arc::new(Workspace::new(root.into())?);
     Ok(vec![
-        tool(&workspace, read_file_definition(), Workspace::read_file),
-        tool(&workspace, write_file_definition(), Workspace::write_file),
-        tool(&workspace, list_dir_definition(), Workspace::list_dir),
-        tool(
-            &workspace,
-            search_files_definition(),
-            Workspace::search_files,
-        ),
+        WorkspaceTool::typed(&workspace, read_file_definition, Workspace::read_file),
+        WorkspaceTool::typed(&workspace, write_file_definition, Workspace::write_file),
+        WorkspaceTool::typed(&workspace, list_dir_definition, Workspace::list_dir),
+        WorkspaceTool::typed(&workspace, search_files_definition, Workspace::search_files),
     ])
 }
 
-/// What a tool does, given its arguments as `A`.
-type Operation<A> = fn(&Workspace, A, &CancellationToken) -> Result<Value, ToolError>;
+/// What a tool does, given its arguments as `A`, answering `O`.
+type Operation<A, O> = fn(&Workspace, A, &CancellationToken) -> Result<O, ToolError>;
 
-/// A tool whose handler reads its arguments as `A` and runs `operation` on
-/// the blocking pool.
-fn tool<A: DeserializeOwned + Send + 'static>(
-    workspace: &Arc<Workspace>,
-    definition: ToolDefinition,
-    operation: Operation<A>,
-) -> Tool {
-    let workspace = Arc::clone(workspace);
-    let name: Arc<str> = definition.name.as_str().into();
-    Tool::new(definition, move |arguments: Value, cx: ToolContext| {
-        let workspace = Arc::clone(&workspace);
-        let name = Arc::clone(&name);
+/// One workspace tool: a [`TypedTool`] reading its arguments as `A` and
+/// answering `O` (its schemas are theirs), running `operation` on the
+/// blocking pool.
+struct WorkspaceTool<A, O> {
+    workspace: Arc<Workspace>,
+    definition: fn() -> ToolDefinition,
+    operation: Operation<A, O>,
+}
+
+impl<A, O> WorkspaceTool<A, O>
+where
+    Self: TypedTool,
+{
+    fn typed(
+        workspace: &Arc<Workspace>,
+        definition: fn() -> ToolDefinition,
+        operation: Operation<A, O>,
+    ) -> Tool {
+        Tool::typed(Self {
+            workspace: Arc::clone(workspace),
+            definition,
+            operation,
+        })
+    }
+}
+
+impl<A, O> TypedTool for WorkspaceTool<A, O>
+where
+    A: DeserializeOwned + JsonSchema + Send + 'static,
+    O: Serialize + JsonSchema + Send + 'static,
+{
+    type Params = A;
+    type Output = O;
+
+    fn definition(&self) -> ToolDefinition {
+        (self.definition)()
+    }
+
+    async fn call(&self, args: A, cx: ToolContext) -> Result<O, ToolError> {
+        let workspace = Arc::clone(&self.workspace);
+        let operation = self.operation;
         let cancel = cx.cancellation().clone();
-        async move {
-            let args = parse(arguments)?;
-            tokio::task::spawn_blocking(move || operation(&workspace, args, &cancel))
-                .await
-                .map_err(|e| ToolError::tool(format!("tool `{name}` failed: {e}")))?
-                .map(ToolOutput::new)
+        tokio::task::spawn_blocking(move || operation(&workspace, args, &cancel))
+            .await
+            .map_err(|e| {
+                let name = (self.definition)().name;
+                ToolError::tool(format!("tool `{name}` failed: {e}"))
+            })?
+    }
+}
+
+/// The workspace tools' schemas in the plain form every provider and
+/// validator reads alike: each member's `type`, its choices, its bounds,
+/// its description (in that order), then an object's members or an
+/// array's items. Rust's integer widths are left out (`format`, and the
+/// `minimum: 0` that only says "unsigned"), and an optional argument is
+/// left out rather than `null`. Applied to every argument and result type
+/// below with `#[schemars(transform = plain)]`.
+fn plain(schema: &mut Schema) {
+    transform_subschemas(&mut plain, schema);
+    let Some(map) = schema.as_object_mut() else {
+        return;
+    };
+    let format = map.remove("format");
+    let unsigned = format
+        .as_ref()
+        .and_then(Value::as_str)
+        .is_some_and(|f| f.starts_with("uint"));
+    if unsigned && map.get("minimum") == Some(&json!(0)) {
+        map.remove("minimum");
+    }
+    let required: Vec<Value> = map
+        .get("required")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if let Some(Value::Object(properties)) = map.get_mut("properties") {
+        let optional = properties
+            .iter_mut()
+            .filter(|(name, _)| !required.contains(&json!(name)));
+        for (_, property) in optional {
+            if let Some(Value::Array(kinds)) = property.get_mut("type") {
+                kinds.retain(|kind| kind != "null");
+                if let [kind] = kinds.as_slice() {
+                    property["type"] = kind.clone();
+                }
+            }
         }
-    })
+    }
+    const ORDER: [&str; 10] = [
+        "type",
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "description",
+        "items",
+        "properties",
+        "required",
+        "additionalProperties",
+    ];
+    let mut ordered = Map::new();
+    for key in ORDER {
+        if let Some(value) = map.remove(key) {
+            ordered.insert(key.to_owned(), value);
+        }
+    }
+    ordered.append(map);
+    *map = ordered;
 }
 
 fn read_file_definition() -> ToolDefinition {
@@ -118,42 +204,33 @@ fn read_file_definition() -> ToolDefinition {
              The text is cut at 256 KiB, with a final note saying how many bytes were left \
              out; read further with offset/limit. Binary files are refused.",
         )
-        .parameters(json!({
-            "type": "object",
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "minLength": 1,
-                    "description": "The file, relative to the workspace root."
-                },
-                "offset": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "1-based number of the first line to return. Default 1."
-                },
-                "limit": {
-                    "type": "integer",
-                    "minimum": 1,
-                    "description": "The most lines to return. Default: every line up to the 256 KiB cap."
-                }
-            },
-            "required": ["path"],
-            "additionalProperties": false
-        }))
-        .output(json!({ "type": "string", "description": "The file's text." }))
         .read_only(true)
         .call_title(|args| read_title(args, None))
         .result_title(|args, text| read_title(args, Some(text)))
 }
 
-/// `read_file`'s arguments.
-#[derive(Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
+// `read_file`'s arguments. (Comments, not docs, on the argument and result
+// types themselves: schemars would show docs to the model.)
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = plain)]
 struct ReadArgs {
+    /// The file, relative to the workspace root.
+    #[schemars(length(min = 1))]
     path: String,
+    /// 1-based number of the first line to return. Default 1.
+    #[schemars(range(min = 1))]
     offset: Option<usize>,
+    /// The most lines to return. Default: every line up to the 256 KiB cap.
+    #[schemars(range(min = 1))]
     limit: Option<usize>,
 }
+
+/// The file's text.
+#[derive(Serialize, JsonSchema)]
+#[serde(transparent)]
+#[schemars(transform = plain)]
+struct FileText(String);
 
 fn write_file_definition() -> ToolDefinition {
     ToolDefinition::new("write_file")
@@ -162,44 +239,30 @@ fn write_file_definition() -> ToolDefinition {
              missing parent directories. The write is atomic: readers see the old or the \
              new content, never a mix.",
         )
-        .parameters(json!({
-            "type": "object",
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "minLength": 1,
-                    "description": "The file, relative to the workspace root."
-                },
-                "content": {
-                    "type": "string",
-                    "description": "The file's complete new text."
-                }
-            },
-            "required": ["path", "content"],
-            "additionalProperties": false
-        }))
-        .output(json!({
-            "type": "object",
-            "properties": {
-                "bytesWritten": {
-                    "type": "integer",
-                    "description": "The size of the file written, in bytes (UTF-8)."
-                }
-            },
-            "required": ["bytesWritten"],
-            "additionalProperties": false
-        }))
         .read_only(false)
         .call_title_template("Write {path}")
         .result_title_template("Write {path} ({result.bytesWritten} bytes)")
 }
 
-/// `write_file`'s arguments.
-#[derive(Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
+// `write_file`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = plain)]
 struct WriteArgs {
+    /// The file, relative to the workspace root.
+    #[schemars(length(min = 1))]
     path: String,
+    /// The file's complete new text.
     content: String,
+}
+
+// What `write_file` answers.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schemars(transform = plain)]
+struct Written {
+    /// The size of the file written, in bytes (UTF-8).
+    bytes_written: usize,
 }
 
 fn list_dir_definition() -> ToolDefinition {
@@ -208,46 +271,49 @@ fn list_dir_definition() -> ToolDefinition {
             "List a directory of the workspace: one entry per file, directory or symlink, \
              sorted by name. Symlinks are listed, not followed.",
         )
-        .parameters(json!({
-            "type": "object",
-            "properties": {
-                "path": {
-                    "type": "string",
-                    "description": "The directory, relative to the workspace root. Default \".\" (the root)."
-                }
-            },
-            "additionalProperties": false
-        }))
-        .output(json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "name": { "type": "string", "description": "The entry's file name." },
-                    "type": {
-                        "type": "string",
-                        "enum": ["file", "dir", "symlink"],
-                        "description": "What the entry is; a symlink is not followed."
-                    },
-                    "size": {
-                        "type": ["integer", "null"],
-                        "description": "A file's size in bytes; null for directories and symlinks."
-                    }
-                },
-                "required": ["name", "type", "size"],
-                "additionalProperties": false
-            }
-        }))
         .read_only(true)
         .call_title(|args| list_title(args, None))
         .result_title(|args, entries| list_title(args, Some(entries)))
 }
 
-/// `list_dir`'s arguments.
-#[derive(Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
+// `list_dir`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = plain)]
 struct ListArgs {
+    /// The directory, relative to the workspace root. Default "." (the root).
     path: Option<String>,
+}
+
+// `list_dir`'s answer. (The transform on the whole: on `Entry` alone it
+// runs before its members' descriptions are added.)
+#[derive(Serialize, JsonSchema)]
+#[serde(transparent)]
+#[schemars(transform = plain)]
+struct Listing(Vec<Entry>);
+
+// One entry of `list_dir`'s answer.
+#[derive(Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(inline, transform = plain)]
+struct Entry {
+    /// The entry's file name.
+    name: String,
+    /// What the entry is; a symlink is not followed.
+    #[serde(rename = "type")]
+    kind: EntryKind,
+    /// A file's size in bytes; null for directories and symlinks.
+    size: Option<u64>,
+}
+
+// What a listed entry is.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(inline)]
+enum EntryKind {
+    File,
+    Dir,
+    Symlink,
 }
 
 fn search_files_definition() -> ToolDefinition {
@@ -259,49 +325,40 @@ fn search_files_definition() -> ToolDefinition {
              sorted by path, then line; at most 1000 (exactly 1000 means there may be more: \
              narrow the pattern or the path). Lines are cut at 500 characters.",
         )
-        .parameters(json!({
-            "type": "object",
-            "properties": {
-                "pattern": {
-                    "type": "string",
-                    "minLength": 1,
-                    "description": "The regular expression, matched against each line (Rust regex syntax, e.g. \"fn \\\\w+\\\\(\"; \"(?i)\" for case-insensitive)."
-                },
-                "path": {
-                    "type": "string",
-                    "description": "A directory or file to search, relative to the workspace root. Default \".\" (everything)."
-                }
-            },
-            "required": ["pattern"],
-            "additionalProperties": false
-        }))
-        .output(json!({
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "path": {
-                        "type": "string",
-                        "description": "The file, relative to the workspace root, with / separators."
-                    },
-                    "line": { "type": "integer", "description": "1-based line number." },
-                    "text": { "type": "string", "description": "The matching line, without its line ending." }
-                },
-                "required": ["path", "line", "text"],
-                "additionalProperties": false
-            }
-        }))
         .read_only(true)
         .call_title(|args| search_title(args, None))
         .result_title(|args, matches| search_title(args, Some(matches)))
 }
 
-/// `search_files`'s arguments.
-#[derive(Deserialize)]
-#[cfg_attr(test, derive(schemars::JsonSchema))]
+// `search_files`'s arguments.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = plain)]
 struct SearchArgs {
+    /// The regular expression, matched against each line (Rust regex syntax, e.g. "fn \\w+\\("; "(?i)" for case-insensitive).
+    #[schemars(length(min = 1))]
     pattern: String,
+    /// A directory or file to search, relative to the workspace root. Default "." (everything).
     path: Option<String>,
+}
+
+// `search_files`'s answer.
+#[derive(Serialize, JsonSchema)]
+#[serde(transparent)]
+#[schemars(transform = plain)]
+struct Matches(Vec<Match>);
+
+// One match of `search_files`'s answer.
+#[derive(Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(inline, transform = plain)]
+struct Match {
+    /// The file, relative to the workspace root, with / separators.
+    path: String,
+    /// 1-based line number.
+    line: usize,
+    /// The matching line, without its line ending.
+    text: String,
 }
 
 /// `Read src/lib.rs`, from a line when an offset is given, and with the
@@ -356,19 +413,6 @@ fn search_title(args: &Value, matches: Option<&Value>) -> String {
 
 fn counted(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
-}
-
-/// The arguments as `T`, once the schema has checked them. Each tool's
-/// `Args` struct is a typed view of its `parameters`, which decide what is
-/// valid (a test keeps the two in step); this fails only where a Rust type
-/// is narrower than the schema's (an integer spelled `2.0`, or past `usize`).
-fn parse<T: DeserializeOwned>(arguments: Value) -> Result<T, ToolError> {
-    serde_json::from_value(arguments).map_err(|e| {
-        ToolError::new(
-            ErrorCode::InvalidArguments,
-            format!("invalid arguments: {e}"),
-        )
-    })
 }
 
 fn denied(path: &str, why: &str) -> ToolError {
@@ -501,7 +545,7 @@ impl Workspace {
         }
     }
 
-    fn read_file(&self, args: ReadArgs, cancel: &CancellationToken) -> Result<Value, ToolError> {
+    fn read_file(&self, args: ReadArgs, cancel: &CancellationToken) -> Result<FileText, ToolError> {
         let real = self.existing(&args.path, "file")?;
         if cancel.is_cancelled() {
             return Err(cancelled());
@@ -518,10 +562,14 @@ impl Workspace {
             args.offset.unwrap_or(1).max(1),
             args.limit,
         )
-        .map(Value::String)
+        .map(FileText)
     }
 
-    fn write_file(&self, args: WriteArgs, cancel: &CancellationToken) -> Result<Value, ToolError> {
+    fn write_file(
+        &self,
+        args: WriteArgs,
+        cancel: &CancellationToken,
+    ) -> Result<Written, ToolError> {
         let path = args.path.as_str();
         if path.ends_with(['/', '\\']) {
             return Err(ToolError::tool(format!(
@@ -559,13 +607,15 @@ impl Workspace {
         };
         let bytes = args.content.as_bytes();
         match write_atomically(&target, bytes, cancel) {
-            Ok(true) => Ok(json!({ "bytesWritten": bytes.len() })),
+            Ok(true) => Ok(Written {
+                bytes_written: bytes.len(),
+            }),
             Ok(false) => Err(cancelled()),
             Err(e) => Err(io_failure(path, &e)),
         }
     }
 
-    fn list_dir(&self, args: ListArgs, cancel: &CancellationToken) -> Result<Value, ToolError> {
+    fn list_dir(&self, args: ListArgs, cancel: &CancellationToken) -> Result<Listing, ToolError> {
         let path = args.path.as_deref().unwrap_or(".");
         let real = self.existing(path, "directory")?;
         if !real.is_dir() {
@@ -579,30 +629,25 @@ impl Workspace {
             let entry = entry.map_err(|e| io_failure(path, &e))?;
             let file_type = entry.file_type().map_err(|e| io_failure(path, &e))?;
             let (kind, size) = if file_type.is_symlink() {
-                ("symlink", Value::Null)
+                (EntryKind::Symlink, None)
             } else if file_type.is_dir() {
-                ("dir", Value::Null)
+                (EntryKind::Dir, None)
             } else {
                 let size = entry.metadata().map(|m| m.len()).unwrap_or(0);
-                ("file", json!(size))
+                (EntryKind::File, Some(size))
             };
             let name = entry.file_name().to_string_lossy().into_owned();
-            entries.push((name, kind, size));
+            entries.push(Entry { name, kind, size });
         }
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
-        Ok(Value::Array(
-            entries
-                .into_iter()
-                .map(|(name, kind, size)| json!({ "name": name, "type": kind, "size": size }))
-                .collect(),
-        ))
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(Listing(entries))
     }
 
     fn search_files(
         &self,
         args: SearchArgs,
         cancel: &CancellationToken,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<Matches, ToolError> {
         let regex = Regex::new(&args.pattern).map_err(|e| {
             ToolError::new(
                 ErrorCode::InvalidArguments,
@@ -658,11 +703,13 @@ impl Workspace {
             }
         }
         matches.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
-        Ok(Value::Array(
+        Ok(Matches(
             matches
                 .into_iter()
-                .map(|(path, line, text)| {
-                    json!({ "path": slash_path(&path), "line": line, "text": text })
+                .map(|(path, line, text)| Match {
+                    path: slash_path(&path),
+                    line,
+                    text,
                 })
                 .collect(),
         ))
@@ -921,46 +968,24 @@ mod tests {
         (dir, ws)
     }
 
-    /// What a schema says of each of its properties: its name, its JSON
-    /// type (`null` aside: an absent member reads as `None`), and whether
-    /// it is required.
-    fn members(schema: &Value) -> Vec<(String, Value, bool)> {
-        let required = schema["required"].as_array().cloned().unwrap_or_default();
-        let properties = schema["properties"]
-            .as_object()
-            .cloned()
-            .unwrap_or_default();
-        properties
-            .into_iter()
-            .map(|(name, property)| {
-                let ty = match &property["type"] {
-                    Value::Array(types) => types.iter().find(|t| *t != "null").cloned(),
-                    ty => Some(ty.clone()),
-                };
-                let needed = required.contains(&json!(name));
-                (name, ty.unwrap_or_default(), needed)
-            })
-            .collect()
-    }
-
-    /// The hand-written schemas are the only rules; each `Args` struct must
-    /// read exactly their members, with their types, needing exactly the
-    /// required ones.
+    /// The derived schemas are plain (see [`plain`]): nothing of schemars'
+    /// own (`$schema`, `title`, `$ref`, `$defs`) or of Rust's integer
+    /// widths (`format`), and no argument takes `null`.
     #[test]
-    fn every_args_struct_is_a_view_of_its_schema() {
-        fn agree<A: schemars::JsonSchema>(definition: ToolDefinition) {
-            let derived = schemars::schema_for!(A).to_value();
-            assert_eq!(
-                members(&derived),
-                members(&definition.parameters),
-                "{}",
-                definition.name
-            );
+    fn derived_schemas_are_plain() {
+        let (dir, _ws) = workspace();
+        for tool in workspace_tools(dir.path()).unwrap() {
+            let definition = tool.definition();
+            let parameters = definition.parameters.to_string();
+            let output = definition.output.as_ref().unwrap().to_string();
+            for key in ["$schema", "title", "$ref", "$defs", "format"] {
+                let key = format!("\"{key}\"");
+                assert!(!parameters.contains(&key), "{parameters}");
+                assert!(!output.contains(&key), "{output}");
+            }
+            assert!(!parameters.contains("null"), "{parameters}");
+            assert!(parameters.starts_with(r#"{"type":"object","properties":"#));
         }
-        agree::<ReadArgs>(read_file_definition());
-        agree::<WriteArgs>(write_file_definition());
-        agree::<ListArgs>(list_dir_definition());
-        agree::<SearchArgs>(search_files_definition());
     }
 
     #[test]

@@ -6,6 +6,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use schemars::JsonSchema;
+use schemars::generate::{Contract, SchemaSettings};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -104,13 +105,20 @@ impl<T: TypedTool> ToolHandler for TypedHandler<T> {
     }
 }
 
-fn schema_value<T: JsonSchema>() -> Value {
-    let schema = schemars::generate::SchemaSettings::draft2020_12()
+/// `T`'s JSON Schema as a tool shows it: one schema without the `$schema`
+/// and `title` schemars adds (the title is the Rust type's name: noise for
+/// the model). `contract` says whether it describes what is read (the
+/// parameters) or what is written (the output, where an `Option` member
+/// that is always serialized is required, as a value or `null`).
+fn schema_value<T: JsonSchema>(contract: Contract) -> Value {
+    let mut settings = SchemaSettings::draft2020_12();
+    settings.meta_schema = None;
+    settings.contract = contract;
+    let mut value = settings
         .into_generator()
-        .into_root_schema_for::<T>();
-    let mut value = schema.to_value();
+        .into_root_schema_for::<T>()
+        .to_value();
     if let Value::Object(map) = &mut value {
-        // The title is the Rust type's name: noise for the model.
         map.remove("title");
     }
     value
@@ -140,11 +148,13 @@ impl Tool {
         }
     }
 
-    /// A typed tool; its schemas come from its Rust types.
+    /// A typed tool; its schemas come from its Rust types (without the
+    /// `$schema` and `title` schemars adds; the output's as it is
+    /// serialized).
     pub fn typed<T: TypedTool>(tool: T) -> Self {
         let mut definition = tool.definition();
-        definition.parameters = schema_value::<T::Params>();
-        definition.output = Some(schema_value::<T::Output>());
+        definition.parameters = schema_value::<T::Params>(Contract::Deserialize);
+        definition.output = Some(schema_value::<T::Output>(Contract::Serialize));
         Self {
             definition,
             handler: Arc::new(TypedHandler(Arc::new(tool))),

@@ -431,6 +431,24 @@ pub(crate) fn escape_hostile(text: &str) -> String {
     escaped
 }
 
+/// `text` for a terminal, its lines kept: the characters [`finish`]
+/// escapes escaped the same way, except line breaks and tabs. Borrowed
+/// when there is nothing to escape.
+pub(crate) fn escape_hostile_keeping_lines(text: &str) -> std::borrow::Cow<'_, str> {
+    let hostile = |c: char| is_hostile(c) && c != '\n' && c != '\t';
+    if !text.contains(hostile) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut escaped = String::with_capacity(text.len() + 16);
+    for c in text.chars() {
+        match hostile(c) {
+            true => escaped.extend(c.escape_default()),
+            false => escaped.push(c),
+        }
+    }
+    std::borrow::Cow::Owned(escaped)
+}
+
 /// Appends `c`, escaped when hostile; returns the characters appended.
 fn push_escaped(out: &mut String, c: char) -> usize {
     if is_hostile(c) {

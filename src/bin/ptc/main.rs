@@ -472,23 +472,12 @@ fn print(text: &str) -> io::Result<()> {
     out.flush()
 }
 
-/// Text for a terminal: control characters (a program's output may carry
-/// escape sequences that would move the cursor, retitle the window or worse)
-/// are shown as `\u001b`, except line breaks and tabs.
+/// Text for a terminal: a program's output may carry escape sequences
+/// that would move the cursor, retitle the window or worse, or bidirectional
+/// controls that reorder what is shown. The characters titles escape are
+/// shown as Rust escapes (`\u{1b}`), except line breaks and tabs.
 fn visible_controls(text: &str) -> std::borrow::Cow<'_, str> {
-    let control = |c: char| c.is_control() && c != '\n' && c != '\t';
-    if !text.contains(control) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 16);
-    for c in text.chars() {
-        if control(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
+    ptc::__private::escape_for_terminal(text)
 }
 
 #[cfg(test)]
@@ -500,7 +489,13 @@ mod tests {
         assert_eq!(visible_controls("plain\ttext\n"), "plain\ttext\n");
         assert_eq!(
             visible_controls("\u{1b}]0;pwned\u{7}\u{1b}[2J\r\u{9b}x"),
-            "\\u001b]0;pwned\\u0007\\u001b[2J\\u000d\\u009bx"
+            "\\u{1b}]0;pwned\\u{7}\\u{1b}[2J\\r\\u{9b}x"
+        );
+        // The same characters as titles: separators and bidirectional
+        // controls too.
+        assert_eq!(
+            visible_controls("a\u{2028}b\u{202e}c\u{2066}d"),
+            "a\\u{2028}b\\u{202e}c\\u{2066}d"
         );
     }
 }

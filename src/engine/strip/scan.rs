@@ -148,6 +148,37 @@ enum Prev {
     Unsure,
 }
 
+/// The tokens after which the next token reads differently; every other
+/// token is [`After::Other`].
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum After {
+    Other,
+    /// `.` or `?.`: a word now is a property name.
+    Dot,
+    /// `if`, `while` or `with`: a `(` now opens a head followed by a
+    /// statement.
+    Control,
+    /// The keyword `for`: as [`After::Control`], and its head may hold
+    /// `of`.
+    For,
+    /// `await` after `for`: as [`After::For`].
+    ForAwait,
+    /// `as` or `satisfies` after an operand on its line: a `const` or
+    /// `void` now ends a type the stripper erases, leaving the operand
+    /// before it.
+    TypeOperator,
+    /// An operator run ending in `=` or `=>`: a `[` now starts an array
+    /// even in a class body.
+    Assignment,
+}
+
+impl After {
+    /// Whether a `(` now opens a control head: `if (…)`, `for await (…)`.
+    fn is_control(self) -> bool {
+        matches!(self, Self::Control | Self::For | Self::ForAwait)
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Bracket {
     Paren,
@@ -210,18 +241,8 @@ struct Scanner<'a> {
     /// The previous token ends an operand or a statement (for automatic
     /// semicolon insertion).
     prev_ends: bool,
-    /// The previous token is `.` or `?.`: a word now is a property name.
-    after_dot: bool,
-    /// The previous token is `if`, `while`, `for`, `with`, or `await` after
-    /// `for`.
-    prev_control: bool,
-    /// The previous token is the keyword `for`.
-    prev_for: bool,
-    /// The previous token is `for`, or `await` after `for`.
-    prev_for_head: bool,
-    /// The previous token is `as` or `satisfies`: a `const` or `void` now
-    /// ends a type the stripper erases, leaving the operand before it.
-    prev_as: bool,
+    /// Which of the tokens that change how the next one reads came last.
+    after: After,
     /// A line terminator since the previous token.
     line_break: bool,
     /// A `[` now starts an array literal (or an array pattern): it follows
@@ -236,8 +257,6 @@ struct Scanner<'a> {
     /// there or that frame closes: a `{` opened at that depth is a class
     /// body (see [`Frame::class_body`]).
     class_pending: Option<usize>,
-    /// The previous token is an operator run ending in `=` or `=>`.
-    prev_assigns: bool,
     unmatched_close: Option<(usize, char)>,
 }
 
@@ -268,16 +287,11 @@ pub(super) fn scan(code: &str) -> Result<Scan, ScanError> {
         }],
         prev: Prev::ExprStart,
         prev_ends: false,
-        after_dot: false,
-        prev_control: false,
-        prev_for: false,
-        prev_for_head: false,
-        prev_as: false,
+        after: After::Other,
         line_break: false,
         array_start: true,
         telltale: false,
         class_pending: None,
-        prev_assigns: false,
         unmatched_close: None,
     };
     scanner.run()?;
@@ -348,13 +362,8 @@ impl Scanner<'_> {
         self.prev = prev;
         self.prev_ends = ends;
         self.line_break = false;
-        self.after_dot = false;
-        self.prev_control = false;
-        self.prev_for = false;
-        self.prev_for_head = false;
-        self.prev_as = false;
+        self.after = After::Other;
         self.array_start = false;
-        self.prev_assigns = false;
     }
 
     fn run(&mut self) -> Result<(), ScanError> {
@@ -397,8 +406,9 @@ impl Scanner<'_> {
                         b'[' => Bracket::Square,
                         _ => Bracket::Brace,
                     };
-                    let control = byte == b'(' && self.prev_control;
-                    let array = self.array_start && (!self.top().class_body || self.prev_assigns);
+                    let control = byte == b'(' && self.after.is_control();
+                    let array = self.array_start
+                        && (!self.top().class_body || self.after == After::Assignment);
                     if bracket == Bracket::Square && !array && !self.number_index() {
                         self.telltale = true;
                     }
@@ -441,7 +451,7 @@ impl Scanner<'_> {
                         self.add(1, self.pos)?;
                         self.pos += 1;
                         self.end_token(Prev::ExprStart, false);
-                        self.after_dot = true;
+                        self.after = After::Dot;
                     }
                 }
                 b'0'..=b'9' => {
@@ -502,7 +512,7 @@ impl Scanner<'_> {
             outer_heads,
             heads: 0,
             control,
-            for_head: control && self.prev_for_head,
+            for_head: control && matches!(self.after, After::For | After::ForAwait),
             of_seen: false,
             class_body: bracket == Bracket::Brace && self.class_pending == Some(self.frames.len()),
             outer_class_pending: self.class_pending,
@@ -605,7 +615,7 @@ impl Scanner<'_> {
                 self.pos += 2;
                 self.add(1, start)?;
                 self.end_token(Prev::ExprStart, false);
-                self.after_dot = true;
+                self.after = After::Dot;
                 return Ok(());
             }
             self.pos += 1;
@@ -675,14 +685,16 @@ impl Scanner<'_> {
         };
         self.end_token(prev, postfix);
         self.array_start = prev == Prev::ExprStart;
-        self.prev_assigns = run.ends_with(b"=") || run.ends_with(b"=>");
+        if run.ends_with(b"=") || run.ends_with(b"=>") {
+            self.after = After::Assignment;
+        }
         Ok(())
     }
 
     /// A name or keyword (including non-ASCII and `\u` escapes).
     fn word(&mut self) -> Result<(), ScanError> {
         let start = self.pos;
-        let after_dot = self.after_dot;
+        let after_dot = self.after == After::Dot;
         // TypeScript's `as` and `satisfies` follow an operand on its line.
         let after_operand =
             matches!(self.prev, Prev::Operand | Prev::CloseBrace) && !self.line_break;
@@ -707,11 +719,11 @@ impl Scanner<'_> {
         if keyword != Keyword::Name {
             self.add(1, start)?;
         }
-        let was_for = self.prev_for;
+        let was_for = self.after == After::For;
         let const_or_void = !after_dot && matches!(word, b"const" | b"void");
         // With a line break between, `as` is a name and its statement ended
         // (`{} as` / `void /re/`); on one line only TypeScript's reading parses.
-        let type_end = const_or_void && self.prev_as && !self.line_break;
+        let type_end = const_or_void && self.after == After::TypeOperator && !self.line_break;
         let (prev, ends) = match keyword {
             // `x as const`, `x satisfies void`: stripped to `x`.
             _ if type_end => (Prev::Operand, true),
@@ -726,7 +738,6 @@ impl Scanner<'_> {
         // word that continues an expression ends no statement (and as a mere
         // name, at worst the nesting is counted on).
         self.end_token(prev, ends && !continues(word));
-        self.prev_as = !after_dot && after_operand && matches!(word, b"as" | b"satisfies");
         if !after_dot && word == b"class" {
             self.class_pending = Some(self.frames.len());
         }
@@ -736,9 +747,17 @@ impl Scanner<'_> {
                 Keyword::Operator | Keyword::Control | Keyword::Reserved
             ) && word != b"void"
                 && !type_end);
-        self.prev_control = keyword == Keyword::Control || (was_for && word == b"await");
-        self.prev_for = keyword == Keyword::Control && word == b"for";
-        self.prev_for_head = self.prev_for || (was_for && word == b"await");
+        self.after = if !after_dot && after_operand && matches!(word, b"as" | b"satisfies") {
+            After::TypeOperator
+        } else if keyword == Keyword::Control && word == b"for" {
+            After::For
+        } else if was_for && word == b"await" {
+            After::ForAwait
+        } else if keyword == Keyword::Control {
+            After::Control
+        } else {
+            After::Other
+        };
         Ok(())
     }
 

@@ -1,0 +1,2 @@
+let x = a
+/b/g.exec(s)

@@ -1,0 +1,10 @@
+async function* numbers(): AsyncGenerator<number> { yield 1; yield 2 }
+let total = 0
+outer: for await (const n of numbers()) {
+  switch (n) {
+    case 1: { total += n; break }
+    default: break outer
+  }
+}
+try { JSON.parse('{') } catch (e: unknown) { total += 10 } finally { total *= 2 }
+return total

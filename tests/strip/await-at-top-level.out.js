@@ -1,0 +1,3 @@
+(async function () {const v = await Promise.resolve(41)
+return v + 1
+})

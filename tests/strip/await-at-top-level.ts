@@ -1,0 +1,2 @@
+const v = await Promise.resolve(41)
+return v + 1

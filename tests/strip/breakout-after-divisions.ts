@@ -1,0 +1,1 @@
+x = a / b / c }); evil(); (function(){

@@ -1,0 +1,1 @@
+}); evil(); (async function () {

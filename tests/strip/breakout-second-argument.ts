@@ -1,0 +1,2 @@
+return 1
+  }, function () {

@@ -1,0 +1,3 @@
+(async function () {class A { m() { return {} } }
+return new A().m()
+})

@@ -1,0 +1,2 @@
+class A { m() { return {} } }
+return new A().m()

@@ -1,0 +1,3 @@
+(async function () {;                                      
+return 1
+})

@@ -1,0 +1,2 @@
+declare namespace N { const x: number }
+return 1

@@ -1,0 +1,2 @@
+enum Color { Red }
+return Color.Red

@@ -1,0 +1,2 @@
+(async function () {const f =     (x   )           => ({ a: x }); return f(1)
+})

@@ -1,0 +1,1 @@
+const f = <T,>(x: T): { a: T } => ({ a: x }); return f(1)

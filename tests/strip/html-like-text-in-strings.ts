@@ -1,0 +1,1 @@
+let a = 3; const s = '<!-- -->'; return [s, a-->1]

@@ -1,0 +1,1 @@
+x <!-- }); evil(); (function(){

@@ -1,0 +1,3 @@
+(async function () {label: { break label }
+return `${`${1}`}`
+})

@@ -1,0 +1,2 @@
+label: { break label }
+return `${`${1}`}`

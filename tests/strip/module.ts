@@ -1,0 +1,1 @@
+module M { export const x = 1 }

@@ -1,0 +1,3 @@
+const a = 1
+
+  namespace N { export const x = 1 }

@@ -1,0 +1,3 @@
+class Point {
+  constructor(private x: number) {}
+}

@@ -1,0 +1,3 @@
+(async function () {if (a) /}/.test(s)
+return 1
+})

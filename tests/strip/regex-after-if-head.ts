@@ -1,0 +1,2 @@
+if (a) /}/.test(s)
+return 1

@@ -1,0 +1,2 @@
+(async function () {const x         = 1; return x          
+})

@@ -1,0 +1,1 @@
+const x: number = 1; return x as number

@@ -1,0 +1,2 @@
+if (ok) {
+  return 1

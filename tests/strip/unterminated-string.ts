@@ -1,0 +1,2 @@
+const s = 'unterminated
+return s

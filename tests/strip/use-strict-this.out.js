@@ -1,0 +1,2 @@
+(async function () {'use strict'; return typeof this
+})

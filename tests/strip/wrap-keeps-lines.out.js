@@ -1,0 +1,4 @@
+(async function () {const a = 1
+
+return a // the end
+})

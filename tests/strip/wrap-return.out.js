@@ -1,0 +1,2 @@
+(async function () {return 1
+})
