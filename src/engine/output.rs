@@ -202,7 +202,7 @@ pub(crate) fn cap_text(text: String, gap: Option<Gap>, cap: usize) -> String {
         && tail < len
         && text.as_bytes()[tail - 1] != b'\n'
         && let Some(start) = text[tail..].find('\n')
-        && start + 1 <= (len - tail) / 2
+        && start < (len - tail) / 2
     {
         tail += start + 1;
     }
