@@ -19,10 +19,8 @@
 //! each heartbeat (3.5, 3.667, 3.75, …), and the next settled sub-call's
 //! whole number is above them all.
 
-use std::convert::Infallible;
 use std::fmt::Write as _;
 use std::future::Future;
-use std::pin::pin;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -204,16 +202,16 @@ pub(super) async fn forwarding<F: Future>(
         heartbeat,
         beats: 0,
     };
-    let output = {
-        let keeping_up = pin!(reporter.keep_up(&latest));
-        tokio::select! {
-            output = work => output,
-            never = keeping_up => match never {},
-        }
+    // The reporter is never cancelled mid-send (a dropped send would lose the
+    // step it took): told that the work ended, it finishes the send under
+    // way, reports the last step and returns.
+    let ended = Notify::new();
+    let work = async {
+        let output = work.await;
+        ended.notify_one();
+        output
     };
-    if let Some(step) = latest.take() {
-        reporter.report(step).await;
-    }
+    let (output, ()) = tokio::join!(work, reporter.keep_up(&latest, &ended));
     output
 }
 
@@ -228,12 +226,14 @@ struct Reporter {
 impl Reporter {
     /// Reports the latest step each time one is posted, one at a time: a
     /// send waits for the transport, and steps posted meanwhile coalesce.
-    /// After `heartbeat` without a notification, sends a heartbeat.
-    async fn keep_up(&mut self, latest: &Latest) -> Infallible {
+    /// After `heartbeat` without a notification, sends a heartbeat. Once
+    /// `ended` is notified, reports the last step and returns.
+    async fn keep_up(&mut self, latest: &Latest, ended: &Notify) {
         let mut quiet_until = Instant::now() + self.heartbeat;
         loop {
             tokio::select! {
                 biased;
+                () = ended.notified() => break,
                 () = latest.posted.notified() => {
                     if let Some(step) = latest.take() {
                         self.report(step).await;
@@ -245,6 +245,9 @@ impl Reporter {
                 },
             }
             quiet_until = Instant::now() + self.heartbeat;
+        }
+        if let Some(step) = latest.take() {
+            self.report(step).await;
         }
     }
 
