@@ -203,10 +203,23 @@
   // program ran (one array: a run that never renders an object pays little).
   const renderIntrinsics = [Error, Promise, RegExp, Map, Set, WeakMap, WeakSet, RegExp.prototype.exec];
 
+  // Past this many bytes of JSON a value is shown as JSON without the
+  // check below: the check calls back into JavaScript for every member
+  // (about five times the cost of JSON itself), and a value this large
+  // reaches the model cut by the output cap anyway (contracts §7).
+  const checkedJsonBytes = 65536;
+
   // An object, or a value JSON cannot write: JSON when it is plain data,
   // else console.log's rendering (10 levels deep) and a line naming the
   // first thing JSON would have lost, and where.
   function renderValue(value) {
+    let json;
+    try { json = JSONstringify(value); } catch (_) { /* a cycle or a BigInt: checked below */ }
+    if (json !== undefined && json.length > checkedJsonBytes) return json;
+    return renderChecked(value);
+  }
+
+  function renderChecked(value) {
     const [ErrorCtor, PromiseCtor, RegExpCtor, MapCtor, SetCtor, WeakMapCtor, WeakSetCtor, exec] = renderIntrinsics;
     const identifier = /^[A-Za-z_$][\w$]*$/;
     const NotJson = class extends ErrorCtor {};
