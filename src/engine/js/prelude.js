@@ -4,7 +4,7 @@
 // points returned at the end stay with the host, out of the program's reach.
 (function (native) {
   'use strict';
-  const { submit, log, setTimer, clearTimer, finish, loadInspect, maxDepth, search, describe: describeTools } = native;
+  const { submit, log, setTimer, clearTimer, finish, loadInspect, loadRender, maxDepth, search, describe: describeTools } = native;
   // The console formatter is big: compiled only when a program first needs
   // it, with what its loading uses where lean and full contexts differ, and
   // what it calls with its own tables, taken now.
@@ -199,97 +199,32 @@
     return renderValue(value);
   }
 
-  // The constructors `renderValue` tells values by, as they were before the
-  // program ran (one array: a run that never renders an object pays little).
-  const renderIntrinsics = [Error, Promise, RegExp, Map, Set, WeakMap, WeakSet, RegExp.prototype.exec];
+  // The constructors the return-value check tells values by, as they were
+  // before the program ran (one array: a run that never renders an object
+  // pays little).
+  const renderIntrinsics = [Error, Promise, RegExp, Map, Set, WeakMap, WeakSet, RegExp.prototype.exec, TypeError];
 
   // Past this many bytes of JSON a value is shown as JSON without the
-  // check below: the check calls back into JavaScript for every member
-  // (about five times the cost of JSON itself), and a value this large
-  // reaches the model cut by the output cap anyway (contracts §7).
+  // check: the check calls back into JavaScript for every member (about
+  // five times the cost of JSON itself), and a value this large reaches the
+  // model cut by the output cap anyway (contracts §7).
   const checkedJsonBytes = 65536;
 
   // An object, or a value JSON cannot write: JSON when it is plain data,
-  // else console.log's rendering (10 levels deep) and a line naming the
-  // first thing JSON would have lost, and where.
+  // else console.log's rendering and a line naming the first thing JSON
+  // would have lost. The check is a script of its own (render.js), compiled
+  // into the context only when a run returns such a value: the prelude is
+  // read into every context, and most runs return a number or a string.
+  let checker;
   function renderValue(value) {
     let json;
     try { json = JSONstringify(value); } catch (_) { /* a cycle or a BigInt: checked below */ }
     if (json !== undefined && json.length > checkedJsonBytes) return json;
-    return renderChecked(value);
-  }
-
-  function renderChecked(value) {
-    const [ErrorCtor, PromiseCtor, RegExpCtor, MapCtor, SetCtor, WeakMapCtor, WeakSetCtor, exec] = renderIntrinsics;
-    const identifier = /^[A-Za-z_$][\w$]*$/;
-    const NotJson = class extends ErrorCtor {};
-    // What JSON would change or drop in `v` (already through its `toJSON`).
-    const notJson = (v) => {
-      switch (typeof v) {
-        case 'undefined': return 'undefined';
-        case 'function': return 'a function';
-        case 'symbol': return 'a symbol';
-        case 'bigint': return 'a BigInt';
-        case 'number': return v - v === 0 ? undefined : String(v);
-        case 'object': {
-          if (v === null) return undefined;
-          const proto = getPrototypeOf(v);
-          if (proto === MapProto || v instanceof MapCtor) return 'a Map';
-          if (proto === SetProto || v instanceof SetCtor) return 'a Set';
-          if (proto === WeakMapProto || v instanceof WeakMapCtor) return 'a WeakMap';
-          if (proto === WeakSetProto || v instanceof WeakSetCtor) return 'a WeakSet';
-          if (isView(v)) return 'a typed array';
-          if (isBuffer(v)) return 'an ArrayBuffer';
-          if (v instanceof ErrorCtor) return 'an error';
-          if (v instanceof PromiseCtor) return 'a Promise';
-          if (v instanceof RegExpCtor) return 'a RegExp';
-          return undefined;
-        }
-        default: return undefined;
-      }
-    };
-    // Each object's holder and key, for the path of what JSON would lose.
-    const parents = new MapCtor();
-    const get = MapProto.get, has = MapProto.has, set = MapProto.set;
-    // ` (at .a.b[2])`, or '' for the value itself.
-    const pathOf = (holder, key) => {
-      let path = '';
-      for (let n = 0; n < 64; n++) {
-        if (key === '' && !has.call(parents, holder)) break;
-        path = (isArray(holder) ? '[' + key + ']'
-          : exec.call(identifier, key) !== null ? '.' + key : '[' + JSONstringify(key) + ']') + path;
-        const up = get.call(parents, holder);
-        if (up === undefined) break;
-        holder = up[0];
-        key = up[1];
-      }
-      return path === '' ? '' : ' (at ' + path + ')';
-    };
-    function plainOnly(key, v) {
-      const why = notJson(v);
-      if (why !== undefined) throw new NotJson(why + pathOf(this, key));
-      if (typeof v === 'object' && v !== null) set.call(parents, v, [this, key]);
-      return v;
-    }
-    let why;
-    try {
-      return JSONstringify(value, plainOnly);
-    } catch (e) {
-      try {
-        why = e instanceof NotJson ? e.message
-          : (e instanceof TypeError && exec.call(/circular|cycle/i, String(e.message)) !== null) ? 'a cycle'
-          : 'what made JSON.stringify throw (' + describe(e)[0] + ')';
-      } catch (_) {
-        why = 'what made JSON.stringify throw';
-      }
-    }
-    let shown;
-    try {
-      shown = inspect().inspect(value, { depth: 10 });
-    } catch (_) {
-      shown = '[unrenderable ' + typeof value + ']';
-    }
-    return shown + '\n[run_code: shown as console.log shows it, since JSON cannot carry ' + why + ']';
+    checker = checker || loadRender()({
+      intrinsics: renderIntrinsics, JSONstringify, isArray, isView, isBuffer, getPrototypeOf,
+      MapProto, SetProto, WeakMapProto, WeakSetProto, describe, inspect,
+    });
+    return checker(value);
   }
 
   // Describes a thrown value: [text, stack].

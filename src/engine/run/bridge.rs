@@ -17,13 +17,17 @@ use super::{Finish, Shared, StartError};
 
 const PRELUDE: &str = include_str!("../js/prelude.js");
 const INSPECT: &str = include_str!("../js/inspect.js");
+const RENDER: &str = include_str!("../js/render.js");
 
-/// The prelude and the console formatter, compiled once per process.
+/// The prelude, the console formatter and the return-value check, compiled
+/// once per process.
 fn compiled(which: &'static str) -> Option<&'static Bytecode> {
     static PRELUDE_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
     static INSPECT_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
+    static RENDER_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
     let (cell, source, file) = match which {
         "prelude" => (&PRELUDE_CODE, PRELUDE, c"prelude.js"),
+        "render" => (&RENDER_CODE, RENDER, c"render.js"),
         _ => (&INSPECT_CODE, INSPECT, c"inspect.js"),
     };
     cell.get_or_init(|| Bytecode::compile(source, file).ok())
@@ -146,13 +150,25 @@ fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object
     native.set("describe", Func::from(describe))?;
     native.set("maxDepth", MAX_ARGUMENT_DEPTH)?;
     native.set("loadInspect", Func::from(load_inspect))?;
+    native.set("loadRender", Func::from(load_render))?;
     Ok(native)
 }
 
-/// Compiles the console formatter into the current context.
+/// Evaluates the console formatter in the current context.
 fn load_inspect<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
-    match compiled("inspect") {
+    load(ctx, "inspect", INSPECT)
+}
+
+/// Evaluates the return-value check in the current context.
+fn load_render<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+    load(ctx, "render", RENDER)
+}
+
+/// A script loaded on first use: its bytecode, or its source should that
+/// not have compiled.
+fn load<'js>(ctx: Ctx<'js>, which: &'static str, source: &str) -> rquickjs::Result<Value<'js>> {
+    match compiled(which) {
         Some(code) => code.eval(&ctx),
-        None => ctx.eval(INSPECT),
+        None => ctx.eval(source),
     }
 }
