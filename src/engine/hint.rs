@@ -4,10 +4,6 @@
 //! the code with the lexer only when a run has failed; nothing here runs
 //! on a run that succeeds.
 
-use swc_common::BytePos;
-use swc_common::input::StringInput;
-use swc_ecma_parser::{EsSyntax, Lexer, Syntax};
-
 /// One token: its text and its 1-based line.
 struct Token<'s> {
     text: &'s str,
@@ -36,14 +32,7 @@ pub(crate) fn hint(script: &str, line: Option<u32>, message: &str) -> Option<Str
 }
 
 fn tokens(script: &str) -> Vec<Token<'_>> {
-    // Byte positions start at 1 (0 is swc's dummy position).
-    let input = StringInput::new(script, BytePos(1), BytePos(1 + script.len() as u32));
-    let lexer = Lexer::new(
-        Syntax::Es(EsSyntax::default()),
-        Default::default(),
-        input,
-        None,
-    );
+    let lexer = super::position::lexer(script);
     let mut out = Vec::new();
     let (mut line, mut counted) = (1u32, 0usize);
     for token in lexer.take(MAX_TOKENS) {

@@ -49,15 +49,20 @@ pub(crate) fn refine(script: &str, from: (u32, u32), message: &str) -> Option<(u
     std::panic::catch_unwind(|| find(script, start, &failed)).ok()?
 }
 
-fn find(script: &str, start: usize, failed: &Failed<'_>) -> Option<(u32, u32)> {
-    // Byte positions start at 1 (0 is swc's dummy position).
+/// swc's lexer over a stripped script. Byte positions start at 1 (0 is
+/// swc's dummy position): a token's text is `script[lo - 1..hi - 1]`.
+pub(crate) fn lexer(script: &str) -> Lexer<'_> {
     let input = StringInput::new(script, BytePos(1), BytePos(1 + script.len() as u32));
-    let lexer = Lexer::new(
+    Lexer::new(
         Syntax::Es(EsSyntax::default()),
         Default::default(),
         input,
         None,
-    );
+    )
+}
+
+fn find(script: &str, start: usize, failed: &Failed<'_>) -> Option<(u32, u32)> {
+    let lexer = lexer(script);
     let text = |lo: BytePos, hi: BytePos| script.get(lo.0 as usize - 1..hi.0 as usize - 1);
     let mut after_dot = false;
     for token in lexer {
