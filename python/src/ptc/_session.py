@@ -37,6 +37,12 @@ class Config(TypedDict, total=False):
     escalatedMemoryLimitBytes: int
 
 
+def _string(data: dict[str, Any], key: str) -> str | None:
+    """``data[key]`` when it is a string, else ``None``."""
+    value = data.get(key)
+    return value if isinstance(value, str) else None
+
+
 @dataclasses.dataclass(frozen=True)
 class Event:
     """One ``run/event`` of a run: ``kind`` is ``"started"`` (a sub-call
@@ -52,20 +58,17 @@ class Event:
     @property
     def id(self) -> str | None:
         """The sub-call's id (``started``, ``settled``)."""
-        value = self.data.get("id")
-        return value if isinstance(value, str) else None
+        return _string(self.data, "id")
 
     @property
     def title(self) -> str | None:
         """How the sub-call reads to a person (``started``, ``settled``)."""
-        value = self.data.get("title")
-        return value if isinstance(value, str) else None
+        return _string(self.data, "title")
 
     @property
     def text(self) -> str | None:
         """A ``log`` event's line."""
-        value = self.data.get("text")
-        return value if isinstance(value, str) else None
+        return _string(self.data, "text")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -186,14 +189,12 @@ class Approval:
     @property
     def name(self) -> str | None:
         """The tool's name (``call``)."""
-        value = self.data.get("name")
-        return value if isinstance(value, str) else None
+        return _string(self.data, "name")
 
     @property
     def title(self) -> str | None:
         """How the call reads to a person (``call``)."""
-        value = self.data.get("title")
-        return value if isinstance(value, str) else None
+        return _string(self.data, "title")
 
     @property
     def arguments(self) -> Any:
