@@ -46,3 +46,141 @@ fn the_sample_manifest_runs_its_commands() {
     assert!(text.contains(r#""missing":"TOOL_ERROR""#), "{text}");
     assert!(text.contains(r#""today":10"#), "{text}");
 }
+
+/// The README's shell commands: each `ptc` line is run here as written;
+/// the rest are run where this list says, and a command of a new kind
+/// fails this test until it says where it is run.
+const RUN_ELSEWHERE: [(&str, &str); 5] = [
+    (
+        "cargo run --release -- run examples/explore.ts",
+        "`explore_summarises_…` runs the same program",
+    ),
+    (
+        "npm ci && pip install -r tests/mcp_client/requirements.txt && cargo test",
+        ".ci/run",
+    ),
+    (
+        "cargo install --path . --locked",
+        ".ci/run builds the same release binary; `cargo package --locked` built it from the package",
+    ),
+    (
+        "benches/peers/run-all target/peers",
+        "by hand on a quiet machine: .ci/run checks that it parses",
+    ),
+    ("python3 benches/plot_ratios.py", "by hand, after run-all"),
+];
+
+/// The commands of the README's `sh` blocks, one per line.
+fn readme_commands(readme: &str) -> Vec<&str> {
+    let mut commands = Vec::new();
+    let mut in_shell = false;
+    for line in readme.lines() {
+        if line.starts_with("```") {
+            in_shell = line == "```sh";
+        } else if in_shell && !line.trim().is_empty() {
+            commands.push(line.trim());
+        }
+    }
+    commands
+}
+
+/// The README's MCP config that its `--mcp-config mcp.json` commands use:
+/// the last `json` block naming `mcpServers` before them.
+fn readme_mcp_config(readme: &str) -> &str {
+    let before = &readme[..readme
+        .find("--mcp-config mcp.json")
+        .expect("a command using it")];
+    let start = before
+        .rfind("```json\n{\n  \"mcpServers\"")
+        .expect("an MCP config")
+        + 8;
+    let end = start + readme[start..].find("```").unwrap();
+    &readme[start..end]
+}
+
+#[test]
+fn every_command_in_the_readme_runs_as_written() {
+    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    // A copy of the files the commands read, so what they write (`>
+    // tools.d.ts`) stays out of the repository (a workspace refuses
+    // symlinks leading out of it); npx finds the servers through links.
+    let scratch = tempfile::tempdir().unwrap();
+    for name in [
+        "src",
+        "examples",
+        "fixtures",
+        "docs",
+        "tests/golden/sdk",
+        "README.md",
+    ] {
+        copy(&repository().join(name), &scratch.path().join(name));
+    }
+    for name in ["package.json", "node_modules"] {
+        std::os::unix::fs::symlink(repository().join(name), scratch.path().join(name)).unwrap();
+    }
+    std::fs::write(scratch.path().join("mcp.json"), readme_mcp_config(&readme)).unwrap();
+    let bin = Path::new(env!("CARGO_BIN_EXE_ptc")).parent().unwrap();
+    let path = format!(
+        "{}:{}:{}",
+        bin.display(),
+        repository().join("node_modules/.bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut ran = 0;
+    for command in readme_commands(&readme) {
+        if !command.starts_with("ptc ") && !command.contains("| ptc ") {
+            assert!(
+                RUN_ELSEWHERE
+                    .iter()
+                    .any(|(known, _)| command.starts_with(known)),
+                "the README's `{command}` is run by no test: run it here or say where in RUN_ELSEWHERE"
+            );
+            continue;
+        }
+        let output = std::process::Command::new("sh")
+            .args(["-c", command])
+            .current_dir(scratch.path())
+            .env("PATH", &path)
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let (out, err) = (
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr),
+        );
+        assert!(
+            output.status.success(),
+            "`{command}`: {}\n{out}\n{err}",
+            output.status
+        );
+        assert!(
+            !out.trim().is_empty()
+                || [" > ", " --check ", "ptc serve"]
+                    .iter()
+                    .any(|quiet| command.contains(quiet)),
+            "`{command}` printed nothing\n{err}"
+        );
+        ran += 1;
+    }
+    assert!(ran >= 10, "only {ran} ptc commands found in the README");
+    assert!(
+        std::fs::metadata(scratch.path().join("tools.d.ts"))
+            .unwrap()
+            .len()
+            > 0
+    );
+}
+
+/// Copies a file, or a folder with everything in it.
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    if from.is_dir() {
+        std::fs::create_dir_all(to).unwrap();
+        for entry in std::fs::read_dir(from).unwrap() {
+            let entry = entry.unwrap();
+            copy(&entry.path(), &to.join(entry.file_name()));
+        }
+    } else {
+        std::fs::copy(from, to).unwrap();
+    }
+}

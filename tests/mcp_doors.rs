@@ -57,6 +57,9 @@ async fn unreadable_answers_fail_their_call_at_once() {
     for (tool, says) in [
         ("bad_utf8", "not JSON"),
         ("surrogate", "hex escape"),
+        // A fault in a key, where the answer's id is still found.
+        ("bad_utf8_key", "not JSON"),
+        ("surrogate_key", "hex escape"),
         ("zeros", "more than 64 MiB of memory"),
     ] {
         let (text, took) = run(&registry, &catching(tool)).await;
@@ -256,6 +259,14 @@ fn oversized_and_costly_requests_are_answered_without_being_parsed() {
     writeln!(stdin, "{lone}").unwrap();
     let refused = answer_for(&mut stdout, &json!(3));
     assert_eq!(refused["error"]["code"], -32700, "{refused}");
+    // A fault in a key: the id is still found and answered.
+    let lone_key = r#"{"jsonrpc":"2.0","id":5,"method":"tools/list","params":{"\udc00":1}}"#;
+    writeln!(stdin, "{lone_key}").unwrap();
+    assert_eq!(answer_for(&mut stdout, &json!(5))["error"]["code"], -32700);
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"\xff\":0,\"id\":6,\"method\":\"tools/list\"}\n")
+        .unwrap();
+    assert_eq!(answer_for(&mut stdout, &json!(6))["error"]["code"], -32700);
 
     // Still serving.
     writeln!(stdin, r#"{{"jsonrpc":"2.0","id":4,"method":"tools/list"}}"#).unwrap();

@@ -9,7 +9,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use ptc::{Engine, Limits, McpHttpOptions, McpHttpServer, McpServer, Mode};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::common::test_registry;
@@ -106,15 +106,21 @@ fn read_reply(stream: &mut TcpStream) -> Reply {
 
 /// One request on a connection of its own.
 fn request(addr: SocketAddr, method: &str, headers: &str, body: &str) -> Reply {
+    request_bytes(addr, method, headers, body.as_bytes())
+}
+
+/// One request, whose body need not be text.
+fn request_bytes(addr: SocketAddr, method: &str, headers: &str, body: &[u8]) -> Reply {
     let mut stream = connect(addr);
     write!(
         stream,
         "{method} /mcp HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json, text/event-stream\r\n\
          Content-Type: application/json\r\nMCP-Protocol-Version: 2025-11-25\r\n{headers}\
-         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+         Content-Length: {}\r\nConnection: close\r\n\r\n",
         body.len()
     )
     .unwrap();
+    stream.write_all(body).unwrap();
     read_reply(&mut stream)
 }
 
@@ -182,6 +188,54 @@ fn delete_ends_a_session_with_204_and_an_unknown_one_is_404() {
     assert_eq!(
         request(server.addr, "POST", &in_session(&id), &list).status,
         404
+    );
+}
+
+/// A body that is not JSON is answered 400 with a JSON-RPC parse error,
+/// under its id when the fault is elsewhere (rmcp said 415, as if the
+/// Content-Type were wrong).
+#[test]
+fn bodies_that_are_not_json_are_a_parse_error_under_their_id() {
+    let server = Server::start(|o| o);
+    let id = open_session(server.addr);
+    let bodies: [(&[u8], Value); 4] = [
+        (
+            br#"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"\udc00":1}}"#,
+            json!(9),
+        ),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"\xff\":0,\"id\":\"k\",\"method\":\"tools/list\"}",
+            json!("k"),
+        ),
+        (
+            br#"{"jsonrpc":"2.0","id":10,"method":"tools/list","params":{"s":"\ud83c"}}"#,
+            json!(10),
+        ),
+        (b"{\"jsonrpc\":", Value::Null),
+    ];
+    for (body, expected_id) in bodies {
+        let reply = request_bytes(server.addr, "POST", &in_session(&id), body);
+        assert_eq!(reply.status, 400, "{reply:?}");
+        assert!(
+            reply.header("content-type") == Some("application/json"),
+            "{reply:?}"
+        );
+        let error: Value = serde_json::from_str(&reply.body).unwrap();
+        assert_eq!(error["error"]["code"], -32700, "{error}");
+        assert_eq!(error["id"], expected_id, "{error}");
+        assert!(
+            error["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("the message is not JSON"),
+            "{error}"
+        );
+    }
+    // Still serving the session.
+    let list = json!({ "jsonrpc": "2.0", "id": 3, "method": "tools/list" }).to_string();
+    assert_eq!(
+        request(server.addr, "POST", &in_session(&id), &list).status,
+        200
     );
 }
 

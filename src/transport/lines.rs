@@ -26,12 +26,11 @@ use rmcp::model::{
 };
 use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Notify;
 
 use crate::json::cost::{self, MessageLimits, Refusal};
+use crate::json::envelope::envelope;
 
 /// The code of the error answer made for an answer that arrived unreadable
 /// (a JSON-RPC server error, in the range implementations may use).
@@ -251,11 +250,7 @@ where
     /// (an error under its id), an answer to one of ours (an error answer
     /// for rmcp), or neither.
     fn unreadable(&mut self, text: &[u8], why: &Unreadable) {
-        let envelope = serde_json::from_slice::<Envelope>(text).ok();
-        let (id, is_request) = match envelope {
-            Some(Envelope { id, method }) => (id, method.is_some()),
-            None => (None, false),
-        };
+        let (id, is_request) = envelope(text).map_or((None, false), |e| (e.id, e.has_method));
         tracing::debug!("an unreadable message ({why})");
         match (id, is_request) {
             (Some(id), true) => self.answer(Some(id), why),
@@ -349,16 +344,6 @@ impl std::fmt::Display for Unreadable {
             Self::Shape(why) => write!(f, "it is not a JSON-RPC message of MCP: {why}"),
         }
     }
-}
-
-/// Just enough of a message to answer it: read without keeping the rest
-/// (and without checking its strings, which may be what was wrong).
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(default)]
-    id: Option<RequestId>,
-    #[serde(default)]
-    method: Option<IgnoredAny>,
 }
 
 /// The error answer rmcp gets for an answer that arrived unreadable, and

@@ -51,7 +51,7 @@ def tools_list(id, params, lists):
     if MODE in ("stubborn", "pingflood"):
         return answer(id, {"tools": [tool("fine")]})
     if MODE == "answers":
-        names = ["fine", "bad_utf8", "surrogate", "zeros", "huge_line", "forks"]
+        names = ["fine", "bad_utf8", "surrogate", "bad_utf8_key", "surrogate_key", "zeros", "huge_line", "forks"]
         return answer(id, {"tools": [tool(n) for n in names]})
     # flood: later re-lists are never answered.
 
@@ -62,6 +62,11 @@ def call(id, name):
     if name == "bad_utf8":
         text = '{"content": [{"type": "text", "text": "caf\xe9"}]}'
         sys.stdout.buffer.write(head.encode() + text.encode("latin-1") + b"}\n")
+    elif name == "bad_utf8_key":
+        text = '{"content": [], "structuredContent": {"caf\xe9": 1}}'
+        sys.stdout.buffer.write(head.encode() + text.encode("latin-1") + b"}\n")
+    elif name == "surrogate_key":
+        sys.stdout.write(head + '{"content": [], "structuredContent": {"\\ud83c": 1}}}\n')
     elif name == "surrogate":
         send({"jsonrpc": "2.0", "id": id, "result": {
             "content": [{"type": "text", "text": "\ud83c"}]}})

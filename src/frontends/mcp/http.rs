@@ -19,6 +19,7 @@ use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, Uri, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
+use rmcp::model::{ErrorCode, ErrorData, JsonRpcError};
 use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use subtle::ConstantTimeEq;
 use tokio_util::sync::CancellationToken;
@@ -26,6 +27,7 @@ use tokio_util::sync::CancellationToken;
 use self::sessions::{BoundedSessions, REFUSED};
 use super::{McpServeError, McpServer};
 use crate::json::cost::{self, MessageLimits, Refusal};
+use crate::json::envelope::envelope;
 
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
@@ -338,12 +340,17 @@ async fn bound(State(bounds): State<Arc<Bounds>>, request: Request, next: Next) 
         Ok(Ok(body)) => body,
     };
     // Measured before rmcp parses it: `[0,0,…]` costs seventy times its
-    // bytes parsed (contracts §6, "Messages"). What is not JSON is rmcp's
-    // to answer.
-    if let Err(refusal @ Refusal::TooCostly { .. }) =
-        cost::cost(&body, MessageLimits::of_bytes(bounds.max_body_bytes))
-    {
-        return (StatusCode::PAYLOAD_TOO_LARGE, format!("ptc mcp: {refusal}")).into_response();
+    // bytes parsed (contracts §6, "Messages"). A POST that is not JSON is
+    // answered as JSON-RPC says (rmcp would say 415, as if the
+    // Content-Type were wrong); a GET or DELETE has no body to read.
+    match cost::cost(&body, MessageLimits::of_bytes(bounds.max_body_bytes)) {
+        Err(refusal @ Refusal::TooCostly { .. }) => {
+            return (StatusCode::PAYLOAD_TOO_LARGE, format!("ptc mcp: {refusal}")).into_response();
+        }
+        Err(refusal @ Refusal::Malformed(_)) if parts.method == Method::POST => {
+            return not_json(&body, &refusal);
+        }
+        _ => {}
     }
     let request = Request::from_parts(parts, Body::from(body));
 
@@ -404,6 +411,27 @@ async fn read_body(body: Body, max: usize, declared: Option<u64>) -> Result<Byte
         whole.extend_from_slice(&chunk);
     }
     Ok(Bytes::from(whole))
+}
+
+/// 400 with a JSON-RPC parse error, under the body's id when it can be
+/// found (its fault may be a key that is not UTF-8, with the id intact).
+fn not_json(body: &[u8], refusal: &Refusal) -> Response {
+    let id = envelope(body).and_then(|e| e.id);
+    let error = JsonRpcError::new(
+        id,
+        ErrorData::new(
+            ErrorCode::PARSE_ERROR,
+            format!("ptc mcp: the message could not be read: {refusal}"),
+            None,
+        ),
+    );
+    let json = serde_json::to_vec(&error).unwrap_or_default();
+    (
+        StatusCode::BAD_REQUEST,
+        [(header::CONTENT_TYPE, "application/json")],
+        json,
+    )
+        .into_response()
 }
 
 fn too_large(max: usize) -> Response {
