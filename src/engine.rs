@@ -14,6 +14,7 @@ pub(crate) mod intrinsics;
 mod outcome;
 pub(crate) mod output;
 mod position;
+mod progress;
 mod report;
 mod request;
 pub(crate) mod run;

@@ -502,7 +502,7 @@ async fn a_busy_loop_inside_try_ends_as_timeout() {
     assert_eq!(o.kind, Some(FailureKind::Timeout));
     assert_eq!(
         o.text(),
-        "Error: code run failed (timeout): the run exceeded its 300 ms deadline\nCaptured output:\nstart"
+        "Error: code run failed (timeout): the run exceeded its 300 ms deadline. By then it had made no sub-call; it was running JavaScript when the limit struck.\nCaptured output:\nstart"
     );
     assert!(o.elapsed >= Duration::from_millis(300) && o.elapsed < Duration::from_secs(5));
     assert_eq!(
@@ -607,7 +607,7 @@ async fn a_heap_bomb_ends_as_memory_even_when_caught() {
     assert_eq!(o.kind, Some(FailureKind::Memory), "{}", o.text());
     assert_eq!(
         o.text(),
-        "Error: code run failed (memory): the run exceeded its memory limit of 16 MiB"
+        "Error: code run failed (memory): the run exceeded its memory limit of 16 MiB. By then it had made no sub-call; it was running JavaScript when the limit struck."
     );
     let o = run(
         &engine,

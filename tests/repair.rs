@@ -35,6 +35,9 @@ struct Case {
     /// The output cap, when not the default.
     #[serde(default)]
     output_cap: Option<usize>,
+    /// The run's deadline, when not 10 s.
+    #[serde(default)]
+    timeout_ms: Option<i64>,
 }
 
 fn tool(name: &str, params: Value, answer: Result<Value, &'static str>) -> Tool {
@@ -48,7 +51,8 @@ fn tool(name: &str, params: Value, answer: Result<Value, &'static str>) -> Tool 
 }
 
 /// The tools the corpus calls: a workspace-like set, a dotted MCP-like
-/// group, one that fails, and one the cases may hide.
+/// group, one that fails, one that never answers, and one the cases may
+/// hide.
 fn registry() -> Registry {
     let path = json!({
         "type": "object",
@@ -87,6 +91,11 @@ fn registry() -> Registry {
     ] {
         registry.add(t).unwrap();
     }
+    let never = Tool::new(
+        ToolDefinition::new("wait_forever").read_only(true),
+        |_args: Value, _cx: ToolContext| std::future::pending::<Result<Value, ToolError>>(),
+    );
+    registry.add(never).unwrap();
     registry
 }
 
@@ -106,7 +115,7 @@ async fn every_mistake_gets_the_facts_its_fix_needs() {
         let _hidden = (!case.hidden.is_empty()).then(|| scope.deny(case.hidden.clone()));
         let outcome = engine
             .run_code(
-                RunRequest::new(case.code.as_str()).timeout_ms(10_000),
+                RunRequest::new(case.code.as_str()).timeout_ms(case.timeout_ms.unwrap_or(10_000)),
                 RunOptions::default().scope(scope.clone()),
             )
             .await

@@ -291,11 +291,12 @@ async fn conclude(run: &mut Run, report: &Report, start_error: Option<StartFailu
     let ending = run.end().await;
     let (capture, sub_calls) = (&ending.capture, ending.sub_calls);
     let mut outcome = match (start_error, ending.interrupted, ending.finish) {
-        (_, Some(FailureKind::Memory), _) if ending.host_refused_memory => {
-            let why = "tool arguments waiting or in flight count toward it".to_owned();
-            report.render_failure(FailureKind::Memory, Some(why), None, capture, sub_calls)
+        (_, Some(kind), _) => {
+            let why = (kind == FailureKind::Memory && ending.host_refused_memory)
+                .then(|| "tool arguments waiting or in flight count toward it".to_owned());
+            let progress = ending.progress.as_ref();
+            report.limit_failure(kind, why, progress, capture, sub_calls, None)
         }
-        (_, Some(kind), _) => report.render_failure(kind, None, None, capture, sub_calls),
         (Some(f), None, _) => {
             report.render_failure(f.kind, Some(f.message), f.position, capture, sub_calls)
         }
@@ -328,7 +329,13 @@ fn dispose(inner: &EngineInner, run: Run) {
 /// holds the run's state).
 fn abandoned(shared: &run::Shared, report: &Report, kind: FailureKind) -> Outcome {
     match shared.abandon() {
-        Some((capture, sub_calls)) => report.render_failure(kind, None, None, &capture, sub_calls),
+        Some((capture, progress)) => {
+            let (made, progress) = (
+                progress.made,
+                (kind != FailureKind::Cancelled).then_some(&progress),
+            );
+            report.limit_failure(kind, None, progress, &capture, made, None)
+        }
         None => report.failure(kind, None, None, 0),
     }
 }

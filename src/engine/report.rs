@@ -6,6 +6,7 @@ use std::time::{Duration, Instant};
 
 use super::outcome::{FailureKind, Outcome};
 use super::output::{Capture, Gap, cap_text};
+use super::progress::Progress;
 use super::run::Image;
 use crate::limits::{Limits, Tier, size};
 use crate::tool::call::ContentBlock;
@@ -82,9 +83,24 @@ impl Report {
         capture: &Capture,
         sub_calls: u32,
     ) -> Outcome {
+        self.limit_failure(kind, message, None, capture, sub_calls, position)
+    }
+
+    /// A failure, saying for a deadline or memory limit how far the run
+    /// got (`progress`).
+    pub(super) fn limit_failure(
+        &self,
+        kind: FailureKind,
+        message: Option<String>,
+        progress: Option<&Progress>,
+        capture: &Capture,
+        sub_calls: u32,
+        position: Option<(u32, u32)>,
+    ) -> Outcome {
+        let how_far = progress.map(ToString::to_string).unwrap_or_default();
         let message = match kind {
             FailureKind::Timeout => format!(
-                "the run exceeded its {} ms deadline",
+                "the run exceeded its {} ms deadline.{how_far}",
                 self.timeout.as_millis()
             ),
             FailureKind::Memory => {
@@ -95,6 +111,8 @@ impl Report {
                 if let Some(why) = message {
                     m.push_str(&format!(" ({why})"));
                 }
+                m.push('.');
+                m.push_str(&how_far);
                 m
             }
             FailureKind::Cancelled => "the run was cancelled".into(),

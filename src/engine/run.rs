@@ -24,6 +24,7 @@ use super::hint;
 use super::outcome::FailureKind;
 use super::output::{Capture, LogLevel};
 use super::position;
+use super::progress::Progress;
 use super::sandbox::{Interrupts, Poller, Sandbox, Tripwires, eval_named};
 use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
@@ -78,6 +79,8 @@ pub(crate) struct Ending {
     pub(crate) cut_timers: usize,
     /// Why the run was stopped, if an interrupt stopped it.
     pub(crate) interrupted: Option<FailureKind>,
+    /// How far it got, when its deadline or memory limit stopped it.
+    pub(crate) progress: Option<Progress>,
     /// The memory limit was reached by the host's copies of arguments.
     pub(crate) host_refused_memory: bool,
 }
@@ -107,6 +110,8 @@ pub(crate) struct RunState {
     finish: Option<Finish>,
     images: Vec<Image>,
     rejections: Rejections,
+    /// The tool of the last sub-call made (for a limit's failure text).
+    last_tool: String,
 }
 
 pub(crate) struct Shared {
@@ -131,6 +136,9 @@ pub(crate) struct Run {
     pub(crate) interrupts: Arc<Interrupts>,
     inbox: mpsc::UnboundedReceiver<Completion>,
     program: PreparedProgram,
+    /// The last step left the program waiting (on sub-calls or timers);
+    /// otherwise a limit that strikes finds its JavaScript running.
+    waiting: bool,
 }
 
 /// What a step left behind.
@@ -189,13 +197,19 @@ impl Shared {
     /// sub-call, in flight or not yet started, and takes what the program
     /// printed and how many sub-calls it made (unless the stuck thread holds
     /// the state).
-    pub(crate) fn abandon(&self) -> Option<(Capture, u32)> {
+    pub(crate) fn abandon(&self) -> Option<(Capture, Progress)> {
         self.calls_cancel.cancel();
         let mut st = self.try_lock()?;
         st.closing = true;
+        let progress = Progress {
+            made: st.submitted,
+            last: (!st.last_tool.is_empty()).then(|| (st.last_tool.clone(), Vec::new())),
+            running: true,
+            ..Progress::default()
+        };
         Some((
             std::mem::replace(&mut st.capture, Capture::new(0)),
-            st.submitted,
+            progress,
         ))
     }
 
@@ -258,6 +272,7 @@ impl Run {
                 finish: None,
                 images: Vec::new(),
                 rejections: Rejections::default(),
+                last_tool: String::new(),
             }),
             setup,
         });
@@ -280,6 +295,7 @@ impl Run {
             interrupts,
             inbox,
             program,
+            waiting: false,
         };
         let started = run.context.with(|ctx| -> Result<(), StartError> {
             let host = bridge::install(&ctx, &run.shared)?;
@@ -300,6 +316,12 @@ impl Run {
 
     /// Advances the program until it waits, ends or is interrupted.
     pub(crate) fn step(&mut self) -> Step {
+        let step = self.step_until_waiting();
+        self.waiting = step == Step::Waiting;
+        step
+    }
+
+    fn step_until_waiting(&mut self) -> Step {
         let shared = Arc::clone(&self.shared);
         let interrupts = Arc::clone(&self.interrupts);
         let inbox = &mut self.inbox;
@@ -412,8 +434,13 @@ impl Run {
     /// Closes the run (see [`close`](Self::close)) and takes what its
     /// outcome is made of.
     pub(crate) async fn end(&mut self) -> Ending {
-        let (cut_calls, cut_timers) = self.close().await;
         let interrupted = self.interrupts.reason();
+        let progress = matches!(
+            interrupted,
+            Some(FailureKind::Timeout | FailureKind::Memory)
+        )
+        .then(|| self.progress());
+        let (cut_calls, cut_timers) = self.close().await;
         let mut st = self.shared.lock();
         for line in st.rejections.lines() {
             st.capture.push(line);
@@ -442,7 +469,24 @@ impl Run {
             cut_calls,
             cut_timers,
             interrupted,
+            progress,
             host_refused_memory: self.interrupts.trip.host_refused(),
+        }
+    }
+
+    /// How far the run got, before its sub-calls are cut off.
+    fn progress(&self) -> Progress {
+        let st = self.shared.lock();
+        let mut in_flight: Vec<(&u32, &Spawned)> = st.spawned.iter().collect();
+        in_flight.sort_unstable_by_key(|(n, _)| **n);
+        Progress {
+            made: st.submitted,
+            in_flight: in_flight.into_iter().map(|(_, s)| s.name.clone()).collect(),
+            queued: st.scheduler.queued(),
+            timers: st.timers.pending(),
+            last: (!st.last_tool.is_empty())
+                .then(|| (st.last_tool.clone(), self.program.call_lines(&st.last_tool))),
+            running: !self.waiting,
         }
     }
 

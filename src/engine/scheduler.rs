@@ -64,6 +64,11 @@ impl<T> Scheduler<T> {
         self.in_flight
     }
 
+    /// The calls waiting for admission.
+    pub(crate) fn queued(&self) -> usize {
+        self.queue.len()
+    }
+
     /// Empties the queue (the run ended): these calls never start.
     pub(crate) fn drain_queue(&mut self) -> impl Iterator<Item = T> + '_ {
         self.queue.drain(..).map(|q| q.item)

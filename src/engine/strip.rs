@@ -78,6 +78,12 @@ pub(crate) struct PreparedProgram {
 }
 
 impl PreparedProgram {
+    /// The lines of the model's code that call `tool` (see
+    /// `progress::call_lines`).
+    pub(crate) fn call_lines(&self, tool: &str) -> Vec<u32> {
+        super::progress::call_lines(&self.code, tool)
+    }
+
     /// Maps a position reported by QuickJS in [`Self::script`] back to the
     /// model's code, as a 1-based (line, column in characters) pair.
     ///

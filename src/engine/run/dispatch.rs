@@ -45,7 +45,7 @@ pub(super) struct SubCall {
 /// A sub-call handed to tokio.
 pub(super) struct Spawned {
     id: Arc<str>,
-    name: String,
+    pub(super) name: String,
     charged: usize,
     titled: Option<Titled>,
     /// Aborted if the run is dropped before the call settles.
@@ -79,6 +79,9 @@ impl Shared {
         }
         let mut st = self.lock();
         st.submitted += 1;
+        // Kept for a limit's failure text; the buffer is reused, not reallocated.
+        st.last_tool.clear();
+        st.last_tool.push_str(&name);
         let n = st.submitted;
         let id = sub_call_id(&self.setup.run_id, n);
         let tool = self.setup.scope.lookup(&name);

@@ -55,6 +55,11 @@ impl Timers {
         self.by_due.keys().next().map(|(due, _)| *due)
     }
 
+    /// How many are pending.
+    pub(super) fn pending(&self) -> usize {
+        self.due.len()
+    }
+
     /// Drops every pending timer; how many there were.
     pub(super) fn drop_all(&mut self) -> usize {
         self.due.clear();
