@@ -404,6 +404,47 @@ async fn a_failed_server_is_described_and_its_calls_say_why() {
     assert!(!said.contains("retried"), "no retry once stopped: {said}");
 }
 
+/// A server that does not start is reported with what it printed: the
+/// first line of its stdout that is not a message (cut and escaped) and its
+/// stderr, in the warning, the description and its tools' call errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_does_not_start_says_what_it_printed() {
+    let _no_leaks = NoLeaks::for_this_test();
+    let config = parse_config(json!({
+        "chatty": { "command": "sh", "args": ["-c", "echo hello; echo again; exec sleep 1000"],
+                    "startupTimeoutMs": 500 },
+        "quits": { "command": "sh", "args": ["-c", "echo 'no config in /etc/q' >&2; exit 3"] },
+    }));
+    let registry = Registry::new();
+    let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
+    let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let chatty =
+        "did not start within 500 ms; its first line on stdout was not an MCP message: \"hello\"";
+    let quits = "no config in /etc/q";
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains(chatty), "{problems:?}");
+    assert!(!problems[0].contains("again"), "{problems:?}");
+    assert!(problems[1].contains(quits), "{problems:?}");
+
+    let text = run_code_description(&registry);
+    for (server, says) in [("chatty", chatty), ("quits", quits)] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("- MCP server `{server}` failed to start")))
+            .unwrap_or_else(|| panic!("no line for `{server}`: {text}"));
+        assert!(line.contains(says), "{line}");
+        let said = run(
+            &registry,
+            &format!(
+                r#"try {{ await tools["{server}.x"]({{}}) }} catch (e) {{ return e.message }}"#
+            ),
+        )
+        .await;
+        assert!(said.contains(says), "{said}");
+    }
+    servers.shutdown().await;
+}
+
 /// Healthy setups describe exactly as before: no line about servers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn servers_that_are_up_add_nothing_to_the_description() {
