@@ -20,7 +20,7 @@ fn ptc_with_input(dir: &Path, args: &[&str], input: &str) -> Output {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     without_terminal(&mut command);
-    let mut child = command.spawn().expect("ptc starts");
+    let mut child = crate::common::spawn(&mut command);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).unwrap();
     drop(stdin);
@@ -432,14 +432,14 @@ fn sdk_formats_and_modes() {
 #[test]
 fn a_closed_stdout_is_not_an_error() {
     let dir = tempdir();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(["run", "-e", "return 'x'.repeat(30000)"])
-        .current_dir(dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["run", "-e", "return 'x'.repeat(30000)"])
+            .current_dir(dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     assert_eq!(code(&out), 0, "{}", stderr(&out));
@@ -508,14 +508,15 @@ fn a_terminal_shows_titles_in_the_prompt_and_the_progress_line() {
         "{} run --tools manifest.json -e 'return (await tools.deploy({{ target: \"prod\" }})).target'",
         env!("CARGO_BIN_EXE_ptc")
     );
-    let mut child = Command::new("script")
-        .args(["-qec", &run, "/dev/null"])
-        .current_dir(dir.path())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("util-linux `script` is installed (it gives the test a terminal)");
+    // util-linux `script` gives the test a terminal.
+    let mut child = crate::common::spawn(
+        Command::new("script")
+            .args(["-qec", &run, "/dev/null"])
+            .current_dir(dir.path())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
     child.stdin.take().unwrap().write_all(b"y\n").unwrap();
     let output = child.wait_with_output().unwrap();
     let screen = String::from_utf8_lossy(&output.stdout);

@@ -1,5 +1,9 @@
 //! Helpers shared by the integration tests.
 
+mod noleaks;
+
+pub use noleaks::{NoLeaks, Spawned, TAG_VAR, output, spawn, tag_manifest, tag_servers, tagged};
+
 use std::path::PathBuf;
 
 use std::time::Duration;
@@ -35,17 +39,16 @@ pub fn with_query(name: &str) -> ToolDefinition {
 /// again), so other tests' threads and allocations do not blur what it
 /// measures, and returns what follows `tag ` on the line it printed.
 pub fn in_own_process(name: &str, tag: &str) -> String {
-    let out = std::process::Command::new(std::env::current_exe().unwrap())
-        .args([
+    let out = output(
+        std::process::Command::new(std::env::current_exe().unwrap()).args([
             "--exact",
             name,
             "--ignored",
             "--nocapture",
             "--test-threads",
             "1",
-        ])
-        .output()
-        .expect("re-run the test binary");
+        ]),
+    );
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         out.status.success(),

@@ -804,7 +804,7 @@ fn ptc_with_terminal(dir: &Path, args: &[&str], answers: &str) -> std::process::
             Ok(())
         });
     }
-    let child = command.spawn().expect("ptc starts");
+    let child = crate::common::spawn(&mut command);
     drop(command);
     leader.write_all(answers.as_bytes()).unwrap();
     let output = child.wait_with_output().unwrap();

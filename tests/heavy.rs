@@ -3,7 +3,7 @@
 //! tests in `tests.rs` that wait for events (cargo runs test binaries one
 //! after another).
 
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod common;
 mod fuzz_corpus;
 mod hostile;

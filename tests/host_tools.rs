@@ -537,7 +537,7 @@ mod manifest_tools {
             script(dir.path(), name, body);
         }
         let path = dir.path().join("tools.json");
-        fs::write(&path, manifest.to_string()).unwrap();
+        fs::write(&path, crate::common::tag_manifest(manifest).to_string()).unwrap();
         let registry = Registry::new();
         registry.add_all(load_manifest(&path).unwrap()).unwrap();
         (dir, registry)
@@ -565,6 +565,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn a_command_gets_the_arguments_and_returns_its_json() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (_dir, registry) = manifest(
             &[("echo.sh", "cat")],
             json!({ "tools": [{
@@ -589,6 +590,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn arguments_cwd_env_and_call_id_reach_the_command() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (dir, registry) = manifest(
             &[(
                 "bin/info.sh",
@@ -617,6 +619,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn a_failing_command_reports_status_and_stderr() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (_dir, registry) = manifest(
             &[(
                 "fail.sh",
@@ -637,6 +640,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn invalid_json_output_is_a_tool_error() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (_dir, registry) = manifest(
             &[("bad.sh", "echo 'not json'"), ("quiet.sh", "true")],
             json!([
@@ -658,6 +662,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn a_missing_program_is_a_tool_error() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (_dir, registry) = manifest(&[], json!([{ "name": "gone", "command": ["./gone.sh"] }]));
         let (code, message) = fails(&registry, "gone", json!({})).await;
         assert_eq!(code, ErrorCode::ToolError);
@@ -670,6 +675,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn definition_only_tools_say_so() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let registry = Registry::new();
         registry
             .add_all(parse_manifest(r#"[{ "name": "x" }]"#, Path::new(".")).unwrap())
@@ -685,6 +691,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn path_programs_and_absolute_programs_run() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let dir = tempfile::tempdir().unwrap();
         let absolute = script(dir.path(), "abs.sh", "echo '\"abs\"'");
         let text = json!([
@@ -703,6 +710,7 @@ mod manifest_tools {
 
     #[tokio::test]
     async fn parallel_calls_each_get_their_own_process() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         // Each call waits until the other one has started: they must overlap.
         let (_dir, registry) = manifest(
             &[(
@@ -729,6 +737,7 @@ cat"#,
 
     #[tokio::test]
     async fn big_arguments_do_not_deadlock_a_command_that_ignores_them() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (_dir, registry) = manifest(
             &[("ignore.sh", "echo '{\"ok\":true}'")],
             json!([{ "name": "ignore", "command": ["./ignore.sh"] }]),
@@ -741,6 +750,7 @@ cat"#,
     #[cfg(target_os = "linux")]
     #[tokio::test]
     async fn cancelling_kills_and_reaps_the_command() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (dir, registry) = manifest(
             &[("slow.sh", "echo $$ > \"$1\"; exec sleep 30")],
             json!([{ "name": "slow", "command": ["./slow.sh", "pid"], "cwd": "." }]),
@@ -769,6 +779,7 @@ cat"#,
     #[cfg(target_os = "linux")]
     #[tokio::test]
     async fn cancelling_kills_what_the_command_started() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (dir, registry) = manifest(
             &[("spawner.sh", "sleep 30 & echo $! > \"$1\"; wait")],
             json!([{ "name": "spawner", "command": ["./spawner.sh", "pid"], "cwd": "." }]),
@@ -788,6 +799,7 @@ cat"#,
     #[cfg(target_os = "linux")]
     #[tokio::test]
     async fn the_tool_timeout_kills_the_command() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let (dir, registry) = manifest(
             &[("slow.sh", "echo $$ > \"$1\"; exec sleep 30")],
             json!([{ "name": "slow", "timeoutMs": 1000, "command": ["./slow.sh", "pid"], "cwd": "." }]),
@@ -812,6 +824,7 @@ cat"#,
 
     #[tokio::test]
     async fn load_errors_name_the_file_and_entry() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("tools.json");
         let shown = path.display().to_string();

@@ -11,13 +11,13 @@ use crate::mcp_server::drive;
 
 /// `ptc ARGS` with stdin closed: its exit status and stderr.
 fn ptc_exit(dir: &Path, args: &[&str]) -> (i32, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .output()
-        .unwrap();
+    let output = crate::common::output(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(args)
+            .current_dir(dir)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null()),
+    );
     (
         output.status.code().unwrap(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -84,15 +84,15 @@ fn ptc_mcp_gives_file_tools_only_with_an_explicit_workspace() {
         ]
     );
     // `ptc run` keeps the current directory as its default workspace.
-    let output = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args([
-            "run",
-            "-e",
-            "return await tools.read_file({ path: 'notes.txt' })",
-        ])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let output = crate::common::output(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args([
+                "run",
+                "-e",
+                "return await tools.read_file({ path: 'notes.txt' })",
+            ])
+            .current_dir(dir.path()),
+    );
     assert_eq!(String::from_utf8_lossy(&output.stdout), "hello\n");
 }
 
@@ -138,11 +138,11 @@ fn a_config_entry_that_starts_this_ptc_mcp_again_is_skipped() {
 
     // `ptc sdk` (like `ptc run`) may use `ptc mcp` as a tool source: it
     // is not itself.
-    let output = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(["sdk", "--format", "ts", "--mcp-config", config_path])
-        .current_dir(dir.path())
-        .output()
-        .unwrap();
+    let output = crate::common::output(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["sdk", "--format", "ts", "--mcp-config", config_path])
+            .current_dir(dir.path()),
+    );
     let sdk = String::from_utf8_lossy(&output.stdout);
     assert!(sdk.contains(r#""direct.read_file"("#), "{sdk}");
 }

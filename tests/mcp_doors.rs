@@ -6,13 +6,14 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::Spawned;
 use ptc::{Engine, Limits, McpConfig, McpOptions, Registry, RunOptions, RunRequest};
 use serde_json::{Value, json};
 
-use crate::common::eventually;
+use crate::common::{NoLeaks, eventually, tag_servers};
 
 fn hostile(mode: &str, log: &Path) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile_mcp_server.py");
@@ -20,9 +21,10 @@ fn hostile(mode: &str, log: &Path) -> Value {
 }
 
 async fn connect_answers(log: &Path) -> (Registry, ptc::McpServers) {
-    let config =
-        McpConfig::parse(&json!({ "mcpServers": { "h": hostile("answers", log) } }).to_string())
-            .unwrap();
+    let config = McpConfig::parse(
+        &json!({ "mcpServers": tag_servers(json!({ "h": hostile("answers", log) })) }).to_string(),
+    )
+    .unwrap();
     let registry = Registry::new();
     let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
     assert!(problems.is_empty(), "{problems:?}");
@@ -52,6 +54,7 @@ fn catching(tool: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unreadable_answers_fail_their_call_at_once() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = tempfile::tempdir().unwrap();
     let (registry, servers) = connect_answers(&dir.path().join("log")).await;
     for (tool, says) in [
@@ -78,6 +81,7 @@ async fn unreadable_answers_fail_their_call_at_once() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_line_too_long_to_read_ends_the_session_and_the_next_call_restarts_it() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = tempfile::tempdir().unwrap();
     let (registry, servers) = connect_answers(&dir.path().join("log")).await;
     let (text, took) = run(&registry, &catching("huge_line")).await;
@@ -115,6 +119,7 @@ fn grandchild(log: &Path) -> i32 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stopping_a_server_ends_what_it_started() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");
     let (registry, servers) = connect_answers(&log).await;
@@ -139,15 +144,15 @@ async fn stopping_a_server_ends_what_it_started() {
 
 // ------------------------------------------------------------ ptc mcp's stdin
 
-fn ptc_mcp(dir: &Path) -> Child {
-    Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(["mcp", "--workspace"])
-        .arg(dir)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+fn ptc_mcp(dir: &Path) -> Spawned {
+    crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["mcp", "--workspace"])
+            .arg(dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    )
 }
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}
@@ -155,7 +160,7 @@ const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","param
 "#;
 
 /// `ptc mcp` over `dir`, past `initialize`: the process and its pipes.
-fn initialized(dir: &Path) -> (Child, ChildStdin, BufReader<ChildStdout>) {
+fn initialized(dir: &Path) -> (Spawned, ChildStdin, BufReader<ChildStdout>) {
     let mut ptc = ptc_mcp(dir);
     let mut stdin = ptc.stdin.take().unwrap();
     let mut stdout = BufReader::new(ptc.stdout.take().unwrap());
@@ -386,14 +391,14 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
     std::fs::write(&config, servers.to_string()).unwrap();
     for (signal, number) in [(libc::SIGTERM, 15), (libc::SIGINT, 2), (libc::SIGHUP, 1)] {
         let _ = std::fs::remove_file(&pidfile);
-        let mut ptc = Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args(["mcp", "--mcp-config"])
-            .arg(&config)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut ptc = crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .args(["mcp", "--mcp-config"])
+                .arg(&config)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped()),
+        );
         let started = Instant::now();
         let sleep = loop {
             if let Some(pid) = std::fs::read_to_string(&pidfile)
@@ -435,7 +440,7 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
 
 /// How a child ended, what it printed, and its peak RSS in MiB (polled
 /// in `/proc` while it runs).
-fn run_measured(mut child: Child) -> (std::process::ExitStatus, String, f64) {
+fn run_measured(mut child: Spawned) -> (std::process::ExitStatus, String, f64) {
     let mut peak: f64 = 0.0;
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -453,33 +458,33 @@ fn run_measured(mut child: Child) -> (std::process::ExitStatus, String, f64) {
     (status, out, peak)
 }
 
-fn ptc_run_with(dir: &Path, mode: &str, code: &str) -> Child {
+fn ptc_run_with(dir: &Path, mode: &str, code: &str) -> Spawned {
     let config = dir.join("mcp.json");
     let servers = json!({ "mcpServers": { "h": hostile(mode, &dir.join("log")) } });
     std::fs::write(&config, servers.to_string()).unwrap();
-    Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(["run", "--mcp-config"])
-        .arg(&config)
-        .args(["-e", code])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap()
+    crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["run", "--mcp-config"])
+            .arg(&config)
+            .args(["-e", code])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    )
 }
 
 #[test]
 fn a_server_flooding_requests_it_never_reads_holds_a_bounded_backlog() {
-    // 300,000 pings, none of whose answers the server reads: unbounded,
-    // each answer waited in a task of its own (1M reached 1.7 GB).
+    // 300,000 pings, none of whose answers the server reads while it
+    // sends them: unbounded, each answer waited in a task of its own (1M
+    // reached 1.7 GB). The program's call is answered only once the
+    // server is done (it reads its stdin again then), so ptc lives through
+    // the whole flood however fast the machine is.
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("log");
-    let child = ptc_run_with(
-        dir.path(),
-        "pingflood",
-        "await new Promise(r => setTimeout(r, 4000)); return 1",
-    );
-    let (status, _, peak) = run_measured(child);
+    let child = ptc_run_with(dir.path(), "pingflood", "return await tools['h.fine']({})");
+    let (status, out, peak) = run_measured(child);
     assert!(status.success(), "{status:?}");
+    assert!(out.contains("ok"), "the call after the flood: {out}");
     assert!(
         std::fs::read_to_string(&log)
             .unwrap_or_default()

@@ -5,9 +5,10 @@
 
 use std::io::{ErrorKind, Read, Write};
 use std::net::{SocketAddr, TcpStream};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use crate::common::Spawned;
 use ptc::{Engine, Limits, McpHttpOptions, McpHttpServer, McpServer, Mode};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -245,14 +246,14 @@ fn bodies_that_are_not_json_are_a_parse_error_under_their_id() {
 fn the_python_client_ends_its_session_without_a_warning() {
     let server = Server::start(|o| o);
     let plan = json!({ "scenario": "list", "http": format!("http://{}/mcp", server.addr) });
-    let output = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/tests/mcp_client/drive.py"
-        ))
-        .arg(plan.to_string())
-        .output()
-        .expect("python3 runs (with the `mcp` package)");
+    let output = crate::common::output(
+        Command::new("python3")
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/mcp_client/drive.py"
+            ))
+            .arg(plan.to_string()),
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
@@ -559,17 +560,17 @@ fn the_binary_listens_on_localhost_and_holds_its_session_ceiling() {
 
 /// `ptc mcp --http localhost:0` over `dir` with `extra` flags, and the
 /// address it announced (loopback).
-fn ptc_mcp_http(dir: &std::path::Path, extra: &[&str]) -> (Child, SocketAddr) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(["mcp", "--workspace"])
-        .arg(dir)
-        .args(["--http", "localhost:0"])
-        .args(extra)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+fn ptc_mcp_http(dir: &std::path::Path, extra: &[&str]) -> (Spawned, SocketAddr) {
+    let mut child = crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["mcp", "--workspace"])
+            .arg(dir)
+            .args(["--http", "localhost:0"])
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped()),
+    );
     let mut stderr = child.stderr.take().unwrap();
     let mut announced = Vec::new();
     let mut byte = [0u8; 1];
@@ -633,7 +634,7 @@ fn costly_bodies_are_refused_before_they_are_parsed() {
 }
 
 /// Kills and reaps the child when dropped, so no process outlives the test.
-struct Reaped<'a>(&'a mut Child);
+struct Reaped<'a>(&'a mut Spawned);
 
 impl Drop for Reaped<'_> {
     fn drop(&mut self) {

@@ -6,9 +6,10 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::time::Duration;
 
+use crate::common::Spawned;
 use ptc::{
     Engine, ErrorCode, Limits, McpServer, Mode, Registry, Tool, ToolContext, ToolDefinition,
     ToolError,
@@ -28,11 +29,7 @@ fn driver() -> PathBuf {
 
 /// Runs the Python driver with `plan` and returns the JSON it printed.
 pub(crate) fn drive(plan: Value) -> Value {
-    let output = Command::new("python3")
-        .arg(driver())
-        .arg(plan.to_string())
-        .output()
-        .expect("python3 runs (the MCP client tests need Python 3 with the `mcp` package)");
+    let output = crate::common::output(Command::new("python3").arg(driver()).arg(plan.to_string()));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.code() != Some(3),
@@ -455,7 +452,7 @@ fn python_client_calls_tools_natively() {
 
 /// `ptc mcp --http 127.0.0.1:0` with extra flags, killed when dropped.
 struct HttpServer {
-    child: Child,
+    child: Spawned,
     url: String,
 }
 
@@ -475,7 +472,7 @@ impl HttpServer {
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped());
-        let mut child = command.spawn().expect("ptc starts");
+        let mut child = crate::common::spawn(&mut command);
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
         let url = loop {
             let line = lines.next().expect("ptc announces its endpoint").unwrap();
@@ -590,13 +587,13 @@ fn python_client_elicitation_works_over_http_sessions() {
 }
 
 fn ptc_mcp_exit(args: &[&str]) -> (i32, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .arg("mcp")
-        .args(args)
-        .env_remove("PTC_UNSET_TOKEN")
-        .stdin(Stdio::null())
-        .output()
-        .unwrap();
+    let output = crate::common::output(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .arg("mcp")
+            .args(args)
+            .env_remove("PTC_UNSET_TOKEN")
+            .stdin(Stdio::null()),
+    );
     (
         output.status.code().unwrap(),
         String::from_utf8_lossy(&output.stderr).into_owned(),
@@ -1048,7 +1045,7 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
 /// `ptc mcp` over stdio driven line by line, as a hostile client would:
 /// it may write without reading. Lines are read on a thread, once asked.
 struct RawStdio {
-    child: Child,
+    child: Spawned,
     stdin: Option<std::process::ChildStdin>,
     stdout: Option<std::process::ChildStdout>,
     lines: Option<std::sync::mpsc::Receiver<Value>>,
@@ -1057,14 +1054,14 @@ struct RawStdio {
 impl RawStdio {
     /// Spawned with `args` after `ptc mcp`, initialized.
     fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .arg("mcp")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .arg("mcp")
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        );
         let mut raw = Self {
             stdin: child.stdin.take(),
             stdout: child.stdout.take(),

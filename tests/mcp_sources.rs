@@ -21,7 +21,7 @@ use ptc::{
 };
 use serde_json::{Value, json};
 
-use crate::common::eventually;
+use crate::common::{NoLeaks, eventually, tag_servers};
 
 // ---------------------------------------------------------------- helpers
 
@@ -62,6 +62,7 @@ fn log_lines(log: &Path) -> Vec<String> {
 }
 
 async fn connect(servers: Value, options: McpOptions) -> (Registry, McpServers, Vec<String>) {
+    let servers = tag_servers(servers);
     let config = McpConfig::parse(&json!({ "mcpServers": servers }).to_string()).unwrap();
     let registry = Registry::new();
     let (handle, problems) = ptc::connect(&config, &registry, options).await;
@@ -103,6 +104,7 @@ fn temp_dir() -> tempfile::TempDir {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn real_servers_serve_one_program() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = temp_dir();
     std::fs::write(dir.path().join("a.txt"), "alpha").unwrap();
     std::fs::write(dir.path().join("b.txt"), "beta").unwrap();
@@ -163,6 +165,7 @@ async fn real_servers_serve_one_program() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn structured_results_images_and_errors_map() {
+    let _no_leaks = NoLeaks::for_this_test();
     let (_log_dir, _, registry, servers, problems) = connect_hermetic("tools").await;
     assert!(problems.is_empty(), "{problems:?}");
     let weather = registry.definition("h.weather").unwrap();
@@ -206,6 +209,7 @@ async fn structured_results_images_and_errors_map() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn read_only_calls_overlap_on_the_server() {
+    let _no_leaks = NoLeaks::for_this_test();
     let (_log_dir, _, registry, servers, _) = connect_hermetic("tools").await;
     assert!(registry.definition("h.meet").unwrap().read_only);
     // Each `meet` call waits on the server until the other one arrives.
@@ -220,6 +224,7 @@ async fn read_only_calls_overlap_on_the_server() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_exits_mid_call_fails_the_call_and_restarts_on_the_next() {
+    let _no_leaks = NoLeaks::for_this_test();
     let (_log_dir, log, registry, servers, _) = connect_hermetic("tools").await;
     let outcome = run(
         &registry,
@@ -251,6 +256,7 @@ async fn a_server_that_exits_mid_call_fails_the_call_and_restarts_on_the_next() 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_never_answers_is_cancelled_when_the_run_ends() {
+    let _no_leaks = NoLeaks::for_this_test();
     let (_log_dir, log, registry, servers, _) = connect_hermetic("tools").await;
     let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
     let request = RunRequest::new(r#"await tools["h.hang"]({})"#).timeout_ms(1000);
@@ -277,6 +283,7 @@ async fn a_server_that_never_answers_is_cancelled_when_the_run_ends() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn list_changed_updates_the_registry_and_the_sdk() {
+    let _no_leaks = NoLeaks::for_this_test();
     let (_log_dir, _, registry, servers, _) = connect_hermetic("tools").await;
     let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
     let sdk = || engine.presentation(&registry.scope(), None).sdk.to_string();
@@ -308,6 +315,7 @@ async fn list_changed_updates_the_registry_and_the_sdk() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hostile_names_and_schemas_are_skipped_with_a_warning_each() {
+    let _no_leaks = NoLeaks::for_this_test();
     let (_log_dir, _, registry, servers, problems) = connect_hermetic("hostile").await;
     let names: Vec<String> = registry.definitions().into_iter().map(|d| d.name).collect();
     assert_eq!(names, ["h.fine", "h.comment"]);
@@ -361,10 +369,11 @@ async fn assert_operator_tool_kept(registry: &Registry, name: &str, log: &Path) 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_cannot_take_over_a_name_at_start() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = temp_dir();
     let log = dir.path().join("log");
     let registry = registry_with_operator_tools();
-    let config = json!({ "mcpServers": { "h": hermetic("tools", &log) } });
+    let config = json!({ "mcpServers": tag_servers(json!({ "h": hermetic("tools", &log) })) });
     let config = McpConfig::parse(&config.to_string()).unwrap();
     let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
     let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
@@ -385,10 +394,11 @@ async fn a_server_cannot_take_over_a_name_at_start() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_cannot_take_over_a_name_by_list_changed() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = temp_dir();
     let log = dir.path().join("log");
     let registry = registry_with_operator_tools();
-    let config = json!({ "mcpServers": { "h": hermetic("tools", &log) } });
+    let config = json!({ "mcpServers": tag_servers(json!({ "h": hermetic("tools", &log) })) });
     let config = McpConfig::parse(&config.to_string()).unwrap();
     let (servers, _) = ptc::connect(&config, &registry, McpOptions::default()).await;
     let outcome = run(
@@ -423,6 +433,7 @@ fn rss_mib() -> f64 {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_pages_forever_is_cut_off_at_a_cap() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = temp_dir();
     let log = dir.path().join("log");
     let before = rss_mib();
@@ -468,6 +479,7 @@ async fn a_server_that_pages_forever_is_cut_off_at_a_cap() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_flood_of_list_changed_makes_one_relisting_at_a_time() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = temp_dir();
     let log = dir.path().join("log");
     let mut entry = hostile("flood", &log);
@@ -491,6 +503,7 @@ async fn a_flood_of_list_changed_makes_one_relisting_at_a_time() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_malformed_entry_costs_only_its_tool() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = temp_dir();
     let log = dir.path().join("log");
     let (registry, servers, problems) = connect(
@@ -518,6 +531,7 @@ async fn a_malformed_entry_costs_only_its_tool() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn broken_servers_do_not_keep_the_others_from_working() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = temp_dir();
     let log = dir.path().join("log");
     let not_executable = dir.path().join("server.sh");
@@ -576,6 +590,7 @@ async fn broken_servers_do_not_keep_the_others_from_working() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn destructive_tools_ask_when_the_config_says_so() {
+    let _no_leaks = NoLeaks::for_this_test();
     let log = temp_dir();
     let log = log.path().join("log");
     let mut entry = hermetic("tools", &log);
@@ -604,6 +619,7 @@ async fn destructive_tools_ask_when_the_config_says_so() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_cannot_restart_fails_calls_and_backs_off() {
+    let _no_leaks = NoLeaks::for_this_test();
     let log = temp_dir();
     let log = log.path().join("log");
     let options =
@@ -645,6 +661,7 @@ async fn a_server_that_cannot_restart_fails_calls_and_backs_off() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_streamable_http_server_serves_with_its_headers() {
+    let _no_leaks = NoLeaks::for_this_test();
     let url = server::serve_http().await;
     // Built in code, as a host would.
     let mut config = McpConfig::default();
@@ -666,11 +683,11 @@ async fn a_streamable_http_server_serves_with_its_headers() {
 // ---------------------------------------------------------- the binary
 
 fn ptc(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_ptc"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("run ptc")
+    crate::common::output(
+        std::process::Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(args)
+            .current_dir(env!("CARGO_MANIFEST_DIR")),
+    )
 }
 
 fn write_config(dir: &Path, servers: Value) -> PathBuf {

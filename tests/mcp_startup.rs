@@ -6,17 +6,18 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::{ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use crate::common::Spawned;
 use ptc::{
     Engine, Limits, McpConfig, McpOptions, McpServers, Registry, RunOptions, RunRequest, Tool,
     ToolContext, ToolError,
 };
 use serde_json::{Value, json};
 
-use crate::common::eventually;
+use crate::common::{NoLeaks, eventually, tag_servers};
 
 /// How long `initialize` and `tools/list` may take with servers that hang:
 /// far above the 50 ms aimed at, so that a loaded machine passes, and far
@@ -60,14 +61,14 @@ fn write_config(dir: &Path, servers: Value) -> PathBuf {
 }
 
 fn parse_config(servers: Value) -> McpConfig {
-    McpConfig::parse(&json!({ "mcpServers": servers }).to_string()).unwrap()
+    McpConfig::parse(&json!({ "mcpServers": tag_servers(servers) }).to_string()).unwrap()
 }
 
 // ------------------------------------------------ `ptc mcp`, line by line
 
 /// `ptc mcp` over stdio; its lines are read on a thread.
 struct PtcMcp {
-    child: Child,
+    child: Spawned,
     stdin: Option<ChildStdin>,
     lines: Receiver<Value>,
     next_id: i64,
@@ -77,14 +78,14 @@ struct PtcMcp {
 
 impl PtcMcp {
     fn start(args: &[&str]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .arg("mcp")
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .arg("mcp")
+                .args(args)
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        );
         let stdout = BufReader::new(child.stdout.take().unwrap());
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
@@ -344,6 +345,7 @@ async fn run(registry: &Registry, code: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_failed_server_is_described_and_its_calls_say_why() {
+    let _no_leaks = NoLeaks::for_this_test();
     let config = parse_config(json!({
         "broken": startup_server("broken"),
         "ok": startup_server("ready"),
@@ -402,9 +404,51 @@ async fn a_failed_server_is_described_and_its_calls_say_why() {
     assert!(!said.contains("retried"), "no retry once stopped: {said}");
 }
 
+/// A server that does not start is reported with what it printed: the
+/// first line of its stdout that is not a message (cut and escaped) and its
+/// stderr, in the warning, the description and its tools' call errors.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_does_not_start_says_what_it_printed() {
+    let _no_leaks = NoLeaks::for_this_test();
+    let config = parse_config(json!({
+        "chatty": { "command": "sh", "args": ["-c", "echo hello; echo again; exec sleep 1000"],
+                    "startupTimeoutMs": 500 },
+        "quits": { "command": "sh", "args": ["-c", "echo 'no config in /etc/q' >&2; exit 3"] },
+    }));
+    let registry = Registry::new();
+    let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
+    let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    let chatty =
+        "did not start within 500 ms; its first line on stdout was not an MCP message: \"hello\"";
+    let quits = "no config in /etc/q";
+    assert_eq!(problems.len(), 2, "{problems:?}");
+    assert!(problems[0].contains(chatty), "{problems:?}");
+    assert!(!problems[0].contains("again"), "{problems:?}");
+    assert!(problems[1].contains(quits), "{problems:?}");
+
+    let text = run_code_description(&registry);
+    for (server, says) in [("chatty", chatty), ("quits", quits)] {
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("- MCP server `{server}` failed to start")))
+            .unwrap_or_else(|| panic!("no line for `{server}`: {text}"));
+        assert!(line.contains(says), "{line}");
+        let said = run(
+            &registry,
+            &format!(
+                r#"try {{ await tools["{server}.x"]({{}}) }} catch (e) {{ return e.message }}"#
+            ),
+        )
+        .await;
+        assert!(said.contains(says), "{said}");
+    }
+    servers.shutdown().await;
+}
+
 /// Healthy setups describe exactly as before: no line about servers.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn servers_that_are_up_add_nothing_to_the_description() {
+    let _no_leaks = NoLeaks::for_this_test();
     let config = parse_config(json!({ "ok": startup_server("ready") }));
     let registry = Registry::new();
     let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
@@ -425,6 +469,7 @@ async fn servers_that_are_up_add_nothing_to_the_description() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_failed_at_start_comes_up_on_a_retry() {
+    let _no_leaks = NoLeaks::for_this_test();
     let dir = tempfile::tempdir().unwrap();
     let mut entry = startup_server("fail-once");
     entry["args"]
@@ -461,6 +506,7 @@ async fn a_server_that_failed_at_start_comes_up_on_a_retry() {
 /// startup timeout; meanwhile the description follows.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn start_returns_at_once_and_ready_is_bounded_by_the_startup_timeout() {
+    let _no_leaks = NoLeaks::for_this_test();
     let (mut hang, argument) = hanging_server();
     hang["startupTimeoutMs"] = json!(300);
     let config = parse_config(json!({ "hang": hang }));

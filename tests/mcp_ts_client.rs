@@ -6,18 +6,15 @@
 
 use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
+use crate::common::Spawned;
 use serde_json::{Value, json};
 
 /// Runs the Node driver with `plan` and returns the JSON it printed.
 pub(crate) fn drive_ts(plan: &Value) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_client/drive.mjs");
-    let output = Command::new("node")
-        .arg(script)
-        .arg(plan.to_string())
-        .output()
-        .expect("node runs (the MCP client tests need Node.js and `npm ci`)");
+    let output = crate::common::output(Command::new("node").arg(script).arg(plan.to_string()));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.code() != Some(3), "{stderr}\nrun `npm ci`");
     assert!(output.status.success(), "the driver failed:\n{stderr}");
@@ -74,20 +71,20 @@ impl Fixture {
 /// `ptc mcp --http 127.0.0.1:0`, its endpoint read from the line it
 /// announces on stderr; killed when dropped.
 pub(crate) struct HttpPtc {
-    child: Child,
+    child: Spawned,
     pub(crate) url: String,
 }
 
 impl HttpPtc {
     pub(crate) fn start(args: &[String]) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args(args)
-            .args(["--http", "127.0.0.1:0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ptc starts");
+        let mut child = crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .args(args)
+                .args(["--http", "127.0.0.1:0"])
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped()),
+        );
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
         let url = loop {
             let line = lines.next().expect("ptc announces its endpoint").unwrap();

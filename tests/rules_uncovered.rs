@@ -6,11 +6,12 @@
 //! escalations.
 
 use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use crate::common::Spawned;
 use ptc::{
     Call, CallOptions, Engine, ErrorCode, Limits, Registry, RunOptions, RunRequest, Tool,
     ToolContext, ToolDefinition, ToolError, load_manifest,
@@ -130,6 +131,7 @@ async fn tools_then_is_undefined() {
 #[tokio::test]
 #[cfg(unix)]
 async fn manifest_stdout_past_16_mib_is_a_tool_error() {
+    let _no_leaks = crate::common::NoLeaks::for_this_test();
     let dir = tempfile::tempdir().unwrap();
     // A JSON string of `n` bytes: a quote, n - 2 spaces, a quote.
     let script =
@@ -145,6 +147,7 @@ async fn manifest_stdout_past_16_mib_is_a_tool_error() {
         { "name": "over", "command": ["./big.sh", ((16 << 20) + 1).to_string()] }
     ]);
     let manifest_path = dir.path().join("tools.json");
+    let manifest = crate::common::tag_manifest(manifest);
     std::fs::write(&manifest_path, manifest.to_string()).unwrap();
     let registry = Registry::new();
     registry
@@ -205,7 +208,7 @@ async fn a_tools_timeout_applies_to_each_retry_of_a_wrapper() {
 /// `ptc serve` or `ptc mcp` spawned by hand (for bytes `Host` cannot
 /// send), killed on drop.
 struct RawServe {
-    child: Child,
+    child: Spawned,
 }
 
 impl Drop for RawServe {
@@ -220,13 +223,13 @@ impl Drop for RawServe {
 #[test]
 fn a_line_that_is_not_utf8_gets_a_parse_error() {
     let mut serve = RawServe {
-        child: Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .arg("serve")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
+        child: crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .arg("serve")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        ),
     };
     let mut stdin = serve.child.stdin.take().unwrap();
     stdin
@@ -248,7 +251,7 @@ fn a_line_that_is_not_utf8_gets_a_parse_error() {
 /// `ptc mcp --http 127.0.0.1:0` with `extra` flags; its endpoint's
 /// authority (`127.0.0.1:PORT`).
 struct HttpMcp {
-    child: Child,
+    child: Spawned,
     authority: String,
     _workspace: tempfile::TempDir,
 }
@@ -256,15 +259,15 @@ struct HttpMcp {
 impl HttpMcp {
     fn start(extra: &[&str]) -> Self {
         let workspace = tempfile::tempdir().unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args(["mcp", "--http", "127.0.0.1:0", "--workspace"])
-            .arg(workspace.path())
-            .args(extra)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("ptc starts");
+        let mut child = crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .args(["mcp", "--http", "127.0.0.1:0", "--workspace"])
+                .arg(workspace.path())
+                .args(extra)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped()),
+        );
         let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
         let authority = loop {
             let line = lines.next().expect("ptc announces its endpoint").unwrap();
@@ -412,14 +415,14 @@ fn a_cancelled_mcp_request_gets_no_response_and_its_loop_stops() {
     // Killed on drop, so a failing assertion leaves no process behind.
     let workspace = tempfile::tempdir().unwrap();
     let mut mcp = RawServe {
-        child: Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args(["mcp", "--timeout-ms", "600000", "--workspace"])
-            .arg(workspace.path())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
+        child: crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .args(["mcp", "--timeout-ms", "600000", "--workspace"])
+                .arg(workspace.path())
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        ),
     };
     let pid = mcp.child.id();
     let mut stdin = mcp.child.stdin.take().unwrap();

@@ -232,12 +232,12 @@ fn ptc_sdk_names_the_working_directory() {
     let canonical = std::fs::canonicalize(dir.path()).unwrap();
     let canonical = canonical.to_str().expect("a UTF-8 temporary directory");
     let sdk = |args: &[&str]| {
-        let out = Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .arg("sdk")
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .unwrap();
+        let out = crate::common::output(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .arg("sdk")
+                .args(args)
+                .current_dir(dir.path()),
+        );
         assert!(out.status.success(), "{out:?}");
         String::from_utf8(out.stdout).unwrap()
     };
@@ -396,9 +396,7 @@ fn typecheck(tsc: &Path, sdk: &str, programs: &[(&str, String)]) -> (bool, Strin
         std::fs::write(dir.path().join(file), text).expect("write a program");
         cmd.arg(file);
     }
-    let out = cmd
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", tsc.display()));
+    let out = crate::common::output(&mut cmd);
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

@@ -25,12 +25,16 @@ pub(crate) struct Host {
     /// Received but not yet taken by `expect`.
     backlog: VecDeque<Value>,
     next_id: u64,
+    /// Last: checks, after the child is killed, that nothing it started is left.
+    _no_leaks: crate::common::NoLeaks,
 }
 
 impl Host {
     pub(crate) fn start() -> Self {
+        let no_leaks = crate::common::NoLeaks::new();
         let mut child = Command::new(env!("CARGO_BIN_EXE_ptc"))
             .arg("serve")
+            .env(crate::common::TAG_VAR, no_leaks.tag())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -58,6 +62,7 @@ impl Host {
             seen: Vec::new(),
             backlog: VecDeque::new(),
             next_id: 0,
+            _no_leaks: no_leaks,
         }
     }
 

@@ -9,7 +9,7 @@
 
 use std::collections::BTreeSet;
 use std::process::Stdio;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rmcp::RoleClient;
@@ -17,7 +17,7 @@ use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 
-use super::lines::Lines;
+use super::lines::{Lines, StrayLine};
 use crate::json::cost;
 
 /// How long each step of a clean close waits for the process to exit
@@ -107,12 +107,14 @@ pub(crate) struct ChildTransport {
 }
 
 /// Starts `command` (its stdin and stdout piped for the protocol, its
-/// stderr piped for the caller) as the leader of a new process group.
+/// stderr piped for the caller) as the leader of a new process group; the
+/// first line of its stdout that is not a message goes to `stray`.
 ///
 /// # Errors
 /// The process cannot be started.
 pub(crate) fn spawn(
     mut command: Command,
+    stray: Arc<StrayLine>,
 ) -> std::io::Result<(ChildTransport, Option<ChildStderr>)> {
     command
         .stdin(Stdio::piped())
@@ -125,7 +127,7 @@ pub(crate) fn spawn(
         return Err(std::io::Error::other("the child's pipes were not made"));
     };
     let stderr = child.stderr.take();
-    let lines = Lines::client(stdout, stdin, cost::RESULT);
+    let lines = Lines::client(stdout, stdin, cost::RESULT).noting_stray_lines(stray);
     Ok((
         ChildTransport {
             lines,

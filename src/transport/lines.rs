@@ -103,6 +103,8 @@ pub(crate) struct Lines<R: ServiceRole, In, Out> {
     made: VecDeque<RxJsonRpcMessage<R>>,
     /// The session is over once `made` is delivered.
     ending: bool,
+    /// Where a client notes the first line that was not a message.
+    stray: Option<Arc<StrayLine>>,
     _role: PhantomData<fn() -> R>,
 }
 
@@ -122,6 +124,13 @@ where
         Self::new(input, output, limits, Side::Client)
     }
 
+    /// Notes in `stray` the first line the peer wrote that is not a
+    /// message (a server's stray print), for messages about it.
+    pub(crate) fn noting_stray_lines(mut self, stray: Arc<StrayLine>) -> Self {
+        self.stray = Some(stray);
+        self
+    }
+
     fn new(input: In, output: Out, limits: MessageLimits, side: Side) -> Self {
         Self {
             input: BufReader::with_capacity(64 << 10, input),
@@ -136,6 +145,7 @@ where
             limits,
             made: VecDeque::new(),
             ending: false,
+            stray: None,
             _role: PhantomData,
         }
     }
@@ -268,7 +278,11 @@ where
                 (Side::Client, Unreadable::Refused(Refusal::TooCostly { .. })) => {
                     self.end(why);
                 }
-                (Side::Client, _) => {}
+                (Side::Client, _) => {
+                    if let Some(stray) = &self.stray {
+                        stray.note(text);
+                    }
+                }
             },
         }
     }
@@ -316,6 +330,34 @@ where
     fn send_error(&mut self, id: Option<RequestId>, error: ErrorData) {
         let message: TxJsonRpcMessage<R> = JsonRpcMessage::Error(JsonRpcError::new(id, error));
         tokio::spawn(self.out.send(&message, Settles::Nothing));
+    }
+}
+
+/// How much of a stray line is kept, in characters.
+const STRAY_CHARS: usize = 200;
+
+/// The first line a peer wrote that is not a message, cut to
+/// [`STRAY_CHARS`] and escaped (quoted, control characters as escapes):
+/// what a server that prints to stdout said, shown when it does not start.
+#[derive(Debug, Default)]
+pub(crate) struct StrayLine(std::sync::OnceLock<String>);
+
+impl StrayLine {
+    fn note(&self, line: &[u8]) {
+        self.0.get_or_init(|| {
+            // 4 bytes a character at most: enough for the kept part.
+            let head = &line[..line.len().min(STRAY_CHARS * 4)];
+            let text = String::from_utf8_lossy(head);
+            let mut chars = text.chars();
+            let kept: String = chars.by_ref().take(STRAY_CHARS).collect();
+            let cut = chars.next().is_some() || head.len() < line.len();
+            format!("{kept:?}{}", if cut { "…" } else { "" })
+        });
+    }
+
+    /// The line noted, if any.
+    pub(crate) fn get(&self) -> Option<&str> {
+        self.0.get().map(String::as_str)
     }
 }
 
@@ -613,5 +655,27 @@ where
             let _ = tokio::time::timeout(CLOSE_WAIT, writer.shutdown()).await;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StrayLine;
+
+    #[test]
+    fn a_stray_line_is_the_first_one_cut_and_escaped() {
+        let stray = StrayLine::default();
+        assert_eq!(stray.get(), None);
+        stray.note(b"hello");
+        stray.note(b"second");
+        assert_eq!(stray.get(), Some("\"hello\""));
+
+        let long = StrayLine::default();
+        let line = format!("\x1b[2J{}", "é".repeat(10_000));
+        long.note(line.as_bytes());
+        let kept = long.get().unwrap();
+        assert!(kept.starts_with("\"\\u{1b}[2Jéé"), "{kept}");
+        assert!(kept.ends_with("é\"…"), "{kept}");
+        assert_eq!(kept.chars().filter(|&c| c == 'é').count(), 196);
     }
 }

@@ -117,12 +117,12 @@ def main():
         elif method == "tools/call":
             answer(id, {"content": [{"type": "text", "text": "\"ok\""}]})
         if MODE == "pingflood" and method == "tools/list":
-            # Requests ptc must answer, from a server that never reads them.
+            # Requests ptc must answer, from a server that reads nothing
+            # until the flood is over; then it reads on (passing over the
+            # answers), so a call waits exactly for the flood's end.
             for n in range(300_000):
                 send({"jsonrpc": "2.0", "id": f"p{n}", "method": "ping"})
             log("flooded")
-            import time
-            time.sleep(3600)
     if MODE == "stubborn":
         import time
         time.sleep(3600)

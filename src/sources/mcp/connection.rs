@@ -19,6 +19,7 @@ use tokio_util::sync::CancellationToken;
 use super::config::McpTransport;
 use super::listing::Server;
 use crate::transport::child;
+use crate::transport::lines::StrayLine;
 
 /// How much of a server's stderr is kept for messages.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
@@ -30,16 +31,18 @@ const STDERR_SETTLE: Duration = Duration::from_millis(500);
 /// A running client session with one server.
 pub(super) type Session = RunningService<RoleClient, ClientSide>;
 
-/// The end of one process's stderr, read as it comes so the process never
-/// blocks on it.
+/// What one process printed beside the protocol: the end of its stderr,
+/// read as it comes so the process never blocks on it, and the first line
+/// of its stdout that was not a message.
 #[derive(Default)]
-pub(super) struct StderrTail {
+pub(super) struct ServerOutput {
     bytes: Mutex<(Vec<u8>, bool)>,
     closed: std::sync::atomic::AtomicBool,
     done: Notify,
+    stray: Arc<StrayLine>,
 }
 
-impl StderrTail {
+impl ServerOutput {
     fn follow(self: &Arc<Self>, mut stderr: impl AsyncRead + Unpin + Send + 'static) {
         let tail = Arc::clone(self);
         tokio::spawn(async move {
@@ -70,8 +73,17 @@ impl StderrTail {
         }
     }
 
-    /// `; its stderr:\n<last lines>`, or nothing when it wrote nothing.
+    /// `; its first line on stdout was not a message: "…"` when it printed
+    /// one, then `; its stderr:\n<last lines>` when it wrote any.
     pub(super) fn describe(&self) -> String {
+        let stray = match self.stray.get() {
+            Some(line) => format!("; its first line on stdout was not an MCP message: {line}"),
+            None => String::new(),
+        };
+        stray + &self.describe_stderr()
+    }
+
+    fn describe_stderr(&self) -> String {
         let (bytes, dropped) = &*self.bytes.lock().unwrap_or_else(PoisonError::into_inner);
         let text = String::from_utf8_lossy(bytes);
         let lines: Vec<&str> = text.trim_end().lines().collect();
@@ -113,13 +125,13 @@ impl ClientHandler for ClientSide {
     }
 }
 
-/// Spawns or connects, then `initialize`s; a child's stderr goes to
-/// `stderr`. Cancelling `stop` ends the session (and shuts a child down).
+/// Spawns or connects, then `initialize`s; what a child prints beside
+/// the protocol goes to `stderr`. Cancelling `stop` ends the session (and shuts a child down).
 pub(super) async fn start(
     server: &Arc<Server>,
     transport: &McpTransport,
     stop: CancellationToken,
-    stderr: &Arc<StderrTail>,
+    stderr: &Arc<ServerOutput>,
 ) -> Result<Session, String> {
     let client = ClientSide {
         server: Arc::downgrade(server),
@@ -136,8 +148,8 @@ pub(super) async fn start(
             if let Some(cwd) = cwd {
                 cmd.current_dir(cwd);
             }
-            let (process, pipe) =
-                child::spawn(cmd).map_err(|e| format!("cannot start `{command}`: {e}"))?;
+            let (process, pipe) = child::spawn(cmd, Arc::clone(&stderr.stray))
+                .map_err(|e| format!("cannot start `{command}`: {e}"))?;
             if let Some(pipe) = pipe {
                 stderr.follow(pipe);
             }

@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::McpOptions;
 use super::config::McpServerConfig;
-use super::connection::{Session, StderrTail, start};
+use super::connection::{ServerOutput, Session, start};
 use super::listing::{self, ListChanged, Relisting, list_entries};
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
@@ -35,7 +35,7 @@ enum State {
     Up {
         peer: Peer<RoleClient>,
         session: Box<Session>,
-        stderr: Arc<StderrTail>,
+        stderr: Arc<ServerOutput>,
         epoch: u64,
     },
     /// Not running since `since`, after `failures` failures in a row.
@@ -51,7 +51,7 @@ enum State {
 /// A live session's parts a call needs.
 struct Live {
     peer: Peer<RoleClient>,
-    stderr: Arc<StderrTail>,
+    stderr: Arc<ServerOutput>,
     epoch: u64,
 }
 
@@ -196,7 +196,7 @@ impl Server {
             State::Down { failures, .. } => *failures,
             _ => 0,
         };
-        let stderr = Arc::new(StderrTail::default());
+        let stderr = Arc::new(ServerOutput::default());
         let timeout = Duration::from_millis(self.config.startup_timeout_ms);
         let started = tokio::time::timeout(timeout, self.start_and_list(&stderr)).await;
         let why = match started {
@@ -234,7 +234,7 @@ impl Server {
 
     async fn start_and_list(
         self: &Arc<Self>,
-        stderr: &Arc<StderrTail>,
+        stderr: &Arc<ServerOutput>,
     ) -> Result<(Session, (Vec<ListedTool>, Vec<String>)), String> {
         let told: Arc<listing::Server> = Arc::clone(self) as _;
         let session = start(
