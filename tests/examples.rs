@@ -137,13 +137,14 @@ fn every_command_in_the_readme_runs_as_written() {
             );
             continue;
         }
-        let output = std::process::Command::new("sh")
-            .args(["-c", command])
-            .current_dir(scratch.path())
-            .env("PATH", &path)
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
+        // Tagged: what a command starts (npx, its MCP servers) must end with it.
+        let output = crate::common::output(
+            std::process::Command::new("sh")
+                .args(["-c", command])
+                .current_dir(scratch.path())
+                .env("PATH", &path)
+                .stdin(std::process::Stdio::null()),
+        );
         let (out, err) = (
             String::from_utf8_lossy(&output.stdout),
             String::from_utf8_lossy(&output.stderr),
