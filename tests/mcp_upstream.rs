@@ -1,0 +1,60 @@
+//! `ptc mcp` between the official MCP Python client (`tests/mcp_client/
+//! drive.py`) and an upstream server (`tests/data/relay_mcp_server.py`):
+//! what an upstream server says reaches the program or the client.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::mcp_server::{drive, texts};
+
+fn relay_server() -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/relay_mcp_server.py");
+    json!({ "command": "python3", "args": [script] })
+}
+
+/// A config with the relay server as `relay`, in a fresh directory.
+fn relay_config() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcp.json");
+    let config = json!({ "mcpServers": { "relay": relay_server() } });
+    std::fs::write(&path, config.to_string()).unwrap();
+    (dir, path)
+}
+
+/// `ptc mcp --mcp-config <relay>` as the driver's server, the plan's
+/// scenario starting once `relay.report` is listed.
+fn plan(config: &Path, mut scenario: Value) -> Value {
+    scenario["stdio"] = json!({
+        "command": env!("CARGO_BIN_EXE_ptc"),
+        "args": ["mcp", "--mcp-config", config],
+    });
+    scenario["untilListed"] = json!(["relay.report"]);
+    scenario
+}
+
+fn run_code(code: &str) -> Value {
+    json!({ "scenario": "call", "name": "run_code",
+            "arguments": { "code": code, "description": "test" } })
+}
+
+/// The one text the program returned, as JSON.
+fn returned(answer: &Value) -> Value {
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    serde_json::from_str(texts(result)[0]).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
+
+#[test]
+fn resource_links_reach_the_program() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.links"]({}))"#;
+    let answer = drive(plan(&config, run_code(code)));
+    assert_eq!(
+        returned(&answer),
+        json!({ "text": "2 matches", "resourceLinks": [
+            { "uri": "file:///docs/a.md", "name": "a.md", "mimeType": "text/markdown" },
+            { "uri": "file:///docs/b.md", "name": "b.md" }
+        ] })
+    );
+}
