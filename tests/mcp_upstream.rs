@@ -3,6 +3,7 @@
 //! what an upstream server says reaches the program or the client.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use serde_json::{Value, json};
 
@@ -56,5 +57,36 @@ fn resource_links_reach_the_program() {
             { "uri": "file:///docs/a.md", "name": "a.md", "mimeType": "text/markdown" },
             { "uri": "file:///docs/b.md", "name": "b.md" }
         ] })
+    );
+}
+
+#[test]
+fn tools_that_require_tasks_are_left_out_with_a_warning() {
+    let (_dir, config) = relay_config();
+    let answer = drive(plan(&config, json!({ "scenario": "list" })));
+    let description = answer["tools"][0]["description"].as_str().unwrap();
+    assert!(description.contains("relay.may_task"), "{description}");
+    assert!(!description.contains("needs_task"), "{description}");
+    // ptc does not declare elicitation upstream: a tool offered only to
+    // clients that can elicit stays hidden.
+    assert!(!description.contains("relay.ask"), "{description}");
+
+    let sdk = Command::new(env!("CARGO_BIN_EXE_ptc"))
+        .args(["sdk", "--mcp-config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&sdk.stdout),
+        String::from_utf8_lossy(&sdk.stderr),
+    );
+    assert!(sdk.status.success(), "{stderr}");
+    assert!(stdout.contains("relay.may_task") && !stdout.contains("needs_task"));
+    assert!(
+        stderr.contains(
+            "mcp server `relay`: skipped tool `needs_task`: it can only be called as an MCP task \
+             (execution.taskSupport: \"required\"), which ptc does not do"
+        ),
+        "{stderr}"
     );
 }
