@@ -90,3 +90,32 @@ fn tools_that_require_tasks_are_left_out_with_a_warning() {
         "{stderr}"
     );
 }
+
+#[test]
+fn upstream_progress_and_logs_reach_the_client_as_the_runs_progress() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.report"]({}))"#;
+    let answer = drive(plan(&config, run_code(code)));
+    assert_eq!(returned(&answer), json!({ "token": true }));
+    let progress = answer["progress"].as_array().unwrap();
+    let messages: Vec<&str> = progress
+        .iter()
+        .filter_map(|p| p["message"].as_str())
+        .filter(|m| !m.starts_with("running ("))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "relay.report: step 1 of 2",
+            "relay.report: 2 of 2",
+            "relay.report: [info] relay: indexing 40 files",
+            "relay.report()",
+        ],
+        "{answer}"
+    );
+    let numbers: Vec<f64> = progress
+        .iter()
+        .map(|p| p["progress"].as_f64().unwrap())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+}
