@@ -184,6 +184,7 @@ impl Engine {
             caller: options.caller,
             run_id: None,
             escalated: false,
+            events: options.events,
         };
         Invocation::Tool(scope.call(call, call_options).await)
     }

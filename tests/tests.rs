@@ -23,6 +23,7 @@ mod mcp_server;
 mod mcp_sources;
 mod mcp_startup;
 mod mcp_ts_client;
+mod mcp_upstream;
 mod noleaks;
 mod pipeline;
 mod presentation;

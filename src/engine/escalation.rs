@@ -78,6 +78,7 @@ pub(super) async fn ask(
         cancel: cancel.clone(),
         caller: options.caller.clone(),
         run_id: Some(Arc::clone(grant.run_id)),
+        events: None,
     };
     let asked = EscalationRequest {
         run_id: grant.run_id.to_string(),

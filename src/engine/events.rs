@@ -53,6 +53,14 @@ pub enum RunEventKind {
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<ToolError>,
     },
+    /// A note from a sub-call's handler while it runs (an upstream MCP
+    /// server's progress or log message), for people watching the run.
+    Progress {
+        /// `<runId>:ptc:<n>` (for a direct tool call, the call's id).
+        id: Arc<str>,
+        /// The note, one line.
+        message: String,
+    },
     /// A console line, streamed while the capture keeps lines.
     Log {
         /// The console level.

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::engine::events::{EventSink, RunEvent, RunEventKind};
+
 /// One request to run a tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -212,6 +214,8 @@ pub struct ToolContext {
     pub(crate) cancel: CancellationToken,
     pub(crate) caller: Option<CallerContext>,
     pub(crate) run_id: Option<Arc<str>>,
+    /// The run's event sink, when someone watches the run.
+    pub(crate) events: Option<Arc<dyn EventSink>>,
 }
 
 impl ToolContext {
@@ -226,6 +230,7 @@ impl ToolContext {
             cancel,
             caller,
             run_id: None,
+            events: None,
         }
     }
 
@@ -244,6 +249,30 @@ impl ToolContext {
         &self.cancel
     }
 
+    /// Whether [`report_progress`](Self::report_progress) reaches anyone:
+    /// a handler may skip the work of making notes when not.
+    pub fn reports_progress(&self) -> bool {
+        self.events.is_some()
+    }
+
+    /// Tells whoever watches the run what the call is doing, as a
+    /// `progress` run event: one line, escaped and cut as titles are
+    /// (contracts §2); nothing when nobody watches. Does not block: it
+    /// hands the note to the run's event sink.
+    pub fn report_progress(&self, message: impl Into<String>) {
+        if let Some(sink) = &self.events
+            && let Some(message) = crate::tool::title::as_line(message.into())
+        {
+            sink.emit(RunEvent {
+                run_id: Arc::clone(self.run_id.as_ref().unwrap_or(&self.call_id)),
+                kind: RunEventKind::Progress {
+                    id: Arc::clone(&self.call_id),
+                    message,
+                },
+            });
+        }
+    }
+
     /// The caller's context, if it is a `T`.
     pub fn caller<T: Any + Send + Sync>(&self) -> Option<&T> {
         self.caller.as_deref().and_then(|c| c.downcast_ref())
@@ -258,6 +287,7 @@ impl fmt::Debug for ToolContext {
             .field("run_id", &self.run_id)
             .field("cancelled", &self.cancel.is_cancelled())
             .field("caller", &self.caller.as_ref().map(|_| "<opaque>"))
+            .field("reports_progress", &self.events.is_some())
             .finish()
     }
 }

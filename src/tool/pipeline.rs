@@ -17,6 +17,7 @@ use super::call::{Call, CallerContext, ErrorCode, ToolContext, ToolError, ToolRe
 use super::definition::{Policy, ToolDefinition};
 use super::handler::BoxFuture;
 use super::registered::RegisteredTool;
+use crate::engine::events::EventSink;
 use crate::json::json_type;
 
 /// A refusal: a model-facing reason plus optional user-facing detail.
@@ -242,6 +243,9 @@ pub struct CallOptions {
     /// [`escalation_only`](ToolDefinition::escalation_only) may run (their
     /// policy still applies). By default, `false`: such a call is `DENIED`.
     pub escalated: bool,
+    /// The sink of the run's events: a handler's progress notes go there
+    /// ([`ToolContext::report_progress`]). By default, none.
+    pub events: Option<Arc<dyn EventSink>>,
 }
 
 impl CallOptions {
@@ -339,6 +343,7 @@ async fn pre_and_dispatch(
         cancel: options.cancel,
         caller: options.caller,
         run_id: options.run_id,
+        events: options.events,
     };
     match decide(hooks, call, &tool) {
         Decision::Allow => {}

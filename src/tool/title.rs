@@ -422,6 +422,12 @@ fn finish(raw: String) -> Option<String> {
     Some(title)
 }
 
+/// Any text shown as a title is (a handler's progress note): trimmed,
+/// escaped and cut to one line; `None` when nothing is left.
+pub(crate) fn as_line(text: String) -> Option<String> {
+    finish(text)
+}
+
 /// `text` with the characters [`finish`] escapes escaped, nothing cut.
 pub(crate) fn escape_hostile(text: &str) -> String {
     let mut escaped = String::with_capacity(text.len());

@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use rmcp::RoleClient;
+use rmcp::model::{CustomResult, JsonRpcMessage, ServerResult};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
@@ -127,7 +128,9 @@ pub(crate) fn spawn(
         return Err(std::io::Error::other("the child's pipes were not made"));
     };
     let stderr = child.stderr.take();
-    let lines = Lines::client(stdout, stdin, cost::RESULT).noting_stray_lines(stray);
+    let lines = Lines::client(stdout, stdin, cost::RESULT)
+        .noting_stray_lines(stray)
+        .rereading(raw_tool_lists);
     Ok((
         ChildTransport {
             lines,
@@ -136,6 +139,30 @@ pub(crate) fn spawn(
         },
         stderr,
     ))
+}
+
+/// A `tools/list` answer as the server sent it (a custom result), not as
+/// rmcp's typed `Tool`s read it: they drop members rmcp does not know,
+/// such as `execution.taskSupport`, which the tool source reads.
+fn raw_tool_lists(
+    line: &[u8],
+    message: RxJsonRpcMessage<RoleClient>,
+) -> RxJsonRpcMessage<RoleClient> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        result: serde_json::Value,
+    }
+    match message {
+        JsonRpcMessage::Response(mut response)
+            if matches!(response.result, ServerResult::ListToolsResult(_)) =>
+        {
+            if let Ok(Answer { result }) = serde_json::from_slice(line) {
+                response.result = ServerResult::CustomResult(CustomResult(result));
+            }
+            JsonRpcMessage::Response(response)
+        }
+        other => other,
+    }
 }
 
 impl ChildTransport {

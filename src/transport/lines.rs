@@ -105,8 +105,14 @@ pub(crate) struct Lines<R: ServiceRole, In, Out> {
     ending: bool,
     /// Where a client notes the first line that was not a message.
     stray: Option<Arc<StrayLine>>,
+    /// Changes what rmcp's typed reading of a line lost (see
+    /// [`Lines::rereading`]).
+    reread: Option<Reread<R>>,
     _role: PhantomData<fn() -> R>,
 }
+
+/// Given a line and rmcp's reading of it, the message to deliver.
+pub(crate) type Reread<R> = fn(&[u8], RxJsonRpcMessage<R>) -> RxJsonRpcMessage<R>;
 
 impl<R, In, Out> Lines<R, In, Out>
 where
@@ -146,8 +152,16 @@ where
             made: VecDeque::new(),
             ending: false,
             stray: None,
+            reread: None,
             _role: PhantomData,
         }
+    }
+
+    /// Passes each message read, with its line, through `reread` (rmcp's
+    /// typed results drop members they do not know).
+    pub(crate) fn rereading(mut self, reread: Reread<R>) -> Self {
+        self.reread = Some(reread);
+        self
     }
 
     /// Reads up to the next newline, keeping at most `limits.max_bytes`;
@@ -188,7 +202,13 @@ where
         } else {
             match cost::cost(text, self.limits) {
                 Ok(cost) => match serde_json::from_slice::<RxJsonRpcMessage<R>>(text) {
-                    Ok(message) => self.admit(message, cost),
+                    Ok(message) => {
+                        let message = match self.reread {
+                            Some(reread) => reread(text, message),
+                            None => message,
+                        };
+                        self.admit(message, cost)
+                    }
                     Err(e) => {
                         self.unreadable(text, &Unreadable::Shape(e.to_string()));
                         None

@@ -47,9 +47,10 @@ def _string(data: dict[str, Any], key: str) -> str | None:
 class Event:
     """One ``run/event`` of a run: ``kind`` is ``"started"`` (a sub-call
     began: ``id``, ``name``, ``title``, ``arguments``), ``"settled"`` (it
-    ended: ``id``, ``title``, ``ok`` and ``value`` or ``error``) or ``"log"``
-    (a console line: ``level``, ``text``, or ``truncated``). ``data`` is the
-    notification's params as sent."""
+    ended: ``id``, ``title``, ``ok`` and ``value`` or ``error``),
+    ``"progress"`` (a sub-call's note while it runs: ``id``, ``message``) or
+    ``"log"`` (a console line: ``level``, ``text``, or ``truncated``).
+    ``data`` is the notification's params as sent."""
 
     kind: str
     run_id: str | None
@@ -57,7 +58,7 @@ class Event:
 
     @property
     def id(self) -> str | None:
-        """The sub-call's id (``started``, ``settled``)."""
+        """The sub-call's id (``started``, ``settled``, ``progress``)."""
         return _string(self.data, "id")
 
     @property

@@ -140,6 +140,7 @@ impl Shared {
             // Only the escalation-only tools the approver was shown.
             escalated: (self.setup.granted.as_ref())
                 .is_some_and(|granted| granted.contains(&call.name)),
+            events: self.setup.events.clone(),
         };
         let SubCall {
             n,

@@ -10,6 +10,11 @@
 //! client sees the numbers jump. Memory stays flat whatever the client
 //! does, and the call's response waits behind at most one notification.
 //!
+//! A sub-call's own notes (an upstream MCP server's progress and log
+//! messages, `progress` run events) go out the same way, coalesced with the
+//! rest: `<tool>: <note>`, `progress` as a heartbeat's (the settled count
+//! plus a growing fraction).
+//!
 //! A heartbeat: after [`HEARTBEAT`] without a notification (a slow
 //! sub-call, a long computation, an approval waiting), one goes out saying
 //! what the run is waiting on, `running (3 sub-calls settled, 1 in flight:
@@ -50,8 +55,14 @@ struct Step {
     failure: Option<Option<ErrorCode>>,
 }
 
-/// The latest settled sub-call not yet reported: the sandbox thread writes
-/// it, the forwarding task takes it.
+/// What waits to be sent: the latest settled sub-call or sub-call's note.
+enum Pending {
+    Settled(Step),
+    Note { settled: u64, message: String },
+}
+
+/// The latest settled sub-call (or note) not yet reported: the sandbox
+/// thread (or a handler) writes it, the forwarding task takes it.
 #[derive(Default)]
 pub(super) struct Latest {
     slot: Mutex<Slot>,
@@ -61,7 +72,7 @@ pub(super) struct Latest {
 #[derive(Default)]
 struct Slot {
     settled: u64,
-    unsent: Option<Step>,
+    unsent: Option<Pending>,
     /// The sub-calls started and not settled, oldest first: id → name.
     /// As many as the run has submitted (the engine holds each anyway).
     in_flight: IndexMap<Arc<str>, String>,
@@ -126,17 +137,34 @@ impl Latest {
             slot.in_flight.shift_remove(id);
             slot.settled += 1;
             let settled = slot.settled;
-            slot.unsent = Some(Step {
+            slot.unsent = Some(Pending::Settled(Step {
                 settled,
                 title,
                 failure,
-            });
+            }));
         }
         // Stores a permit when the task is busy sending: it looks again.
         self.posted.notify_one();
     }
 
-    fn take(&self) -> Option<Step> {
+    /// A sub-call's note, `<tool>: <note>`, replacing what was unsent.
+    fn note(&self, id: &str, note: String) {
+        {
+            let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
+            let tool = slot.in_flight.get(id).or(slot.direct.as_ref());
+            let message = match tool {
+                Some(tool) => format!("{tool}: {note}"),
+                None => note,
+            };
+            slot.unsent = Some(Pending::Note {
+                settled: slot.settled,
+                message,
+            });
+        }
+        self.posted.notify_one();
+    }
+
+    fn take(&self) -> Option<Pending> {
         self.slot
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -146,7 +174,7 @@ impl Latest {
 
     /// The unsent step if there is one, else what the run waits on; read
     /// at once, so a heartbeat never counts a step it has not reported.
-    fn step_or_waiting(&self) -> Result<Step, Waiting> {
+    fn step_or_waiting(&self) -> Result<Pending, Waiting> {
         let mut slot = self.slot.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(step) = slot.unsent.take() {
             return Ok(step);
@@ -175,6 +203,7 @@ pub(super) fn channel() -> (impl Fn(RunEvent) + Send + Sync + 'static, Arc<Lates
             error,
             ..
         } => posted.post(&id, title, (!ok).then(|| error.map(|e| e.code))),
+        RunEventKind::Progress { id, message } => posted.note(&id, message),
         _ => {}
     };
     (sink, latest)
@@ -253,13 +282,26 @@ impl Reporter {
 
     /// A heartbeat: the settled count plus a growing fraction below 1.
     async fn beat(&mut self, waiting: &Waiting) {
-        self.beats = self.beats.saturating_add(1);
-        let beats = f64::from(self.beats);
-        let progress = waiting.settled as f64 + beats / (beats + 1.0);
-        self.send(progress, waiting.message()).await;
+        self.between(waiting.settled, waiting.message()).await;
     }
 
-    async fn report(&mut self, step: Step) {
+    /// A notification between settled sub-calls (a heartbeat, a note):
+    /// `progress` grows, staying below the next settled sub-call's.
+    async fn between(&mut self, settled: u64, message: String) {
+        self.beats = self.beats.saturating_add(1);
+        let beats = f64::from(self.beats);
+        self.send(settled as f64 + beats / (beats + 1.0), message)
+            .await;
+    }
+
+    async fn report(&mut self, pending: Pending) {
+        match pending {
+            Pending::Settled(step) => self.settled(step).await,
+            Pending::Note { settled, message } => self.between(settled, message).await,
+        }
+    }
+
+    async fn settled(&mut self, step: Step) {
         let Step {
             settled,
             title,
@@ -284,7 +326,7 @@ impl Reporter {
 
 #[cfg(test)]
 mod tests {
-    use super::{Latest, Waiting};
+    use super::{Latest, Pending, Waiting};
 
     #[test]
     fn a_heartbeat_names_what_the_run_waits_on() {
@@ -303,7 +345,9 @@ mod tests {
             latest.start(format!("r:ptc:{}", i + 2).into(), name.into());
         }
         latest.post("r:ptc:1", "done".into(), None);
-        let step = latest.step_or_waiting().ok().unwrap();
+        let Ok(Pending::Settled(step)) = latest.step_or_waiting() else {
+            panic!("a settled sub-call waits");
+        };
         assert_eq!((step.settled, step.title.as_str()), (1, "done"));
         assert_eq!(
             waiting(&latest).message(),
@@ -321,5 +365,19 @@ mod tests {
         let direct = Latest::default();
         direct.direct("read_file");
         assert_eq!(waiting(&direct).message(), "calling `read_file`");
+    }
+
+    #[test]
+    fn a_note_names_its_tool_and_replaces_what_was_unsent() {
+        let latest = Latest::default();
+        latest.start("r:ptc:1".into(), "gh.search".into());
+        latest.start("r:ptc:2".into(), "gh.fetch".into());
+        latest.post("r:ptc:2", "fetched".into(), None);
+        latest.note("r:ptc:1", "page 2 of 9".into());
+        let Ok(Pending::Note { settled, message }) = latest.step_or_waiting() else {
+            panic!("the note waits, latest");
+        };
+        assert_eq!((settled, message.as_str()), (1, "gh.search: page 2 of 9"));
+        assert!(latest.step_or_waiting().is_err(), "one waits at most");
     }
 }

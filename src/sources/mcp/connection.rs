@@ -1,13 +1,20 @@
 //! One connection to one server: a child process speaking MCP on stdio
 //! (its stderr kept as a tail for messages) or a streamable HTTP endpoint,
 //! `initialize`d by rmcp, with a client handler that hears
-//! `notifications/tools/list_changed`.
+//! `notifications/tools/list_changed` and passes progress and log messages
+//! to the calls in flight ([`Notes`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::Duration;
 
-use rmcp::model::{ClientCapabilities, ClientConfig, Implementation, ProtocolVersion};
+// Logging is deprecated in rmcp (SEP-2577, after 2025-11-25); servers of
+// the `initialize` era still send it.
+#[allow(deprecated)]
+use rmcp::model::LoggingMessageNotificationParam;
+use rmcp::model::{
+    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProtocolVersion,
+};
 use rmcp::service::{NotificationContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -18,6 +25,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::McpTransport;
 use super::listing::Server;
+use super::notes::Notes;
 use crate::transport::child;
 use crate::transport::lines::StrayLine;
 
@@ -99,10 +107,12 @@ impl ServerOutput {
     }
 }
 
-/// ptc's side of a session: it says who it is and re-lists the server's
-/// tools when they change.
+/// ptc's side of a session: it says who it is, re-lists the server's
+/// tools when they change, and hands what the server says during calls to
+/// them.
 pub(super) struct ClientSide {
     server: Weak<Server>,
+    pub(super) notes: Arc<Notes>,
 }
 
 impl ClientHandler for ClientSide {
@@ -123,6 +133,23 @@ impl ClientHandler for ClientSide {
             tokio::spawn(async move { server.refresh().await });
         }
     }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.notes.progress(&params);
+    }
+
+    #[allow(deprecated)]
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.notes.log(&params);
+    }
 }
 
 /// Spawns or connects, then `initialize`s; what a child prints beside
@@ -135,6 +162,7 @@ pub(super) async fn start(
 ) -> Result<Session, String> {
     let client = ClientSide {
         server: Arc::downgrade(server),
+        notes: Arc::default(),
     };
     let session = match transport {
         McpTransport::Stdio {

@@ -1,6 +1,7 @@
 //! An MCP `CallToolResult` as a ptc result: `structuredContent` is the
 //! value; otherwise the text content (one text block holding JSON is
-//! parsed); image blocks become [`ContentBlock::Image`]; `isError` is a
+//! parsed); image blocks become [`ContentBlock::Image`]; resource links
+//! join the value as `{ text?, resourceLinks }`; `isError` is a
 //! `TOOL_ERROR` carrying the server's text.
 
 use serde_json::Value;
@@ -27,9 +28,11 @@ pub(super) fn tool_result(mut result: Value) -> ToolResult {
             text
         }));
     }
+    let links: Vec<Value> = blocks.iter().filter_map(resource_link).collect();
     let value = match structured {
         Some(structured) => structured,
-        None => text_value(&texts),
+        None if links.is_empty() => text_value(&texts),
+        None => with_links(&texts, links),
     };
     let mut output = ToolOutput::new(value);
     for block in blocks {
@@ -56,6 +59,37 @@ fn text_value(texts: &[&str]) -> Value {
         [one] => serde_json::from_str(one).unwrap_or_else(|_| Value::String((*one).to_owned())),
         many => Value::String(many.join("\n")),
     }
+}
+
+/// The fields of a `resource_link` block a program can use (`uri`, `name`,
+/// and `title`, `description`, `mimeType`, `size` when given); none without
+/// a string `uri`.
+fn resource_link(block: &Value) -> Option<Value> {
+    if block.get("type")?.as_str()? != "resource_link" {
+        return None;
+    }
+    block.get("uri")?.as_str()?;
+    let mut link = serde_json::Map::new();
+    for key in LINK_FIELDS {
+        if let Some(field) = block.get(key).filter(|v| !v.is_null()) {
+            link.insert(key.to_owned(), field.clone());
+        }
+    }
+    Some(Value::Object(link))
+}
+
+const LINK_FIELDS: [&str; 6] = ["uri", "name", "title", "description", "mimeType", "size"];
+
+/// A result with links: `{ text, resourceLinks }`, `text` the texts joined
+/// (not parsed) and left out when there is none. One shape with or without
+/// text, so a program tests `resourceLinks` only.
+fn with_links(texts: &[&str], links: Vec<Value>) -> Value {
+    let mut value = serde_json::Map::new();
+    if !texts.is_empty() {
+        value.insert("text".to_owned(), Value::String(texts.join("\n")));
+    }
+    value.insert("resourceLinks".to_owned(), Value::Array(links));
+    Value::Object(value)
 }
 
 fn image_block(block: &Value) -> Option<ContentBlock> {
@@ -116,6 +150,45 @@ mod tests {
                 mime_type: "image/png".into()
             }]
         );
+    }
+
+    fn link(uri: &str) -> Value {
+        json!({ "type": "resource_link", "uri": uri, "name": "n", "mimeType": "text/plain",
+                "annotations": { "priority": 1 }, "_meta": { "x": 1 } })
+    }
+
+    #[test]
+    fn resource_links_join_the_text_as_an_object() {
+        let value = |content: Value| tool_result(json!({ "content": content })).unwrap().value;
+        let kept = json!({ "uri": "file:///a", "name": "n", "mimeType": "text/plain" });
+        assert_eq!(
+            value(json!([text("{\"a\":1}"), link("file:///a")])),
+            json!({ "text": "{\"a\":1}", "resourceLinks": [kept] })
+        );
+        assert_eq!(
+            value(json!([link("file:///a"), link("file:///b")])),
+            json!({ "resourceLinks": [kept, { "uri": "file:///b", "name": "n", "mimeType": "text/plain" }] })
+        );
+        let full = json!({ "type": "resource_link", "uri": "u:", "name": "n", "title": "T",
+                           "description": "D", "size": 3 });
+        assert_eq!(
+            value(json!([full])),
+            json!({ "resourceLinks": [{ "uri": "u:", "name": "n", "title": "T", "description": "D", "size": 3 }] })
+        );
+        // A link without a string uri is not a link: the result is as without it.
+        assert_eq!(
+            value(json!([text("7"), { "type": "resource_link", "name": "n" }])),
+            json!(7)
+        );
+    }
+
+    #[test]
+    fn structured_content_wins_over_resource_links() {
+        let out = tool_result(json!({
+            "content": [link("file:///a")], "structuredContent": { "a": 2 }
+        }))
+        .unwrap();
+        assert_eq!(out.value, json!({ "a": 2 }));
     }
 
     #[test]

@@ -8,15 +8,20 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest, RequestId,
+    ServerResult,
+};
+use rmcp::service::PeerRequestOptions;
 use rmcp::{Peer, RoleClient, ServiceError};
-use serde_json::Value;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::McpOptions;
 use super::config::McpServerConfig;
 use super::connection::{ServerOutput, Session, start};
 use super::listing::{self, ListChanged, Relisting, list_entries};
+use super::notes::Notes;
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
 use crate::tool::availability::Absence;
@@ -53,6 +58,7 @@ struct Live {
     peer: Peer<RoleClient>,
     stderr: Arc<ServerOutput>,
     epoch: u64,
+    notes: Arc<Notes>,
 }
 
 /// One configured server.
@@ -210,6 +216,7 @@ impl Server {
                     peer: peer.clone(),
                     stderr: Arc::clone(&stderr),
                     epoch,
+                    notes: Arc::clone(&session.service().notes),
                 };
                 *state = State::Up {
                     peer,
@@ -313,9 +320,9 @@ impl Server {
         let mut state = self.state.lock().await;
         if let State::Up {
             peer,
+            session,
             stderr,
             epoch,
-            ..
         } = &*state
         {
             if !peer.is_transport_closed() {
@@ -323,6 +330,7 @@ impl Server {
                     peer: peer.clone(),
                     stderr: Arc::clone(stderr),
                     epoch: *epoch,
+                    notes: Arc::clone(&session.service().notes),
                 });
             }
             stderr.settle().await;
@@ -368,8 +376,9 @@ impl Server {
         }
     }
 
-    /// One `tools/call`. Cancelling `cx` drops the request, and rmcp sends
-    /// `notifications/cancelled` for a request dropped unanswered.
+    /// One `tools/call`. Cancelling `cx` drops the request, and
+    /// `notifications/cancelled` goes out for it ([`Abandoned`]). While it
+    /// runs, the server's progress and log messages are notes of `cx`.
     async fn call(self: &Arc<Self>, remote: &str, arguments: Value, cx: ToolContext) -> ToolResult {
         let cancelled = cx.cancellation();
         let aborted = || ToolError::new(ErrorCode::Aborted, "the call was cancelled");
@@ -382,21 +391,29 @@ impl Server {
         if let Value::Object(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
-        let result = tokio::select! {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        let sent = tokio::select! {
             biased;
             () = cancelled.cancelled() => return Err(aborted()),
-            result = live.peer.call_tool(params) => result,
+            sent = live.peer.send_cancellable_request(request, PeerRequestOptions::no_options()) => sent,
+        };
+        let result = match sent {
+            Ok(handle) => {
+                let _listening = live.notes.listen(handle.progress_token.clone(), &cx);
+                let abandoned = Abandoned::new(&live.peer, handle.id.clone());
+                let answer = tokio::select! {
+                    biased;
+                    () = cancelled.cancelled() => return Err(aborted()),
+                    answer = handle.await_response() => answer,
+                };
+                abandoned.disarm();
+                answer
+                    .and_then(|answer| call_result(answer).ok_or(ServiceError::UnexpectedResponse))
+            }
+            Err(error) => Err(error),
         };
         match result {
-            Ok(mut result) => {
-                // Moved, not copied: it may be most of the answer.
-                let structured = result.structured_content.take();
-                let mut value = serde_json::to_value(result).unwrap_or(Value::Null);
-                if let (Some(structured), Value::Object(fields)) = (structured, &mut value) {
-                    fields.insert("structuredContent".to_owned(), structured);
-                }
-                tool_result(value)
-            }
+            Ok(value) => tool_result(value),
             Err(ServiceError::McpError(error)) if error.code == UNREADABLE_ANSWER => {
                 let why = format!("sent an answer ptc cannot read: {}", error.message);
                 if ended_the_session(&error) {
@@ -469,6 +486,60 @@ impl ListChanged for Server {
                 })
                 .await;
         })
+    }
+}
+
+/// A `tools/call` answer as JSON: a `CallToolResult`, or an empty result
+/// (no content); `None` for any other kind of answer.
+fn call_result(answer: ServerResult) -> Option<Value> {
+    match answer {
+        ServerResult::CallToolResult(mut result) => {
+            // Moved, not copied: it may be most of the answer.
+            let structured = result.structured_content.take();
+            let mut value = serde_json::to_value(result).unwrap_or(Value::Null);
+            if let (Some(structured), Value::Object(fields)) = (structured, &mut value) {
+                fields.insert("structuredContent".to_owned(), structured);
+            }
+            Some(value)
+        }
+        ServerResult::EmptyResult(_) => Some(json!({})),
+        _ => None,
+    }
+}
+
+/// Sends `notifications/cancelled` for a request dropped unanswered (the
+/// call was cancelled), so the server stops working on it, as rmcp's own
+/// `call_tool` does.
+struct Abandoned {
+    peer: Peer<RoleClient>,
+    id: Option<RequestId>,
+}
+
+impl Abandoned {
+    fn new(peer: &Peer<RoleClient>, id: RequestId) -> Self {
+        Self {
+            peer: peer.clone(),
+            id: Some(id),
+        }
+    }
+
+    fn disarm(mut self) {
+        self.id = None;
+    }
+}
+
+impl Drop for Abandoned {
+    fn drop(&mut self) {
+        let (Some(id), Ok(runtime)) = (self.id.take(), tokio::runtime::Handle::try_current())
+        else {
+            return;
+        };
+        let peer = self.peer.clone();
+        let cancelled =
+            CancelledNotificationParam::new(Some(id), Some("the call was cancelled".to_owned()));
+        runtime.spawn(async move {
+            let _ = peer.notify_cancelled(cancelled).await;
+        });
     }
 }
 

@@ -31,6 +31,13 @@ pub(super) fn map_tools(
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
     for (index, entry) in entries.into_iter().enumerate() {
+        if let Some(name) = task_only(&entry) {
+            skipped.push(format!(
+                "skipped tool `{}`: it can only be called as an MCP task (execution.taskSupport: \"required\"), which ptc does not do",
+                name.escape_debug()
+            ));
+            continue;
+        }
         let destructive = is_destructive(&entry);
         let mut definition = match read_tool(index, entry, Strictness::Contract) {
             Ok(read) => read.definition,
@@ -56,6 +63,14 @@ pub(super) fn map_tools(
         tools.push(ListedTool { remote, definition });
     }
     (tools, skipped)
+}
+
+/// The name of a tool that must be called as a task (MCP's
+/// `execution.taskSupport: "required"`): a plain `tools/call` of it always
+/// fails, so it is not offered at all.
+fn task_only(entry: &Value) -> Option<&str> {
+    let support = entry.get("execution")?.get("taskSupport")?.as_str()?;
+    (support == "required").then(|| entry.get("name").and_then(Value::as_str).unwrap_or("?"))
 }
 
 /// MCP's `destructiveHint`, with MCP's default: a tool that is not
@@ -130,6 +145,29 @@ mod tests {
         assert_eq!(
             policies(&config(r#", "askDestructive": true"#)),
             [Policy::Ask, Policy::Allow, Policy::Ask, Policy::Allow]
+        );
+    }
+
+    #[test]
+    fn tools_that_require_tasks_are_skipped_and_others_kept() {
+        let entry = |name: &str, execution: Value| json!({ "name": name, "inputSchema": {}, "execution": execution });
+        let (tools, skipped) = map_tools(
+            "s",
+            &config(""),
+            vec![
+                entry("must", json!({ "taskSupport": "required" })),
+                entry("may", json!({ "taskSupport": "optional" })),
+                entry("never", json!({ "taskSupport": "forbidden" })),
+                entry("plain", json!({})),
+            ],
+        );
+        let names: Vec<&str> = tools.iter().map(|t| t.definition.name.as_str()).collect();
+        assert_eq!(names, ["s.may", "s.never", "s.plain"]);
+        assert_eq!(
+            skipped,
+            [
+                "skipped tool `must`: it can only be called as an MCP task (execution.taskSupport: \"required\"), which ptc does not do"
+            ]
         );
     }
 

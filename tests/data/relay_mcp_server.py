@@ -1,0 +1,110 @@
+"""An upstream MCP server on stdio for tests/mcp_upstream.rs: what `ptc mcp`
+must pass through to its own client. Plain JSON-RPC lines, so every
+message is the test's to choose.
+
+Tools:
+- `links`: a text block and two `resource_link` blocks;
+- `needs_task`: `execution.taskSupport: "required"` (only callable as a
+  task); `may_task`: `"optional"`;
+- `report`: sends `notifications/progress` for the call's progress token
+  (when it has one), one for a token it was not given, and a
+  `notifications/message` log line, 0.3 s apart (so none coalesces with
+  the next), then answers with whether it got a token;
+- `ask` (listed only to a client that declared `elicitation`): sends
+  `elicitation/create` and answers with the client's reply."""
+
+import json
+import sys
+import time
+
+CLIENT_CAPABILITIES = {}
+
+
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\n")
+    sys.stdout.flush()
+
+
+def answer(id, result):
+    send({"jsonrpc": "2.0", "id": id, "result": result})
+
+
+def text(value):
+    return {"type": "text", "text": value}
+
+
+def tools():
+    listed = [
+        {"name": "links", "inputSchema": {"type": "object"}},
+        {"name": "needs_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
+        {"name": "may_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
+        {"name": "report", "inputSchema": {"type": "object"}},
+    ]
+    if "elicitation" in CLIENT_CAPABILITIES:
+        listed.append({"name": "ask", "inputSchema": {"type": "object"}})
+    return listed
+
+
+def next_message():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    return json.loads(line)
+
+
+def call(id, params):
+    name = params["name"]
+    if name == "links":
+        return answer(id, {"content": [
+            text("2 matches"),
+            {"type": "resource_link", "uri": "file:///docs/a.md", "name": "a.md", "mimeType": "text/markdown"},
+            {"type": "resource_link", "uri": "file:///docs/b.md", "name": "b.md", "annotations": {"priority": 1}},
+        ]})
+    if name == "report":
+        token = (params.get("_meta") or {}).get("progressToken")
+        notes = [{"progressToken": "not-given", "progress": 1, "message": "not for this call"}]
+        if token is not None:
+            notes += [{"progressToken": token, "progress": 1, "total": 2, "message": "step 1 of 2"},
+                      {"progressToken": token, "progress": 2, "total": 2}]
+        for note in notes:
+            send({"jsonrpc": "2.0", "method": "notifications/progress", "params": note})
+            time.sleep(0.3)
+        send({"jsonrpc": "2.0", "method": "notifications/message",
+              "params": {"level": "info", "logger": "relay", "data": "indexing 40 files"}})
+        time.sleep(0.3)
+        return answer(id, {"content": [text(json.dumps({"token": token is not None}))]})
+    if name == "ask":
+        send({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {
+            "mode": "form", "message": "Which branch?",
+            "requestedSchema": {"type": "object", "properties": {"branch": {"type": "string"}}}}})
+        while True:
+            message = next_message()
+            if message.get("id") == "e1" and "method" not in message:
+                reply = message.get("result") or {"error": message.get("error")}
+                return answer(id, {"content": [text(json.dumps(reply))]})
+            handle(message)
+    return answer(id, {"content": [text(json.dumps(name))]})
+
+
+def handle(message):
+    global CLIENT_CAPABILITIES
+    method, id = message.get("method"), message.get("id")
+    if method == "initialize":
+        CLIENT_CAPABILITIES = message["params"].get("capabilities") or {}
+        answer(id, {"protocolVersion": "2025-11-25",
+                    "capabilities": {"tools": {}, "logging": {}},
+                    "serverInfo": {"name": "relay", "version": "1"}})
+    elif method == "tools/list":
+        answer(id, {"tools": tools()})
+    elif method == "tools/call":
+        call(id, message["params"])
+    elif method in ("ping", "logging/setLevel"):
+        answer(id, {})
+
+
+def main():
+    while True:
+        handle(next_message())
+
+
+main()

@@ -1,0 +1,121 @@
+//! `ptc mcp` between the official MCP Python client (`tests/mcp_client/
+//! drive.py`) and an upstream server (`tests/data/relay_mcp_server.py`):
+//! what an upstream server says reaches the program or the client.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+
+use crate::mcp_server::{drive, texts};
+
+fn relay_server() -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/relay_mcp_server.py");
+    json!({ "command": "python3", "args": [script] })
+}
+
+/// A config with the relay server as `relay`, in a fresh directory.
+fn relay_config() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcp.json");
+    let config = json!({ "mcpServers": { "relay": relay_server() } });
+    std::fs::write(&path, config.to_string()).unwrap();
+    (dir, path)
+}
+
+/// `ptc mcp --mcp-config <relay>` as the driver's server, the plan's
+/// scenario starting once `relay.report` is listed.
+fn plan(config: &Path, mut scenario: Value) -> Value {
+    scenario["stdio"] = json!({
+        "command": env!("CARGO_BIN_EXE_ptc"),
+        "args": ["mcp", "--mcp-config", config],
+    });
+    scenario["untilListed"] = json!(["relay.report"]);
+    scenario
+}
+
+fn run_code(code: &str) -> Value {
+    json!({ "scenario": "call", "name": "run_code",
+            "arguments": { "code": code, "description": "test" } })
+}
+
+/// The one text the program returned, as JSON.
+fn returned(answer: &Value) -> Value {
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    serde_json::from_str(texts(result)[0]).unwrap_or_else(|e| panic!("{e}: {answer}"))
+}
+
+#[test]
+fn resource_links_reach_the_program() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.links"]({}))"#;
+    let answer = drive(plan(&config, run_code(code)));
+    assert_eq!(
+        returned(&answer),
+        json!({ "text": "2 matches", "resourceLinks": [
+            { "uri": "file:///docs/a.md", "name": "a.md", "mimeType": "text/markdown" },
+            { "uri": "file:///docs/b.md", "name": "b.md" }
+        ] })
+    );
+}
+
+#[test]
+fn tools_that_require_tasks_are_left_out_with_a_warning() {
+    let (_dir, config) = relay_config();
+    let answer = drive(plan(&config, json!({ "scenario": "list" })));
+    let description = answer["tools"][0]["description"].as_str().unwrap();
+    assert!(description.contains("relay.may_task"), "{description}");
+    assert!(!description.contains("needs_task"), "{description}");
+    // ptc does not declare elicitation upstream: a tool offered only to
+    // clients that can elicit stays hidden.
+    assert!(!description.contains("relay.ask"), "{description}");
+
+    let sdk = crate::common::output(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["sdk", "--mcp-config"])
+            .arg(&config),
+    );
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&sdk.stdout),
+        String::from_utf8_lossy(&sdk.stderr),
+    );
+    assert!(sdk.status.success(), "{stderr}");
+    assert!(stdout.contains("relay.may_task") && !stdout.contains("needs_task"));
+    assert!(
+        stderr.contains(
+            "mcp server `relay`: skipped tool `needs_task`: it can only be called as an MCP task \
+             (execution.taskSupport: \"required\"), which ptc does not do"
+        ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn upstream_progress_and_logs_reach_the_client_as_the_runs_progress() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.report"]({}))"#;
+    let answer = drive(plan(&config, run_code(code)));
+    assert_eq!(returned(&answer), json!({ "token": true }));
+    let progress = answer["progress"].as_array().unwrap();
+    let messages: Vec<&str> = progress
+        .iter()
+        .filter_map(|p| p["message"].as_str())
+        .filter(|m| !m.starts_with("running ("))
+        .collect();
+    assert_eq!(
+        messages,
+        [
+            "relay.report: step 1 of 2",
+            "relay.report: 2 of 2",
+            "relay.report: [info] relay: indexing 40 files",
+            "relay.report()",
+        ],
+        "{answer}"
+    );
+    let numbers: Vec<f64> = progress
+        .iter()
+        .map(|p| p["progress"].as_f64().unwrap())
+        .collect();
+    assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+}
