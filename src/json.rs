@@ -1,8 +1,9 @@
 //! JSON values in words, for messages that say what was given instead;
-//! and what a JSON message costs in host memory before it is parsed
-//! (`cost`).
+//! what a JSON message costs in host memory before it is parsed (`cost`);
+//! and the id of a message that is not parsed whole (`envelope`).
 
 pub(crate) mod cost;
+pub(crate) mod envelope;
 
 use serde_json::Value;
 

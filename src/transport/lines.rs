@@ -26,12 +26,11 @@ use rmcp::model::{
 };
 use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use serde::Deserialize;
-use serde::de::IgnoredAny;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Notify;
 
 use crate::json::cost::{self, MessageLimits, Refusal};
+use crate::json::envelope::Envelope;
 
 /// The code of the error answer made for an answer that arrived unreadable
 /// (a JSON-RPC server error, in the range implementations may use).
@@ -251,11 +250,10 @@ where
     /// (an error under its id), an answer to one of ours (an error answer
     /// for rmcp), or neither.
     fn unreadable(&mut self, text: &[u8], why: &Unreadable) {
-        let envelope = serde_json::from_slice::<Envelope>(text).ok();
-        let (id, is_request) = match envelope {
-            Some(Envelope { id, method }) => (id, method.is_some()),
-            None => (None, false),
-        };
+        let (id, is_request) = Envelope::read(text).map_or((None, false), |envelope| {
+            let is_request = envelope.has_method();
+            (envelope.id, is_request)
+        });
         tracing::debug!("an unreadable message ({why})");
         match (id, is_request) {
             (Some(id), true) => self.answer(Some(id), why),
@@ -334,8 +332,9 @@ enum Read {
     End,
 }
 
-/// Why a line was not a message.
-enum Unreadable {
+/// Why a message was not read (a line here, an HTTP body or event in
+/// `http`).
+pub(crate) enum Unreadable {
     /// Measured and refused before parsing.
     Refused(Refusal),
     /// JSON, but not a message of this protocol.
@@ -351,19 +350,9 @@ impl std::fmt::Display for Unreadable {
     }
 }
 
-/// Just enough of a message to answer it: read without keeping the rest
-/// (and without checking its strings, which may be what was wrong).
-#[derive(Deserialize)]
-struct Envelope {
-    #[serde(default)]
-    id: Option<RequestId>,
-    #[serde(default)]
-    method: Option<IgnoredAny>,
-}
-
 /// The error answer rmcp gets for an answer that arrived unreadable, and
 /// whether the session ends with it.
-fn unreadable_answer<R: ServiceRole>(
+pub(crate) fn unreadable_answer<R: ServiceRole>(
     id: RequestId,
     why: &Unreadable,
     ended: bool,

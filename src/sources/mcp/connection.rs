@@ -18,7 +18,9 @@ use tokio_util::sync::CancellationToken;
 
 use super::config::McpTransport;
 use super::listing::Server;
+use crate::json::cost;
 use crate::transport::child;
+use crate::transport::http::MeasuredHttp;
 
 /// How much of a server's stderr is kept for messages.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
@@ -146,7 +148,9 @@ pub(super) async fn start(
         McpTransport::Http { url, headers } => {
             let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                 .custom_headers(header_map(headers)?);
-            let transport = StreamableHttpClientTransport::from_config(config);
+            // Its messages measured before they are parsed, as a child's.
+            let measured = MeasuredHttp::new(cost::RESULT)?;
+            let transport = StreamableHttpClientTransport::with_client(measured, config);
             client.serve_with_ct(transport, stop).await
         }
     };
