@@ -16,8 +16,12 @@ pub(crate) struct Envelope {
 }
 
 impl Envelope {
-    /// The envelope of `text`, when it is a JSON object.
+    /// The envelope of `text`, when it is a JSON object (serde would read
+    /// an array's first two values as the fields).
     pub(crate) fn read(text: &[u8]) -> Option<Self> {
+        if !text.trim_ascii_start().starts_with(b"{") {
+            return None;
+        }
         serde_json::from_slice(text).ok()
     }
 
