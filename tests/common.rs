@@ -140,3 +140,37 @@ pub fn engine_with_heap(memory_limit_bytes: usize) -> Engine {
     };
     Engine::new(test_registry(), limits).expect("a valid heap limit")
 }
+
+/// A memory field of `/proc/<pid>/status` in MiB, while the process is there.
+pub fn status_mib(pid: u32, field: &str) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kib: f64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix(field))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib / 1024.0)
+}
+
+/// How a child ended, what it printed, and its peak RSS in MiB (polled
+/// in `/proc` while it runs).
+pub fn run_measured(mut child: Spawned) -> (std::process::ExitStatus, String, f64) {
+    let mut peak: f64 = 0.0;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if let Some(hwm) = status_mib(child.id(), "VmHWM:") {
+            peak = peak.max(hwm);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let mut out = String::new();
+    if let Some(mut stdout) = child.stdout.take() {
+        std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
+    }
+    (status, out, peak)
+}

@@ -13,7 +13,7 @@ use crate::common::Spawned;
 use ptc::{Engine, Limits, McpConfig, McpOptions, Registry, RunOptions, RunRequest};
 use serde_json::{Value, json};
 
-use crate::common::{NoLeaks, eventually, tag_servers};
+use crate::common::{NoLeaks, eventually, run_measured, status_mib, tag_servers};
 
 fn hostile(mode: &str, log: &Path) -> Value {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile_mcp_server.py");
@@ -173,20 +173,6 @@ fn initialized(dir: &Path) -> (Spawned, ChildStdin, BufReader<ChildStdout>) {
 fn memory_mib(pid: u32) -> (f64, f64) {
     let field = |name| status_mib(pid, name).expect("the field in /proc/<pid>/status");
     (field("VmRSS:"), field("VmHWM:"))
-}
-
-/// A memory field of `/proc/<pid>/status` in MiB, while the process is there.
-fn status_mib(pid: u32, field: &str) -> Option<f64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let kib: f64 = status
-        .lines()
-        .find_map(|l| l.strip_prefix(field))?
-        .trim()
-        .trim_end_matches("kB")
-        .trim()
-        .parse()
-        .ok()?;
-    Some(kib / 1024.0)
 }
 
 /// Waits until a process stops using CPU (half a second without a tick),
@@ -437,26 +423,6 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
 }
 
 // ------------------------------------------------- what the red team found
-
-/// How a child ended, what it printed, and its peak RSS in MiB (polled
-/// in `/proc` while it runs).
-fn run_measured(mut child: Spawned) -> (std::process::ExitStatus, String, f64) {
-    let mut peak: f64 = 0.0;
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if let Some(hwm) = status_mib(child.id(), "VmHWM:") {
-            peak = peak.max(hwm);
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut out = String::new();
-    if let Some(mut stdout) = child.stdout.take() {
-        std::io::Read::read_to_string(&mut stdout, &mut out).unwrap();
-    }
-    (status, out, peak)
-}
 
 fn ptc_run_with(dir: &Path, mode: &str, code: &str) -> Spawned {
     let config = dir.join("mcp.json");

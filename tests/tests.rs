@@ -19,6 +19,7 @@ mod limits;
 mod mcp_defaults;
 mod mcp_doors;
 mod mcp_http_bounds;
+mod mcp_last_doors;
 mod mcp_server;
 mod mcp_sources;
 mod mcp_startup;

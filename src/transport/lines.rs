@@ -391,8 +391,9 @@ enum Read {
     End,
 }
 
-/// Why a line was not a message.
-enum Unreadable {
+/// Why a message was not read (a line here, an HTTP body or event in
+/// `http`).
+pub(crate) enum Unreadable {
     /// Measured and refused before parsing.
     Refused(Refusal),
     /// JSON, but not a message of this protocol.
@@ -410,7 +411,7 @@ impl std::fmt::Display for Unreadable {
 
 /// The error answer rmcp gets for an answer that arrived unreadable, and
 /// whether the session ends with it.
-fn unreadable_answer<R: ServiceRole>(
+pub(crate) fn unreadable_answer<R: ServiceRole>(
     id: RequestId,
     why: &Unreadable,
     ended: bool,

@@ -26,7 +26,9 @@ use tokio_util::sync::CancellationToken;
 use super::config::McpTransport;
 use super::listing::Server;
 use super::notes::Notes;
+use crate::json::cost;
 use crate::transport::child;
+use crate::transport::http::MeasuredHttp;
 use crate::transport::lines::StrayLine;
 
 /// How much of a server's stderr is kept for messages.
@@ -186,7 +188,9 @@ pub(super) async fn start(
         McpTransport::Http { url, headers } => {
             let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                 .custom_headers(header_map(headers)?);
-            let transport = StreamableHttpClientTransport::from_config(config);
+            // Its messages measured before they are parsed, as a child's.
+            let measured = MeasuredHttp::new(cost::RESULT)?;
+            let transport = StreamableHttpClientTransport::with_client(measured, config);
             client.serve_with_ct(transport, stop).await
         }
     };
