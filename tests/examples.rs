@@ -185,3 +185,40 @@ fn copy(from: &Path, to: &Path) {
         std::fs::copy(from, to).unwrap();
     }
 }
+
+/// Every link in the README stays inside the repository: a file or folder
+/// that exists (with an optional `#anchor`), or an anchor of the README.
+#[test]
+fn every_readme_link_stays_inside_the_repository() {
+    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    // Links in prose only: not in code blocks or `code` spans.
+    let mut in_block = false;
+    let prose: Vec<&str> = readme
+        .lines()
+        .filter(|line| {
+            in_block ^= line.starts_with("```");
+            !in_block && !line.starts_with("```")
+        })
+        .collect();
+    let prose = regex::Regex::new(r"`[^`]*`")
+        .unwrap()
+        .replace_all(&prose.join("\n"), "")
+        .into_owned();
+    let link = regex::Regex::new(r"\]\(([^)\s]+)\)").unwrap();
+    let mut checked = 0;
+    for target in link.captures_iter(&prose).map(|c| c[1].to_owned()) {
+        assert!(
+            !target.contains("://"),
+            "the README links outside the repository: {target}"
+        );
+        let path = target.split('#').next().unwrap_or_default();
+        if !path.is_empty() {
+            assert!(
+                repository().join(path).exists(),
+                "the README links to a missing {target}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} links found");
+}

@@ -21,6 +21,10 @@ enum Failed<'m> {
     Property(&'m str),
     /// `ReferenceError: x is not defined`.
     Variable(&'m str),
+    /// `TypeError: value is not iterable`, which QuickJS places nowhere
+    /// near the loop or spread: the failing place is what follows the
+    /// first `of` or `...` after its position.
+    Iterable,
 }
 
 fn failed(message: &str) -> Option<Failed<'_>> {
@@ -32,6 +36,9 @@ fn failed(message: &str) -> Option<Failed<'_>> {
             let end = rest.rfind("' of ")?;
             return Some(Failed::Property(&rest[..end]));
         }
+    }
+    if message.starts_with("TypeError: ") && message.ends_with(" is not iterable") {
+        return Some(Failed::Iterable);
     }
     let name = message
         .strip_prefix("ReferenceError: ")?
@@ -64,21 +71,32 @@ pub(crate) fn lexer(script: &str) -> Lexer<'_> {
 fn find(script: &str, start: usize, failed: &Failed<'_>) -> Option<(u32, u32)> {
     let lexer = lexer(script);
     let text = |lo: BytePos, hi: BytePos| script.get(lo.0 as usize - 1..hi.0 as usize - 1);
-    let mut after_dot = false;
+    let (mut after_dot, mut after_iteration) = (false, false);
+    // Parentheses open since a `for`: its `of` is at depth 1.
+    let mut for_head: Option<usize> = None;
     for token in lexer {
         let (lo, hi) = (token.span.lo, token.span.hi);
         let at = lo.0 as usize - 1;
-        let dot = matches!(token.token, Token::Dot | Token::OptionalChain);
         if at >= start {
             let hit = match *failed {
                 Failed::Property(name) => after_dot && text(lo, hi) == Some(name),
                 Failed::Variable(name) => !after_dot && text(lo, hi) == Some(name),
+                Failed::Iterable => after_iteration,
             };
             if hit {
                 return Some(line_column(script, at));
             }
         }
-        after_dot = dot;
+        after_dot = matches!(token.token, Token::Dot | Token::OptionalChain);
+        let of_loop = token.token == Token::Of && for_head == Some(1);
+        after_iteration = at >= start && (of_loop || token.token == Token::DotDotDot);
+        for_head = match (token.token, for_head) {
+            (Token::For, _) => Some(0),
+            (Token::LParen, Some(depth)) => Some(depth + 1),
+            (Token::RParen, Some(1)) => None,
+            (Token::RParen, Some(depth)) => Some(depth - 1),
+            (_, depth) => depth,
+        };
     }
     None
 }
@@ -130,7 +148,24 @@ mod tests {
             failed("ReferenceError: foo is not defined"),
             Some(Failed::Variable("foo"))
         );
+        assert_eq!(
+            failed("TypeError: value is not iterable"),
+            Some(Failed::Iterable)
+        );
         assert_eq!(failed("TypeError: not a function"), None);
+    }
+
+    #[test]
+    fn a_value_not_iterable_is_what_follows_the_next_of_or_spread() {
+        let message = "TypeError: value is not iterable";
+        let script = "const r = 1;\nconst o = { of: 1 };\nfor (const x of o) {}";
+        assert_eq!(refine(script, (1, 1), message), Some((3, 17)));
+        assert_eq!(
+            refine("f(1)\nconst a = [...o]", (1, 1), message),
+            Some((2, 15))
+        );
+        // Before QuickJS's position, nothing is searched.
+        assert_eq!(refine("for (const x of o) {}\ng()", (2, 1), message), None);
     }
 
     #[test]
