@@ -8,6 +8,7 @@ pub(crate) mod convert;
 mod driver;
 mod escalation;
 pub(crate) mod events;
+mod excerpt;
 mod guards;
 mod hint;
 pub(crate) mod intrinsics;

@@ -101,7 +101,7 @@ async fn runtime_failures_carry_kind_position_and_captured_output() {
     assert!(o.is_error);
     assert_eq!(
         o.text(),
-        "Error: code run failed (runtime): TypeError: cannot read property 'y' of null (line 3, column 3)\nCaptured output:\nbefore"
+        "Error: code run failed (runtime): TypeError: cannot read property 'y' of null (line 3, column 3)\n  3 | x.y\n    |   ^\nCaptured output:\nbefore"
     );
     let o = run(&engine(), "throw 'just a string'").await;
     assert_eq!(
@@ -152,9 +152,18 @@ async fn runtime_error_positions_point_at_the_failing_code() {
         let o = run(&engine, code).await;
         assert_eq!(o.kind, Some(FailureKind::Runtime), "{code}: {}", o.text());
         let want = format!("(line {line}, column {column})");
+        let lines: Vec<&str> = o.text().lines().collect();
         assert!(
-            o.text().ends_with(&want),
+            lines[0].ends_with(&want),
             "{code}: {} (wanted {want})",
+            o.text()
+        );
+        // The failing line follows, with a caret under the same column.
+        let gutter = line.to_string().len() + 5;
+        assert_eq!(
+            lines[2].find('^'),
+            Some(gutter + column as usize - 1),
+            "{code}: {}",
             o.text()
         );
     }

@@ -11,7 +11,7 @@ use tokio_util::sync::CancellationToken;
 use super::EngineInner;
 use super::escalation::{self, Grant, Verdict};
 use super::outcome::{FailureKind, Outcome};
-use super::report::{Report, StartFailure};
+use super::report::{Located, Report, StartFailure};
 use super::request::{RunError, RunOptions, RunRequest};
 use super::run::{self, Run, RunSetup, StartError, Step};
 use super::sandbox::{Interrupts, Sandbox, Tripwires};
@@ -305,8 +305,12 @@ async fn conclude(run: &mut Run, report: &Report, start_error: Option<StartFailu
             report.render_success(finish.text, capture, calls, timers, sub_calls)
         }
         (None, None, Some(finish)) => {
-            let (position, hint) = (ending.position, ending.hint);
-            report.runtime_failure(finish.text, position, hint, capture, sub_calls)
+            let located = Located {
+                position: ending.position,
+                hint: ending.hint,
+                excerpt: ending.excerpt,
+            };
+            report.runtime_failure(finish.text, located, capture, sub_calls)
         }
         (None, None, None) => {
             let never = "the program never finished: it awaited a promise that can never settle";

@@ -18,6 +18,15 @@ pub(super) struct StartFailure {
     pub(super) position: Option<(u32, u32)>,
 }
 
+/// Where a runtime error happened, and what the code says about it.
+pub(super) struct Located {
+    pub(super) position: Option<(u32, u32)>,
+    /// What the error most likely came from (a known slip).
+    pub(super) hint: Option<String>,
+    /// The failing line with a caret under what failed.
+    pub(super) excerpt: Option<String>,
+}
+
 /// Renders outcomes for one run.
 pub(super) struct Report {
     run_id: Arc<str>,
@@ -146,18 +155,21 @@ impl Report {
     pub(super) fn runtime_failure(
         &self,
         message: Option<String>,
-        position: Option<(u32, u32)>,
-        hint: Option<String>,
+        located: Located,
         capture: &Capture,
         sub_calls: u32,
     ) -> Outcome {
         let mut message = message.unwrap_or_else(|| "unknown error".into());
-        if let Some((line, column)) = position {
+        if let Some((line, column)) = located.position {
             message.push_str(&format!(" (line {line}, column {column})"));
         }
-        if let Some(hint) = hint {
+        if let Some(hint) = located.hint {
             message.push_str(". ");
             message.push_str(&hint);
+        }
+        if let Some(excerpt) = located.excerpt {
+            message.push('\n');
+            message.push_str(&excerpt);
         }
         self.render_failure(
             FailureKind::Runtime,

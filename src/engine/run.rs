@@ -73,6 +73,8 @@ pub(crate) struct Ending {
     pub(crate) position: Option<(u32, u32)>,
     /// What the error most likely came from, when the code shows a known slip.
     pub(crate) hint: Option<String>,
+    /// The model's failing line with a caret under what failed.
+    pub(crate) excerpt: Option<String>,
     pub(crate) images: Vec<Image>,
     /// Sub-calls cut off and timers dropped when the run closed.
     pub(crate) cut_calls: usize,
@@ -448,16 +450,27 @@ impl Run {
         if st.not_streamed > 0 {
             self.emit_truncated(st.not_streamed);
         }
-        let finish = st.finish.take();
-        let (position, hint) = match &finish {
+        let mut finish = st.finish.take();
+        let (position, hint, excerpt) = match &mut finish {
             Some(finish) if !finish.ok => {
                 let message = finish.text.as_deref().unwrap_or_default();
                 let position =
                     position_in_stack(&finish.stack).map(|at| self.failure_position(at, message));
                 let line = position.map(|(line, _)| line);
-                (position, hint::hint(&self.program.script, line, message))
+                let hint = hint::hint(&self.program.script, line, message);
+                // QuickJS says only `not a function`: name what was called.
+                if message == "TypeError: not a function"
+                    && let Some(callee) = position.and_then(|at| self.program.callee(at))
+                {
+                    finish.text = Some(format!("TypeError: `{callee}` is not a function"));
+                }
+                (
+                    position,
+                    hint,
+                    position.and_then(|at| self.program.excerpt(at)),
+                )
             }
-            _ => (None, None),
+            _ => (None, None, None),
         };
         Ending {
             capture: std::mem::replace(&mut st.capture, Capture::new(0)),
@@ -465,6 +478,7 @@ impl Run {
             finish,
             position,
             hint,
+            excerpt,
             images: std::mem::take(&mut st.images),
             cut_calls,
             cut_timers,

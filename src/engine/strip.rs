@@ -78,6 +78,16 @@ pub(crate) struct PreparedProgram {
 }
 
 impl PreparedProgram {
+    /// The model's line at `at`, with a caret under it (see `excerpt`).
+    pub(crate) fn excerpt(&self, at: (u32, u32)) -> Option<String> {
+        super::excerpt::excerpt(&self.code, at)
+    }
+
+    /// The dotted name at `at` (see `excerpt::callee`).
+    pub(crate) fn callee(&self, at: (u32, u32)) -> Option<String> {
+        super::excerpt::callee(&self.code, at)
+    }
+
     /// The lines of the model's code that call `tool` (see
     /// `progress::call_lines`).
     pub(crate) fn call_lines(&self, tool: &str) -> Vec<u32> {

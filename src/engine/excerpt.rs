@@ -1,0 +1,144 @@
+//! The model's line under a runtime error, with a caret under what failed
+//! (contracts §7), and the expression a `not a function` error is about:
+//! read from the code only once a run has failed.
+
+/// How many characters of a long line are shown around the failing place.
+const WINDOW: usize = 100;
+
+/// ```text
+///   3 | o.split("\n")
+///     |   ^^^^^
+/// ```
+/// for the 1-based `line` and `column` (in UTF-16 units) of `code`; none
+/// when the position is outside the code.
+pub(crate) fn excerpt(code: &str, (line, column): (u32, u32)) -> Option<String> {
+    let text = code
+        .lines()
+        .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
+    let chars: Vec<char> = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let at = char_index(text, column)?.min(chars.len());
+    let width = name_at(&chars, at)
+        .map_or(1, |(start, end)| end - start.max(at))
+        .max(1);
+    // A long line is shown as a window around the failing place.
+    let from = at
+        .saturating_sub(WINDOW / 2)
+        .min(chars.len().saturating_sub(WINDOW));
+    let to = (from + WINDOW).min(chars.len());
+    let mut shown: String = chars[from..to].iter().collect();
+    let mut pad = at - from;
+    if from > 0 {
+        shown.insert(0, '…');
+        pad += 1;
+    }
+    if to < chars.len() {
+        shown.push('…');
+    }
+    let gutter = line.to_string();
+    Some(format!(
+        "{:>w$} | {}\n{:>w$} | {}{}",
+        gutter,
+        shown.trim_end(),
+        "",
+        " ".repeat(pad),
+        "^".repeat(width.min(to - at.min(to)).max(1)),
+        w = gutter.len() + 2,
+    ))
+}
+
+/// The dotted name (`o.split`, `r.items.map`) that ends at the name at
+/// `line`, `column`: what QuickJS's `not a function` was about.
+pub(crate) fn callee(code: &str, (line, column): (u32, u32)) -> Option<String> {
+    let text = code
+        .lines()
+        .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
+    let chars: Vec<char> = text.chars().collect();
+    let (_, end) = name_at(&chars, char_index(text, column)?)?;
+    let mut start = end;
+    while start > 0 && (is_name_char(chars[start - 1]) || chars[start - 1] == '.') {
+        start -= 1;
+    }
+    let path: String = chars[start..end].iter().collect();
+    let path = path.trim_start_matches('.');
+    (!path.is_empty() && !path.starts_with(|c: char| c.is_ascii_digit())).then(|| path.to_owned())
+}
+
+/// The span of the name that covers char `at` (or starts right there).
+fn name_at(chars: &[char], at: usize) -> Option<(usize, usize)> {
+    if !chars.get(at).copied().is_some_and(is_name_char) {
+        return None;
+    }
+    let mut start = at;
+    while start > 0 && is_name_char(chars[start - 1]) {
+        start -= 1;
+    }
+    let mut end = at;
+    while end < chars.len() && is_name_char(chars[end]) {
+        end += 1;
+    }
+    Some((start, end))
+}
+
+/// The char index of a 1-based column counted in UTF-16 units.
+fn char_index(text: &str, column: u32) -> Option<usize> {
+    let mut units = 1;
+    for (i, c) in text.chars().enumerate() {
+        if units >= column as usize {
+            return Some(i);
+        }
+        units += c.len_utf16();
+    }
+    Some(text.chars().count())
+}
+
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{callee, excerpt};
+
+    #[test]
+    fn the_line_is_shown_with_a_caret_under_the_name() {
+        let code = "const o = { content: 'a' }\nconst n = 1\no.split(\"\\n\")";
+        assert_eq!(
+            excerpt(code, (3, 3)).unwrap(),
+            "  3 | o.split(\"\\n\")\n    |   ^^^^^"
+        );
+        assert_eq!(
+            excerpt(code, (2, 11)).unwrap(),
+            "  2 | const n = 1\n    |           ^"
+        );
+        assert_eq!(excerpt(code, (4, 1)), None);
+        assert_eq!(excerpt(code, (0, 1)), None);
+    }
+
+    #[test]
+    fn columns_count_utf16_units_and_long_lines_are_cut() {
+        assert_eq!(
+            excerpt("'\u{1f600}'; o.p", (1, 9)).unwrap(),
+            "  1 | '\u{1f600}'; o.p\n    |        ^"
+        );
+        let long = format!("{}x.y{}", "a".repeat(300), "b".repeat(300));
+        let shown = excerpt(&long, (1, 303)).unwrap();
+        let (text, caret) = shown.split_once('\n').unwrap();
+        assert!(text.starts_with("  1 | …") && text.ends_with('…'), "{text}");
+        let y = text[..text.find("x.y").unwrap()].chars().count() + 2;
+        assert_eq!(caret.find('^'), Some(y), "{shown}");
+    }
+
+    #[test]
+    fn the_callee_is_the_dotted_name_ending_at_the_position() {
+        assert_eq!(callee("o.split('\\n')", (1, 3)).as_deref(), Some("o.split"));
+        assert_eq!(
+            callee("x = r.items.map(f)", (1, 13)).as_deref(),
+            Some("r.items.map")
+        );
+        assert_eq!(callee("go()", (1, 1)).as_deref(), Some("go"));
+        assert_eq!(callee("(a + b)()", (1, 1)), None);
+    }
+}
