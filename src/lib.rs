@@ -154,7 +154,7 @@ pub use frontends::serve::serve;
 pub use limits::{ConfigError, Limits};
 pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{
-    SdkOptions, render_declarations, run_code_description, run_code_parameters,
+    SdkOptions, render_declarations, render_python, run_code_description, run_code_parameters,
     schema_to_typescript,
 };
 pub use sources::manifest::{ManifestError, load_manifest, parse_manifest};
