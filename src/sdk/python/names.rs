@@ -2,7 +2,7 @@
 //! (`<server>.<tool>`) and arguments, mangled deterministically so every one
 //! is an identifier that shadows nothing the stubs use (contracts §5).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::tool::definition::ToolDefinition;
 
@@ -67,33 +67,41 @@ pub(super) fn identifier(name: &str) -> String {
     id
 }
 
-/// Names already given in one scope; a clash gains trailing `_`s.
+/// Names already given in one scope; a clash gains trailing `_`s (or,
+/// for types, a number).
 #[derive(Default)]
-pub(super) struct Names(HashSet<String>);
+pub(super) struct Names {
+    taken: HashSet<String>,
+    /// The next number to try for each base, so many clashes stay linear.
+    next: HashMap<String, u32>,
+}
 
 impl Names {
     pub(super) fn with(taken: &[&str]) -> Self {
-        Self(taken.iter().map(|&s| s.to_owned()).collect())
+        Self {
+            taken: taken.iter().map(|&s| s.to_owned()).collect(),
+            next: HashMap::new(),
+        }
     }
 
     /// `base`, or `base` with the fewest trailing `_`s that is free, taken.
     pub(super) fn claim(&mut self, mut base: String) -> String {
-        while self.0.contains(&base) {
+        while self.taken.contains(&base) {
             base.push('_');
         }
-        self.0.insert(base.clone());
+        self.taken.insert(base.clone());
         base
     }
 
     /// `base`, or `base` with the first free number from 2 on, taken (for types).
     pub(super) fn claim_numbered(&mut self, base: &str) -> String {
         let mut name = base.to_owned();
-        let mut n = 2u32;
-        while self.0.contains(&name) {
+        let n = self.next.entry(base.to_owned()).or_insert(2);
+        while self.taken.contains(&name) {
             name = format!("{base}{n}");
-            n += 1;
+            *n += 1;
         }
-        self.0.insert(name.clone());
+        self.taken.insert(name.clone());
         name
     }
 }

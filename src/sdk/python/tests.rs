@@ -338,3 +338,26 @@ fn rendering_is_deterministic_and_bounded() {
     assert_eq!(one, render_module(&[&tool]));
     assert!(one.contains(": NotRequired[Any]"));
 }
+
+#[test]
+fn many_tools_with_one_ref_name_get_numbered_types() {
+    let tools: Vec<ToolDefinition> = (0..300)
+        .map(|i| {
+            ToolDefinition::new(format!("t{i}")).parameters(json!({
+                "properties": { "n": { "$ref": "#/$defs/node" } },
+                "$defs": { "node": { "type": "object", "properties": { "v": { "type": "integer" } } } } }))
+        })
+        .collect();
+    let refs: Vec<&ToolDefinition> = tools.iter().collect();
+    let m = render_module(&refs);
+    assert_has(
+        &m,
+        &[
+            "class Node(TypedDict):",
+            "class Node2(TypedDict):",
+            "class Node300(TypedDict):",
+            "async def t299(self, *, n: Node300 | None = None)",
+        ],
+    );
+    assert!(!m.contains("class Node301("));
+}
