@@ -12,8 +12,8 @@
 //!   in the functional form when a key is not a plain identifier; objects
 //!   without properties as `dict[str, V]`;
 //! - arrays as `list[T]` (a tuple's elements as one union);
-//! - local `$ref`s as named classes or `TypeAlias`es, declared once per
-//!   document; a reference that would make an alias its own body outside
+//! - local `$ref`s as named classes or `TypeAlias`es, declared once (shared
+//!   between tools when the whole referenced graph is identical); a reference that would make an alias its own body outside
 //!   any container (which mypy rejects) as `Any`;
 //! - Python has no intersection: of `$ref`, own type, `anyOf`, `oneOf` and
 //!   `allOf`, the first part that says anything stands for the schema;

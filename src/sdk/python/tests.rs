@@ -345,7 +345,7 @@ fn many_tools_with_one_ref_name_get_numbered_types() {
         .map(|i| {
             ToolDefinition::new(format!("t{i}")).parameters(json!({
                 "properties": { "n": { "$ref": "#/$defs/node" } },
-                "$defs": { "node": { "type": "object", "properties": { "v": { "type": "integer" } } } } }))
+                "$defs": { "node": { "type": "object", "properties": { "v": { "const": i } } } } }))
         })
         .collect();
     let refs: Vec<&ToolDefinition> = tools.iter().collect();
@@ -360,4 +360,29 @@ fn many_tools_with_one_ref_name_get_numbered_types() {
         ],
     );
     assert!(!m.contains("class Node301("));
+}
+
+#[test]
+fn identical_ref_graphs_are_declared_once() {
+    let params = json!({ "properties": { "n": { "$ref": "#/$defs/node" } },
+        "$defs": { "node": { "type": "object", "properties": { "kids": { "type": "array", "items": { "$ref": "#/$defs/node" } } } } } });
+    let other = json!({ "properties": { "n": { "$ref": "#/$defs/node" } },
+        "$defs": { "node": { "type": "object", "properties": { "v": { "type": "string" } } } } });
+    let tools = [
+        ToolDefinition::new("a").parameters(params.clone()),
+        ToolDefinition::new("b").parameters(params),
+        ToolDefinition::new("c").parameters(other),
+    ];
+    let refs: Vec<&ToolDefinition> = tools.iter().collect();
+    let m = render_module(&refs);
+    assert_eq!(m.matches("class Node(TypedDict):").count(), 1);
+    assert_has(
+        &m,
+        &[
+            "async def a(self, *, n: Node | None = None)",
+            "async def b(self, *, n: Node | None = None)",
+            "class Node2(TypedDict):\n    v: NotRequired[str]",
+            "async def c(self, *, n: Node2 | None = None)",
+        ],
+    );
 }

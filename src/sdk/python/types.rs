@@ -10,7 +10,7 @@ use super::docs::{push_comment, push_docstring, schema_note};
 use super::names::{Names, is_identifier, is_keyword};
 use crate::sdk::keywords::Keywords;
 use crate::sdk::naming::{pascal, ref_name, root_name};
-use crate::sdk::refs::{reaches, resolve};
+use crate::sdk::refs::{closure, reaches, resolve};
 use crate::sdk::text::push_json_str;
 use crate::sdk::{MAX_DEPTH, NULL};
 
@@ -26,12 +26,19 @@ pub(super) struct Root<'a> {
     pub(super) kind: &'static str,
 }
 
+/// Every `$ref` reachable from one, with its target, in a fixed order.
+type Graph<'a> = Vec<(&'a str, &'a Value)>;
+
 /// Writes Python types for schemas, and the declarations they need.
 pub(super) struct Types<'a> {
     /// `TypedDict` classes and `TypeAlias`es, each followed by a blank line.
     pub(super) decls: String,
     names: Names,
     by_ref: HashMap<(*const Value, &'a str), String>,
+    /// Each declared `$ref`'s base name, the `$ref`s it reaches with their
+    /// targets, and its name: another document's `$ref` with the same base
+    /// and an equal closure is the same type, declared once.
+    shared: Vec<(String, Graph<'a>, String)>,
     root: Root<'a>,
     /// Aliases being declared, reached with no container in between: one
     /// naming itself there is a cycle mypy rejects.
@@ -50,6 +57,7 @@ impl<'a> Types<'a> {
             decls: String::new(),
             names,
             by_ref: HashMap::new(),
+            shared: Vec::new(),
             root: Root {
                 schema: &NULL,
                 owner: "",
@@ -230,8 +238,23 @@ impl<'a> Types<'a> {
         } else {
             ref_name(r)
         };
+        let graph = closure(root, r);
+        if let Some((.., name)) = self
+            .shared
+            .iter()
+            .find(|(b, g, _)| *b == base && *g == graph)
+        {
+            let name = name.clone();
+            self.by_ref.insert(key, name.clone());
+            return if self.closes_cycle(target) {
+                ANY.to_owned()
+            } else {
+                name
+            };
+        }
         let name = self.names.claim_numbered(&base);
         self.by_ref.insert(key, name.clone());
+        self.shared.push((base, graph, name.clone()));
         let kw = Keywords::of(target);
         match kw
             .as_ref()

@@ -133,31 +133,6 @@ class SortObject(TypedDict):
     direction: Literal["ascending", "descending"]
 
 
-class RichTextRequest2Text(TypedDict):
-    content: str
-    link: NotRequired[dict[str, Any] | None]
-
-
-class RichTextRequest2(TypedDict):
-    text: RichTextRequest2Text
-    type: NotRequired[Literal["text"]]
-
-
-class PageIdParentRequest2(TypedDict):
-    # (format: uuid)
-    page_id: str
-
-
-class RichTextRequest3Text(TypedDict):
-    content: str
-    link: NotRequired[dict[str, Any] | None]
-
-
-class RichTextRequest3(TypedDict):
-    text: RichTextRequest3Text
-    type: NotRequired[Literal["text"]]
-
-
 class MovePageParentRequest1(TypedDict):
     type: Literal["page_id"]
     # (format: uuid)
@@ -538,8 +513,8 @@ class _Tools:
         self,
         *,
         data_source_id: str,
-        title: list[RichTextRequest2 | str | dict[str, Any]] | None = None,
-        description: list[RichTextRequest2 | str | dict[str, Any]] | None = None,
+        title: list[RichTextRequest | str | dict[str, Any]] | None = None,
+        description: list[RichTextRequest | str | dict[str, Any]] | None = None,
         properties: dict[str, Any] | str | None = None,
     ) -> Any:
         """Notion | Update a data source
@@ -555,9 +530,9 @@ class _Tools:
     async def API_create_a_data_source(
         self,
         *,
-        parent: PageIdParentRequest2 | str,
+        parent: PageIdParentRequest | str,
         properties: dict[str, Any] | str,
-        title: list[RichTextRequest3 | str | dict[str, Any]] | None = None,
+        title: list[RichTextRequest | str | dict[str, Any]] | None = None,
     ) -> Any:
         """Notion | Create a data source
         Error Responses:
