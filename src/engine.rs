@@ -40,7 +40,7 @@ use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
 use crate::tool::call::{Call, ErrorCode, ToolError};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
-use crate::tool::registry::{Mode, Registry, Scope};
+use crate::tool::registry::{Mode, Registry, Scope, ToolMap};
 use run_ids::RunIds;
 use threads::{Retirements, SandboxThreads};
 use warm::WarmSandboxes;
@@ -61,6 +61,16 @@ struct EngineInner {
 #[derive(Clone)]
 pub struct Engine {
     inner: Arc<EngineInner>,
+}
+
+/// The definitions of the tools marked visible, in registry order.
+fn shown<'a>(tools: &'a ToolMap, visible: &[bool]) -> Vec<&'a ToolDefinition> {
+    tools
+        .values()
+        .zip(visible)
+        .filter(|(_, v)| **v)
+        .map(|(t, _)| &t.definition)
+        .collect()
 }
 
 impl std::fmt::Debug for Engine {
@@ -122,12 +132,7 @@ impl Engine {
     /// `run_code`'s description, none when all are up).
     pub fn presentation(&self, scope: &Scope, mode: Option<Mode>) -> Presentation {
         let (generation, tools, visible) = scope.versioned_visible();
-        let shown: Vec<&ToolDefinition> = tools
-            .values()
-            .zip(&visible)
-            .filter(|(_, v)| **v)
-            .map(|(t, _)| &t.definition)
-            .collect();
+        let shown = shown(&tools, &visible);
         let mut options = SdkOptions::from(&self.inner.limits);
         options.working_directory = scope.registry().working_directory();
         options.unavailable_sources = scope.registry().absence_notes();
@@ -138,6 +143,13 @@ impl Engine {
             mode.unwrap_or_else(|| scope.mode()),
             &options,
         )
+    }
+
+    /// The Python stubs of the tools visible in `scope` (contracts §5),
+    /// rendered as [`render_python`](crate::render_python) renders them.
+    pub fn python_sdk(&self, scope: &Scope) -> String {
+        let (_, tools, visible) = scope.versioned_visible();
+        crate::sdk::render_python(&shown(&tools, &visible))
     }
 
     /// A tool call exactly as the model made it: visibility under the

@@ -47,10 +47,12 @@
 //!   budget: full, index or namespaces), `templates` (the texts of
 //!   `sdk-templates/`), `search/` (the program's `tools.$search` and
 //!   `tools.$describe`: the index built once per registry version, each
-//!   tool's analysed `documents`, and the `words` they are made of), and
-//!   `typescript/`: reading schema keywords, the `$ref` graph and alias
-//!   names, writing TypeScript text, the renderer, and rendering many tools
-//!   in parallel.
+//!   tool's analysed `documents`, and the `words` they are made of), what
+//!   both languages share (`keywords` of a schema, the `refs` graph,
+//!   `naming` types after `$ref`s, `text`), `typescript/`: alias names,
+//!   writing TypeScript text, the renderer, and rendering many tools in
+//!   parallel, and `python/`: the Python stubs (names and namespaces,
+//!   types, methods, docstrings).
 //! - `limits.rs`: [`Limits`], and the one table of the limits hosts and
 //!   users set: each one's config key, range and command-line flag, from
 //!   which validation, `initialize`'s config and the binary's flags come.
@@ -154,7 +156,7 @@ pub use frontends::serve::serve;
 pub use limits::{ConfigError, Limits};
 pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{
-    SdkOptions, render_declarations, run_code_description, run_code_parameters,
+    SdkOptions, render_declarations, render_python, run_code_description, run_code_parameters,
     schema_to_typescript,
 };
 pub use sources::manifest::{ManifestError, load_manifest, parse_manifest};

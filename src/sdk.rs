@@ -3,15 +3,25 @@
 //! that carries it.
 
 mod forms;
+mod keywords;
+mod naming;
 pub(crate) mod presentation;
+mod python;
+mod refs;
 pub(crate) mod search;
 mod templates;
+mod text;
 pub(crate) mod typescript;
 
 use serde_json::Value;
 
 use crate::limits::Limits;
 use crate::tool::definition::ToolDefinition;
+
+/// Schema nesting deeper than this renders as `unknown` (TypeScript) or `Any` (Python).
+const MAX_DEPTH: u32 = 40;
+
+static NULL: Value = Value::Null;
 
 /// Settings that change the run_code texts.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -78,6 +88,20 @@ impl From<&Limits> for SdkOptions {
 /// cannot say becomes `unknown`, with its description kept.
 pub fn render_declarations(tools: &[&ToolDefinition]) -> String {
     typescript::render_sdk(tools, templates::frame())
+}
+
+/// Python stubs (a `.pyi` module that `mypy --strict` accepts) for these
+/// tools, in the given order (contracts §5).
+///
+/// The module declares `ToolCallError`, `search_tools` and `describe_tools`,
+/// a `TypedDict` or `TypeAlias` for each named or object schema, and
+/// `tools`, whose class has one `async def` per tool (keyword-only
+/// arguments, the output schema's type as the result) and a namespace
+/// object per `<server>.` prefix. Names that are not identifiers are
+/// mangled deterministically; `tools["exact-name"]` reaches any tool. The
+/// same tools always give the same bytes; rendering never fails.
+pub fn render_python(tools: &[&ToolDefinition]) -> String {
+    python::render_module(tools)
 }
 
 /// The run_code tool description with every declaration: the instruction

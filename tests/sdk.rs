@@ -15,12 +15,12 @@ fn manifest_dir() -> PathBuf {
 }
 
 /// The repository's `fixtures/`: real MCP tool lists and the workloads' tool sets.
-fn fixture(rel: &str) -> PathBuf {
+pub(crate) fn fixture(rel: &str) -> PathBuf {
     manifest_dir().join("fixtures").join(rel)
 }
 
 /// A tool list: either `{ "tools": [...] }` (an MCP `tools/list` answer) or a bare array.
-fn load_tools(path: &Path) -> Vec<ToolDefinition> {
+pub(crate) fn load_tools(path: &Path) -> Vec<ToolDefinition> {
     let text = std::fs::read_to_string(path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let value: Value = serde_json::from_str(&text)
@@ -39,7 +39,7 @@ fn declarations_of(tools: &[ToolDefinition]) -> String {
 }
 
 /// The tool lists with goldens: every MCP fixture, plus tools50.
-fn golden_sources() -> Vec<(String, PathBuf)> {
+pub(crate) fn golden_sources() -> Vec<(String, PathBuf)> {
     let dir = fixture("mcp-tools");
     let mut sources: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))

@@ -32,6 +32,7 @@ mod registry;
 mod repair;
 mod rules_uncovered;
 mod sdk;
+mod sdk_python;
 mod serve;
 mod titles;
 mod tools1000;

@@ -4,6 +4,11 @@
 /// The SDK frame: `ToolCallError`, then `{{types}}` and `{{methods}}`.
 pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 
+/// The Python stubs' frame: `ToolCallError`, the discovery functions, then
+/// `{{types}}`, `{{methods}}` (the `tools` class's members) and
+/// `{{namespaces}}` (a class per namespace).
+pub(crate) const FRAME_PY: &str = include_str!("../../sdk-templates/frame.pyi");
+
 /// The `run_code` instructions: `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
 /// `{{escalated_max_timeout_ms}}`, `{{working_directory}}` (a whole line, or
 /// nothing), `{{unavailable_sources}}` (whole lines, or nothing), then `{{tools}}`, the tools in one of the three forms below.
@@ -95,6 +100,11 @@ mod tests {
             ("discovery", ""),
             ("list", ""),
         ];
+        let python = fill(
+            FRAME_PY,
+            &[("types", ""), ("methods", ""), ("namespaces", "")],
+        );
+        assert!(!python.contains("{{"), "{python}");
         for template in [INSTRUCTIONS, FULL, INDEX, NAMESPACES, DISCOVERY] {
             let text = fill(template, &vars);
             assert!(!text.contains("{{"), "{text}");

@@ -19,17 +19,16 @@
 //!
 //! Rendering never fails: every input, even a non-schema, gives valid TypeScript.
 //!
-//! Its rooms: [`keywords`] reads a schema object, [`refs`] walks the `$ref`
-//! graph, [`aliases`] names the types `$ref`s stand for, [`writing`] quotes
+//! Its rooms (beside the language-neutral [`keywords`](super::keywords),
+//! which reads a schema object, and [`refs`](super::refs), which walks the
+//! `$ref` graph): [`aliases`] names the types `$ref`s stand for, [`writing`] quotes
 //! names and literals, [`render`] writes types and declarations,
 //! [`groups`] heads each server's tools (`<server>.<tool>`) with a comment,
 //! and [`parallel`] renders methods ahead on other threads.
 
 mod aliases;
 mod groups;
-mod keywords;
 mod parallel;
-mod refs;
 mod render;
 #[cfg(test)]
 mod tests;
@@ -41,10 +40,7 @@ use crate::tool::definition::ToolDefinition;
 pub(crate) use render::ESCALATION_NOTE;
 use render::Renderer;
 
-/// Nesting deeper than this renders as `unknown`.
-const MAX_DEPTH: u32 = 40;
-
-static NULL: Value = Value::Null;
+use super::{MAX_DEPTH, NULL};
 
 /// Roughly what one method takes in the SDK (tools1000 averages 1.17 KB).
 const BYTES_PER_TOOL: usize = 1280;

@@ -109,10 +109,16 @@ struct SdkArgs {
     /// (native), or both.
     #[arg(long, value_enum, default_value_t = ModeArg::Ptc)]
     mode: ModeArg,
-    /// text: run_code's description in ptc mode, else one section per tool;
-    /// ts: the TypeScript declarations (.d.ts); json: the presentation.
+    /// text: run_code's description in ptc mode (the Python stubs with
+    /// --language python), else one section per tool; ts: the TypeScript
+    /// declarations (.d.ts); py: the Python stubs (.pyi, with --language
+    /// python); json: the presentation.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
+    /// The language of the SDK: typescript (what run_code runs today) or
+    /// python (stubs only: the Python runtime is still to come).
+    #[arg(long, value_enum, default_value_t = LanguageArg::Typescript)]
+    language: LanguageArg,
     /// Compare with this snapshot instead of printing: exit 0 when equal,
     /// else print a unified diff and exit 1.
     #[arg(long, value_name = "FILE")]
@@ -145,7 +151,14 @@ impl From<ModeArg> for Mode {
 enum FormatArg {
     Text,
     Ts,
+    Py,
     Json,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum LanguageArg {
+    Typescript,
+    Python,
 }
 
 /// A usage or configuration error: exit status 2, each problem one line.
@@ -415,13 +428,13 @@ async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
     stop(servers).await;
     let engine = Engine::new(registry, args.limits.limits()?)?;
     let mode = Mode::from(args.mode);
-    let format = match args.format {
-        FormatArg::Text => SdkFormat::Text,
-        FormatArg::Ts => SdkFormat::Ts,
-        FormatArg::Json => SdkFormat::Json,
+    let format = sdk_format(args.format, args.language)?;
+    let scope = engine.registry().scope();
+    let presentation = engine.presentation(&scope, Some(mode));
+    let text = match format {
+        Some(format) => format_presentation(&presentation, format),
+        None => engine.python_sdk(&scope),
     };
-    let presentation = engine.presentation(&engine.registry().scope(), Some(mode));
-    let text = format_presentation(&presentation, format);
     let (output, status) = match &args.check {
         None => (text, ExitCode::SUCCESS),
         Some(path) => {
@@ -442,6 +455,27 @@ async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(Usage::new(format!("cannot write the output: {e}"))),
     }
+}
+
+/// The presentation format to print, or `None` for the Python stubs; a
+/// format of the other language is a usage error.
+fn sdk_format(format: FormatArg, language: LanguageArg) -> Result<Option<SdkFormat>, Usage> {
+    let python = language == LanguageArg::Python;
+    Ok(match (format, python) {
+        (FormatArg::Text, false) => Some(SdkFormat::Text),
+        (FormatArg::Ts, false) => Some(SdkFormat::Ts),
+        (FormatArg::Json, false) => Some(SdkFormat::Json),
+        // The Python form of the model's view is the stubs themselves.
+        (FormatArg::Py | FormatArg::Text, true) => None,
+        (FormatArg::Ts | FormatArg::Json, true) => {
+            return Err(Usage::new(
+                "--language python prints --format py or text; ts and json show the TypeScript SDK",
+            ));
+        }
+        (FormatArg::Py, false) => {
+            return Err(Usage::new("--format py needs --language python"));
+        }
+    })
 }
 
 async fn serve() -> ExitCode {

@@ -7,7 +7,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::refs::{closure, percent_decode, resolve};
+use crate::sdk::naming::{ref_name, root_name};
+use crate::sdk::refs::{closure, resolve};
 
 /// Type names of TypeScript's default libraries: an alias must not redeclare them.
 const LIB_NAMES: &str = include_str!("../lib-names.txt");
@@ -125,46 +126,10 @@ impl<'a> Aliases<'a> {
 /// The name a `$ref` asks for: its label (the tool and kind for the root
 /// itself) in PascalCase, never empty and never starting with a digit.
 fn base_name(scope: Scope<'_>, r: &str) -> String {
-    let mut base = String::new();
     if r == "#" {
-        pascal(scope.owner, &mut base);
-        base.push_str(scope.kind);
-    } else if r.contains('%') {
-        pascal(ref_label(&percent_decode(r).unwrap_or_default()), &mut base);
-    } else {
-        pascal(ref_label(r), &mut base);
+        return root_name(scope.owner, scope.kind);
     }
-    if base.is_empty() {
-        base.push_str("Type");
-    } else if base.starts_with(|c: char| c.is_ascii_digit()) {
-        base.insert(0, 'T');
-    }
-    base
-}
-
-/// The part of a `$ref` that names it: the last pointer segment, with the one
-/// before it when the last is an index (`anyOf/0`).
-fn ref_label(r: &str) -> &str {
-    let mut segments = r.rsplit('/');
-    let last = segments.next().unwrap_or("");
-    if !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()) {
-        let before = segments.next().map_or(0, str::len);
-        return &r[r.len() - last.len() - usize::from(before > 0) - before..];
-    }
-    last
-}
-
-/// `rich_text-request` → `RichTextRequest`; only ASCII letters and digits survive.
-fn pascal(s: &str, out: &mut String) {
-    let mut upper = true;
-    for c in s.chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(if upper { c.to_ascii_uppercase() } else { c });
-            upper = false;
-        } else {
-            upper = true;
-        }
-    }
+    ref_name(r)
 }
 
 fn is_reserved(name: &str) -> bool {
@@ -176,12 +141,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ref_labels_and_pascal_names() {
-        assert_eq!(ref_label("#/$defs/richTextRequest"), "richTextRequest");
-        assert_eq!(ref_label("#/properties/a/anyOf/0"), "anyOf/0");
-        let mut s = String::new();
-        pascal("rich_text-request 2", &mut s);
-        assert_eq!(s, "RichTextRequest2");
+    fn reserved_names() {
         assert!(is_reserved("Event") && is_reserved("Record") && is_reserved("ToolCallError"));
         assert!(!is_reserved("RichText") && !is_reserved("# Type names declared"));
     }

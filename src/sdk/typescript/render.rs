@@ -14,9 +14,9 @@ mod references;
 use serde_json::Value;
 
 use super::aliases::{Aliases, Scope};
-use super::keywords::Keywords;
 use super::writing::push_json;
 use super::{MAX_DEPTH, NULL};
+use crate::sdk::keywords::Keywords;
 
 /// How many `$ref`s a standalone expression may expand before it says `unknown`.
 const EXPANSION_BUDGET: u32 = 4096;

@@ -6,6 +6,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
+pub(super) use crate::sdk::text::{push_json_str, trim};
+
 /// JSON literals (enum values, defaults) nested deeper than this are cut to `unknown`.
 const MAX_JSON_DEPTH: u32 = 64;
 
@@ -21,15 +23,6 @@ pub(super) fn has_either_byte(bytes: &[u8], a: u8, b: u8) -> bool {
         found | zero_byte(w ^ (ONES * u64::from(a))) | zero_byte(w ^ (ONES * u64::from(b)))
     });
     found != 0 || rest.iter().any(|&c| c == a || c == b)
-}
-
-/// `str::trim`, skipping its Unicode checks when both ends are visible ASCII.
-pub(super) fn trim(s: &str) -> &str {
-    let b = s.as_bytes();
-    match (b.first(), b.last()) {
-        (Some(first), Some(last)) if first.is_ascii_graphic() && last.is_ascii_graphic() => s,
-        _ => s.trim(),
-    }
 }
 
 /// An ASCII JavaScript identifier (reserved words are fine as member names).
@@ -83,57 +76,6 @@ pub(super) fn push_json(out: &mut String, value: &Value, depth: u32) {
             out.push('}');
         }
     }
-}
-
-/// A JSON string literal (also valid TypeScript); U+2028/2029 escaped too.
-pub(super) fn push_json_str(out: &mut String, s: &str) {
-    out.push('"');
-    let bytes = s.as_bytes();
-    // No early exit, so the check vectorizes.
-    let plain = !bytes.iter().fold(false, |special, &b| {
-        special | (b < 0x20) | (b == b'"') | (b == b'\\') | (b == 0xE2)
-    });
-    if plain {
-        out.push_str(s);
-        out.push('"');
-        return;
-    }
-    let mut from = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        // Every byte matched here starts a character, so `i` is a char boundary.
-        let (escape, len) = match b {
-            b'"' => ("\\\"", 1),
-            b'\\' => ("\\\\", 1),
-            b'\n' => ("\\n", 1),
-            b'\r' => ("\\r", 1),
-            b'\t' => ("\\t", 1),
-            0..0x20 => ("", 1),
-            0xE2 if bytes.get(i + 1) == Some(&0x80) => match bytes.get(i + 2) {
-                Some(0xA8) => ("\\u2028", 3),
-                Some(0xA9) => ("\\u2029", 3),
-                _ => {
-                    i += 1;
-                    continue;
-                }
-            },
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        out.push_str(&s[from..i]);
-        if escape.is_empty() {
-            let _ = write!(out, "\\u{b:04x}");
-        } else {
-            out.push_str(escape);
-        }
-        i += len;
-        from = i;
-    }
-    out.push_str(&s[from..]);
-    out.push('"');
 }
 
 /// A JSON number as JSON writes it; integers without going through `fmt`.

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::{Prec, Renderer};
-use crate::sdk::typescript::keywords::Keywords;
+use crate::sdk::keywords::Keywords;
 
 impl<'a> Renderer<'a> {
     /// `T[]`, or a tuple for `prefixItems` / draft-07 array `items`.

@@ -4,9 +4,9 @@
 use serde_json::Value;
 
 use super::Renderer;
+use crate::sdk::keywords::Keywords;
 use crate::sdk::typescript::MAX_DEPTH;
 use crate::sdk::typescript::aliases::Scope;
-use crate::sdk::typescript::keywords::Keywords;
 use crate::sdk::typescript::writing::{is_ident, push_json_str, trim};
 use crate::tool::definition::ToolDefinition;
 

@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 use super::Renderer;
-use crate::sdk::typescript::keywords::Keywords;
+use crate::sdk::keywords::Keywords;
 use crate::sdk::typescript::writing::{has_either_byte, push_json};
 
 impl Renderer<'_> {

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::{Cycles, Prec, Renderer};
-use crate::sdk::typescript::keywords::Keywords;
+use crate::sdk::keywords::Keywords;
 use crate::sdk::typescript::writing::push_key;
 
 /// An object without any comment in it is written on one line if it fits in this many bytes.

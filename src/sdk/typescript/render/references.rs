@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::{Prec, Renderer};
-use crate::sdk::typescript::refs::{reaches, resolve};
+use crate::sdk::refs::{reaches, resolve};
 
 impl<'a> Renderer<'a> {
     /// A `$ref`: an alias name, the expanded target, or `unknown`.

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::writing::trim;
+use super::text::trim;
 
 /// The keywords of one schema object that rendering reads, found in one pass:
 /// a map lookup hashes its key, and most schema objects have only a few keys.
@@ -31,8 +31,8 @@ pub(super) struct Keywords<'a> {
     pub(super) nullable: bool,
     description: Option<&'a str>,
     title: Option<&'a str>,
-    /// The schema, when it has a keyword [`Renderer::doc_body`](super::render::Renderer::doc_body)
-    /// writes as a tag.
+    /// The schema, when it has a keyword renderer writes as a
+    /// constraint (a JSDoc tag, a docstring note).
     pub(super) tags: Option<&'a Map<String, Value>>,
 }
 
