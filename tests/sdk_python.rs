@@ -33,13 +33,13 @@ fn stubs_are_deterministic() {
 fn ptc_sdk_prints_the_python_stubs() {
     let manifest = fixture("mcp-tools/server-memory.json");
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .arg("sdk")
-            .arg("--tools")
-            .arg(&manifest)
-            .args(args)
-            .output()
-            .expect("ptc runs")
+        crate::common::output(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .arg("sdk")
+                .arg("--tools")
+                .arg(&manifest)
+                .args(args),
+        )
     };
     let expected = stubs_of(&load_tools(&manifest));
     for format in ["py", "text"] {
@@ -77,10 +77,9 @@ fn mypy() -> Option<Vec<String>> {
         let cmd = cmd.to_string_lossy().into_owned();
         return Some(cmd.split_whitespace().map(str::to_owned).collect());
     }
-    let found = Command::new("python3")
-        .args(["-m", "mypy", "--version"])
-        .output()
-        .is_ok_and(|out| out.status.success());
+    let found = crate::common::output(Command::new("python3").args(["-m", "mypy", "--version"]))
+        .status
+        .success();
     if found {
         return Some(vec!["python3".into(), "-m".into(), "mypy".into()]);
     }
@@ -109,7 +108,7 @@ fn typecheck(mypy: &[String], stubs: &str, programs: &[(String, String)]) -> (bo
         std::fs::write(dir.path().join(file), text).expect("write a program");
         cmd.arg(file);
     }
-    let out = cmd.output().expect("mypy runs");
+    let out = crate::common::output(&mut cmd);
     let text = format!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),
