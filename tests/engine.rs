@@ -101,7 +101,7 @@ async fn runtime_failures_carry_kind_position_and_captured_output() {
     assert!(o.is_error);
     assert_eq!(
         o.text(),
-        "Error: code run failed (runtime): TypeError: cannot read property 'y' of null (line 3, column 3)\n  3 | x.y\n    |   ^\nCaptured output:\nbefore"
+        "Error: code run failed (runtime): TypeError: cannot read property 'y' of `x`, which is null (line 3, column 3)\n  3 | x.y\n    |   ^\nCaptured output:\nbefore"
     );
     let o = run(&engine(), "throw 'just a string'").await;
     assert_eq!(

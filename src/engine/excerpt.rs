@@ -1,6 +1,7 @@
 //! The model's line under a runtime error, with a caret under what failed
-//! (contracts §7), and the expression a `not a function` error is about:
-//! read from the code only once a run has failed.
+//! (contracts §7), and the expression QuickJS's message leaves unnamed
+//! (`not a function`, a property of `undefined`): read from the code only
+//! once a run has failed.
 
 /// How many characters of a long line are shown around the failing place.
 const WINDOW: usize = 100;
@@ -47,6 +48,26 @@ pub(crate) fn excerpt(code: &str, (line, column): (u32, u32)) -> Option<String> 
         "^".repeat(width.min(to - at.min(to)).max(1)),
         w = gutter.len() + 2,
     ))
+}
+
+/// QuickJS's `message`, naming what the code at `at` failed on: what was
+/// called for `not a function`, the expression that was `undefined` or
+/// `null` for a property read or write; none when it names nothing more.
+pub(crate) fn named(code: &str, at: (u32, u32), message: &str) -> Option<String> {
+    if message == "TypeError: not a function" {
+        let called = callee(code, at)?;
+        return Some(format!("TypeError: `{called}` is not a function"));
+    }
+    let (verb, rest) = ["read", "set"].iter().find_map(|verb| {
+        let prefix = format!("TypeError: cannot {verb} property '");
+        message.strip_prefix(&prefix).map(|rest| (*verb, rest))
+    })?;
+    let (property, nothing) = rest.rsplit_once("' of ")?;
+    let path = callee(code, at)?;
+    let object = path.strip_suffix(property)?.strip_suffix('.')?;
+    (!object.is_empty()).then(|| {
+        format!("TypeError: cannot {verb} property '{property}' of `{object}`, which is {nothing}")
+    })
 }
 
 /// The dotted name (`o.split`, `r.items.map`) that ends at the name at
@@ -129,6 +150,32 @@ mod tests {
         assert!(text.starts_with("  1 | …") && text.ends_with('…'), "{text}");
         let y = text[..text.find("x.y").unwrap()].chars().count() + 2;
         assert_eq!(caret.find('^'), Some(y), "{shown}");
+    }
+
+    #[test]
+    fn messages_name_what_failed() {
+        use super::named;
+        let undefined = "TypeError: cannot read property 'length' of undefined";
+        assert_eq!(
+            named("return r.text.length", (1, 15), undefined).as_deref(),
+            Some("TypeError: cannot read property 'length' of `r.text`, which is undefined")
+        );
+        assert_eq!(
+            named(
+                "x.y = 1",
+                (1, 3),
+                "TypeError: cannot set property 'y' of null"
+            )
+            .as_deref(),
+            Some("TypeError: cannot set property 'y' of `x`, which is null")
+        );
+        assert_eq!(
+            named("o.split()", (1, 3), "TypeError: not a function").as_deref(),
+            Some("TypeError: `o.split` is not a function")
+        );
+        // What the code does not show is left as QuickJS said it.
+        assert_eq!(named("f()[0].length", (1, 8), undefined), None);
+        assert_eq!(named("o.split()", (1, 3), "RangeError: x"), None);
     }
 
     #[test]

@@ -458,11 +458,8 @@ impl Run {
                     position_in_stack(&finish.stack).map(|at| self.failure_position(at, message));
                 let line = position.map(|(line, _)| line);
                 let hint = hint::hint(&self.program.script, line, message);
-                // QuickJS says only `not a function`: name what was called.
-                if message == "TypeError: not a function"
-                    && let Some(callee) = position.and_then(|at| self.program.callee(at))
-                {
-                    finish.text = Some(format!("TypeError: `{callee}` is not a function"));
+                if let Some(named) = position.and_then(|at| self.program.named(at, message)) {
+                    finish.text = Some(named);
                 }
                 (
                     position,

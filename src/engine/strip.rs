@@ -83,9 +83,10 @@ impl PreparedProgram {
         super::excerpt::excerpt(&self.code, at)
     }
 
-    /// The dotted name at `at` (see `excerpt::callee`).
-    pub(crate) fn callee(&self, at: (u32, u32)) -> Option<String> {
-        super::excerpt::callee(&self.code, at)
+    /// `message`, naming what the code at `at` failed on (see
+    /// `excerpt::named`).
+    pub(crate) fn named(&self, at: (u32, u32), message: &str) -> Option<String> {
+        super::excerpt::named(&self.code, at, message)
     }
 
     /// The lines of the model's code that call `tool` (see

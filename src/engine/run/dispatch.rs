@@ -201,7 +201,7 @@ impl Shared {
                 }
                 Err(TryLockError::WouldBlock) => {
                     #[cfg(test)]
-                    tests::BUSY_FOUND.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                    tests::note(&tests::BUSY_FOUND, &shared.setup.run_id);
                     Completion::Result(n, result)
                 }
                 Err(TryLockError::Poisoned(e)) => {
@@ -260,7 +260,7 @@ impl Shared {
     pub(super) fn complete(&self, completion: Completion) {
         if let Completion::Result(n, result) = completion {
             #[cfg(test)]
-            tests::BUSY_SETTLEMENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            tests::note(&tests::BUSY_SETTLEMENTS, &self.setup.run_id);
             self.complete_locked(&mut self.lock(), n, result);
         }
     }
@@ -368,8 +368,8 @@ impl<'js> IntoJs<'js> for Submitted {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, Mutex, PoisonError};
     use std::time::{Duration, Instant};
 
     use serde_json::{Value, json};
@@ -384,15 +384,30 @@ mod tests {
         }
     }
 
-    /// Results the run recorded because their task found its state busy.
-    pub(super) static BUSY_SETTLEMENTS: AtomicUsize = AtomicUsize::new(0);
-    /// Tasks that found their run's state busy.
-    pub(super) static BUSY_FOUND: AtomicUsize = AtomicUsize::new(0);
+    /// The runs that recorded a result because its task found their state
+    /// busy (by run id: other tests' runs take the same path at the same time).
+    pub(super) static BUSY_SETTLEMENTS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    /// The runs whose sub-call task found their state busy.
+    pub(super) static BUSY_FOUND: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+    pub(super) fn note(runs: &Mutex<Vec<String>>, run_id: &str) {
+        runs.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(run_id.to_owned());
+    }
+
+    fn noted(runs: &Mutex<Vec<String>>, run_id: &str) -> bool {
+        runs.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .iter()
+            .any(|r| r == run_id)
+    }
 
     /// `quick` settles while `hog`'s first poll holds the run's state: its
     /// task cannot record the result, so the run must (the fallback path).
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn a_result_whose_task_found_the_run_busy_is_recorded_by_the_run() {
+        const RUN: &str = "busy-fallback";
         let quick_done = Arc::new(AtomicBool::new(false));
         let registry = Registry::new();
         let done = Arc::clone(&quick_done);
@@ -414,9 +429,8 @@ mod tests {
                 // Hold the run's state until `quick` has finished and its
                 // task has found the state busy (or 10 s, and the test fails):
                 // no sleep that a loaded machine could outlast.
-                let seen = BUSY_FOUND.load(Ordering::SeqCst);
                 let since = Instant::now();
-                while (!done.load(Ordering::SeqCst) || BUSY_FOUND.load(Ordering::SeqCst) == seen)
+                while (!done.load(Ordering::SeqCst) || !noted(&BUSY_FOUND, RUN))
                     && since.elapsed() < Duration::from_secs(10)
                 {
                     std::thread::sleep(Duration::from_millis(1));
@@ -427,15 +441,14 @@ mod tests {
         registry.add(quick).unwrap();
         registry.add(hog).unwrap();
         let engine = Engine::new(registry, Limits::default()).unwrap();
-        let before = BUSY_SETTLEMENTS.load(Ordering::SeqCst);
         let code =
             "const q = tools.quick({}); const h = tools.hog({}); return (await q) + (await h)";
         let outcome = engine
-            .run_code(RunRequest::new(code), RunOptions::default())
+            .run_code(RunRequest::new(code).run_id(RUN), RunOptions::default())
             .await
             .unwrap();
         assert_eq!(outcome.text(), "3");
         assert!(quick_done.load(Ordering::SeqCst));
-        assert!(BUSY_SETTLEMENTS.load(Ordering::SeqCst) > before);
+        assert!(noted(&BUSY_SETTLEMENTS, RUN));
     }
 }
