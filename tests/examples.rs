@@ -67,7 +67,10 @@ const RUN_ELSEWHERE: [(&str, &str); 5] = [
         "benches/peers/run-all target/peers",
         "by hand on a quiet machine: .ci/run checks that it parses",
     ),
-    ("python3 benches/plot_ratios.py", "by hand, after run-all"),
+    (
+        "python3 benches/plot_ratios.py",
+        "`the_readme_plot_is_drawn_…` runs it on the committed records",
+    ),
 ];
 
 /// The commands of the README's `sh` blocks, one per line.
@@ -221,4 +224,28 @@ fn every_readme_link_stays_inside_the_repository() {
         checked += 1;
     }
     assert!(checked >= 20, "only {checked} links found");
+}
+
+/// The README's plot is drawn from the records committed beside it, by the
+/// README's own command (`benches/plot_ratios.py`).
+#[test]
+fn the_readme_plot_is_drawn_from_the_committed_records() {
+    let figures = repository().join("benches/figures/2026-12-02");
+    let output = crate::common::output(
+        std::process::Command::new("python3")
+            .arg(repository().join("benches/plot_ratios.py"))
+            .arg(figures.join("ptc.jsonl"))
+            .arg(figures.join("peers.json")),
+    );
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let committed = std::fs::read(repository().join("benches/ratios.svg")).unwrap();
+    assert!(
+        output.stdout == committed,
+        "benches/ratios.svg is not drawn from {}",
+        figures.display()
+    );
 }
