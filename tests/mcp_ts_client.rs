@@ -240,7 +240,17 @@ fn typescript_client_keeps_waiting_on_heartbeats() {
         .map(|p| p["progress"].as_f64().unwrap())
         .collect();
     assert!(values.windows(2).all(|w| w[0] < w[1]), "{values:?}");
-    assert_eq!(values.last(), Some(&1.0), "the settled sub-call: {call}");
+    // The settled sub-call's 1.0 is sent before the answer, but the
+    // TypeScript SDK handles a notification in a microtask and an answer at
+    // once: when both arrive in one read, it drops the notification. So it
+    // may be missing here; the Python client checks that it comes
+    // (`mcp_server::python_client_gets_progress_notifications_of_settled_sub_calls`).
+    assert!(
+        values
+            .iter()
+            .all(|v| *v < 1.0 || *v == 1.0 && values.last() == Some(v)),
+        "the settled sub-call is the last notification, at 1.0: {call}"
+    );
 }
 
 /// `ptc mcp`'s default deadline fits the TypeScript SDK's 60 s request
