@@ -115,7 +115,8 @@ fn char_index(text: &str, column: u32) -> Option<usize> {
     Some(text.chars().count())
 }
 
-fn is_name_char(c: char) -> bool {
+/// A character of a JavaScript name (as the model writes them: no escapes).
+pub(super) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 

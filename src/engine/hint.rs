@@ -56,7 +56,7 @@ fn is_ident(text: &str) -> bool {
     chars
         .next()
         .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && chars.all(super::excerpt::is_name_char)
 }
 
 /// The tool a call starting at `at` (`tools.x(` or `tools["x"](`) names,

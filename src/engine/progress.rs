@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use super::excerpt::is_name_char;
+
 /// What a run had done when a limit stopped it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Progress {
@@ -147,10 +149,6 @@ pub(crate) fn call_lines(code: &str, tool: &str) -> Vec<u32> {
         }
     }
     lines
-}
-
-fn is_name_char(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '$'
 }
 
 #[cfg(test)]
