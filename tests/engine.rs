@@ -137,6 +137,8 @@ async fn runtime_error_positions_point_at_the_failing_code() {
         ),
         ("const n: any = null\nreturn `t ${n.v}`", (2, 15)),
         ("const n: any = null\nreturn { a: 1, b: n.w }", (2, 21)),
+        // Line 1, where QuickJS counts columns from 0.
+        ("const o: any = null; o.p", (1, 24)),
         (
             "const s = 'o.p'\n// o.p\nconst o: any = null\nreturn o.p",
             (4, 10),

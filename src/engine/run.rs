@@ -504,7 +504,18 @@ impl Run {
     /// The model-code position of a runtime error QuickJS placed at `at`
     /// in the wrapped script (see `position`).
     fn failure_position(&self, at: (u32, u32), message: &str) -> (u32, u32) {
-        let (line, column) = position::refine(&self.program.script, at, message).unwrap_or(at);
+        // QuickJS counts line 1's columns from 0 (the others from 1);
+        // `refine` counts every line's from 1.
+        let shift = |(line, column): (u32, u32), by: i64| {
+            let column = if line == 1 {
+                (i64::from(column) + by).max(0)
+            } else {
+                i64::from(column)
+            };
+            (line, u32::try_from(column).unwrap_or(u32::MAX))
+        };
+        let (line, column) = position::refine(&self.program.script, shift(at, 1), message)
+            .map_or(at, |found| shift(found, -1));
         self.program.to_model_position(line, column)
     }
 
