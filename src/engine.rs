@@ -18,6 +18,7 @@ mod position;
 mod progress;
 mod report;
 mod request;
+mod returned;
 pub(crate) mod run;
 mod run_ids;
 pub(crate) mod sandbox;

@@ -70,21 +70,76 @@ pub(crate) fn named(code: &str, at: (u32, u32), message: &str) -> Option<String>
     })
 }
 
-/// The dotted name (`o.split`, `r.items.map`) that ends at the name at
-/// `line`, `column`: what QuickJS's `not a function` was about.
+/// The dotted name (`o.split`, `r.items.map`, `r[0].name`, `(…).text`)
+/// that ends at the name at `line`, `column`: what QuickJS's `not a
+/// function` was about. A bracket or call on the way is kept when short,
+/// shown as `…` inside when long; a parenthesised expression ends it.
 pub(crate) fn callee(code: &str, (line, column): (u32, u32)) -> Option<String> {
     let text = code
         .lines()
         .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
     let chars: Vec<char> = text.chars().collect();
     let (_, end) = name_at(&chars, char_index(text, column)?)?;
-    let mut start = end;
-    while start > 0 && (is_name_char(chars[start - 1]) || chars[start - 1] == '.') {
-        start -= 1;
+    let mut parts: Vec<String> = Vec::new();
+    let mut at = end;
+    loop {
+        let from = at;
+        while at > 0 && (is_name_char(chars[at - 1]) || matches!(chars[at - 1], '.' | '?')) {
+            at -= 1;
+        }
+        parts.push(chars[at..from].iter().collect());
+        let connected = parts.last().is_some_and(|p| p.starts_with(['.', '[']));
+        if at == 0 || !matches!(chars[at - 1], ')' | ']') || (at < from && !connected) {
+            break;
+        }
+        let close = at - 1;
+        let open = opening(&chars, close)?;
+        let inner: String = chars[open + 1..close].iter().collect();
+        let inner = if inner.chars().count() > GROUP_CHARS {
+            "…".to_owned()
+        } else {
+            inner
+        };
+        parts.push(format!("{}{inner}{}", chars[open], chars[close]));
+        at = open;
+        // A parenthesised expression, not a call: nothing before it belongs.
+        if chars[open] == '(' && !(open > 0 && is_name_char(chars[open - 1])) {
+            break;
+        }
     }
-    let path: String = chars[start..end].iter().collect();
-    let path = path.trim_start_matches('.');
-    (!path.is_empty() && !path.starts_with(|c: char| c.is_ascii_digit())).then(|| path.to_owned())
+    parts.reverse();
+    let path = parts.concat();
+    // A base the line does not show (a literal, the line before): unnamed.
+    let shown = at == 0 || !matches!(chars[at - 1], '"' | '\'' | '`' | '}');
+    (shown
+        && !path.starts_with(['.', '?'])
+        && !path.is_empty()
+        && !path.starts_with(|c: char| c.is_ascii_digit())
+        && path.chars().count() <= PATH_CHARS)
+        .then(|| path.to_owned())
+}
+
+/// A bracket or call's text longer than this is shown as `…`.
+const GROUP_CHARS: usize = 24;
+/// A path longer than this is not named.
+const PATH_CHARS: usize = 120;
+
+/// The index of the `(` or `[` that the `)` or `]` at `close` closes.
+fn opening(chars: &[char], close: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for at in (0..=close).rev() {
+        match chars[at] {
+            ')' | ']' => depth += 1,
+            '(' | '[' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The span of the name that covers char `at` (or starts right there).
@@ -174,8 +229,17 @@ mod tests {
             named("o.split()", (1, 3), "TypeError: not a function").as_deref(),
             Some("TypeError: `o.split` is not a function")
         );
+        assert_eq!(
+            named("f()[0].length", (1, 8), undefined).as_deref(),
+            Some("TypeError: cannot read property 'length' of `f()[0]`, which is undefined")
+        );
+        assert_eq!(
+            named("(a + b).length", (1, 9), undefined).as_deref(),
+            Some("TypeError: cannot read property 'length' of `(a + b)`, which is undefined")
+        );
         // What the code does not show is left as QuickJS said it.
-        assert_eq!(named("f()[0].length", (1, 8), undefined), None);
+        assert_eq!(named("'x'.y.length", (1, 7), undefined), None);
+        assert_eq!(named("a\n  .y.length", (2, 6), undefined), None);
         assert_eq!(named("o.split()", (1, 3), "RangeError: x"), None);
     }
 
@@ -188,5 +252,21 @@ mod tests {
         );
         assert_eq!(callee("go()", (1, 1)).as_deref(), Some("go"));
         assert_eq!(callee("(a + b)()", (1, 1)), None);
+        assert_eq!(
+            callee("r[0].name.x()", (1, 11)).as_deref(),
+            Some("r[0].name.x")
+        );
+        assert_eq!(callee("f(1).x()", (1, 6)).as_deref(), Some("f(1).x"));
+        assert_eq!(callee("a?.b.c()", (1, 6)).as_deref(), Some("a?.b.c"));
+        assert_eq!(
+            callee(
+                "return (await tools.read({ path: 'a.txt' })).text.split()",
+                (1, 52)
+            )
+            .as_deref(),
+            Some("(…).text.split")
+        );
+        assert_eq!(callee("x = (a).b()", (1, 9)).as_deref(), Some("(a).b"));
+        assert_eq!(callee("x = a) .b()", (1, 9)), None);
     }
 }

@@ -6,8 +6,6 @@
 
 use std::fmt;
 
-use super::excerpt::is_name_char;
-
 /// What a run had done when a limit stopped it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Progress {
@@ -127,46 +125,9 @@ fn plural(n: usize, one: &str) -> String {
     }
 }
 
-/// The 1-based lines of `code` that name `tool` as the SDK spells a call:
-/// `tools.name` (not followed by more of a name) or `tools["name"]` /
-/// `tools['name']`. At most ten.
-pub(crate) fn call_lines(code: &str, tool: &str) -> Vec<u32> {
-    let quoted = [format!("tools[\"{tool}\"]"), format!("tools['{tool}']")];
-    let dotted = format!("tools.{tool}");
-    let mut lines = Vec::new();
-    for (n, line) in code.lines().enumerate() {
-        let names_it = quoted.iter().any(|q| line.contains(q.as_str()))
-            || line.match_indices(dotted.as_str()).any(|(at, _)| {
-                let before = line[..at].chars().next_back();
-                let after = line[at + dotted.len()..].chars().next();
-                !before.is_some_and(is_name_char) && !after.is_some_and(is_name_char)
-            });
-        if names_it {
-            lines.push(u32::try_from(n + 1).unwrap_or(u32::MAX));
-            if lines.len() == 10 {
-                break;
-            }
-        }
-    }
-    lines
-}
-
 #[cfg(test)]
 mod tests {
-    use super::{Progress, call_lines};
-
-    #[test]
-    fn call_sites_are_found_as_the_sdk_spells_them() {
-        let code = "const a = await tools.list_dir({ path: 'x' });\n\
-                    // nothing here\n\
-                    await tools.list_dirs({});\n\
-                    await tools[\"list_dir\"]({});\n\
-                    my_tools.list_dir();\n\
-                    x = tools.list_dir";
-        assert_eq!(call_lines(code, "list_dir"), [1, 4, 6]);
-        assert_eq!(call_lines(code, "read_file"), Vec::<u32>::new());
-        assert_eq!(call_lines("tools['fs.read']()", "fs.read"), [1]);
-    }
+    use super::Progress;
 
     #[test]
     fn a_run_waiting_on_a_sub_call_says_which() {

@@ -25,6 +25,7 @@ use super::outcome::FailureKind;
 use super::output::{Capture, LogLevel};
 use super::position;
 use super::progress::Progress;
+use super::returned::Returned;
 use super::sandbox::{Interrupts, Poller, Sandbox, Tripwires, eval_named};
 use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
@@ -114,6 +115,8 @@ pub(crate) struct RunState {
     rejections: Rejections,
     /// The tool of the last sub-call made (for a limit's failure text).
     last_tool: String,
+    /// What each tool last returned, in outline (for a `TypeError`'s text).
+    returned: Returned,
 }
 
 pub(crate) struct Shared {
@@ -275,6 +278,7 @@ impl Run {
                 images: Vec::new(),
                 rejections: Rejections::default(),
                 last_tool: String::new(),
+                returned: Returned::default(),
             }),
             setup,
         });
@@ -456,8 +460,14 @@ impl Run {
                 let message = finish.text.as_deref().unwrap_or_default();
                 let position =
                     position_in_stack(&finish.stack).map(|at| self.failure_position(at, message));
-                let line = position.map(|(line, _)| line);
-                let hint = hint::hint(&self.program.script, line, message);
+                let path = position.and_then(|at| self.program.callee(at));
+                let failure = hint::Failure {
+                    message,
+                    line: position.map(|(line, _)| line),
+                    path: path.as_deref(),
+                    returned: &st.returned,
+                };
+                let hint = hint::hint(&self.program.script, &failure);
                 if let Some(named) = position.and_then(|at| self.program.named(at, message)) {
                     finish.text = Some(named);
                 }

@@ -90,9 +90,14 @@ impl PreparedProgram {
     }
 
     /// The lines of the model's code that call `tool` (see
-    /// `progress::call_lines`).
+    /// `hint::call_lines`).
     pub(crate) fn call_lines(&self, tool: &str) -> Vec<u32> {
-        super::progress::call_lines(&self.code, tool)
+        super::hint::call_lines(&self.script, tool)
+    }
+
+    /// The dotted name ending at `at` (see `excerpt::callee`).
+    pub(crate) fn callee(&self, at: (u32, u32)) -> Option<String> {
+        super::excerpt::callee(&self.code, at)
     }
 
     /// Maps a position reported by QuickJS in [`Self::script`] back to the

@@ -239,6 +239,7 @@ impl Shared {
             });
         }
         if let Ok(output) = &result {
+            st.returned.record(name, &output.value);
             for block in &output.content {
                 if matches!(block, ContentBlock::Image { .. }) {
                     st.images.push(Image {
