@@ -35,6 +35,8 @@ use tokio_util::sync::CancellationToken;
 use crate::tool::registry::Registry;
 use config::McpConfig;
 use server::{FirstStart, Server};
+#[cfg(test)]
+pub(crate) use tools::UNTYPED_OUTPUT;
 
 /// How servers are supervised. `Default` gives the documented policy.
 #[derive(Debug, Clone, PartialEq, Eq)]

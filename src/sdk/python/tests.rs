@@ -386,3 +386,16 @@ fn identical_ref_graphs_are_declared_once() {
         ],
     );
 }
+
+#[test]
+fn an_untyped_mcp_tool_says_what_it_returns() {
+    let untyped = json!({ "description": crate::sources::mcp::UNTYPED_OUTPUT });
+    let m = stubs(json!({ "type": "object" }), Some(untyped));
+    assert_has(
+        &m,
+        &[
+            "async def t(self) -> Any:",
+            "The server's JSON value, or its text as a string",
+        ],
+    );
+}

@@ -697,3 +697,14 @@ fn cycles_through_optional_or_rest_tuple_elements_break() {
         "type A = string | [unknown?, ...unknown[]];\ntype C = null | [{ c?: C }?, ...unknown[]];\ntype B = A[];\n"
     );
 }
+
+#[test]
+fn an_untyped_mcp_tool_says_what_it_returns() {
+    let untyped = json!({ "description": crate::sources::mcp::UNTYPED_OUTPUT });
+    let out = sdk(&[tool("fetch", json!({ "type": "object" })).output(untyped)]);
+    assert_eq!(
+        out.methods,
+        " /** @returns The server's JSON value, or its text as a string */\n \
+         fetch(args?: { [key: string]: unknown }): Promise<unknown>;\n"
+    );
+}

@@ -1,11 +1,15 @@
 //! A server's `tools/list` as ptc definitions: each entry read by the one
 //! reader of tool entries, named `<server>.<tool>`, its hints mapped.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::config::McpServerConfig;
 use crate::tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 use crate::tool::wire::{Strictness, read_tool};
+
+/// What a tool without `outputSchema` returns (see `results.rs`), as the
+/// description of the output schema it gets: the SDK's `@returns`.
+pub(crate) const UNTYPED_OUTPUT: &str = "The server's JSON value, or its text as a string";
 
 /// One usable tool of a server.
 #[derive(Debug, Clone)]
@@ -58,6 +62,10 @@ pub(super) fn map_tools(
             definition.policy = Policy::Ask;
         }
         definition.timeout_ms = config.call_timeout_ms;
+        // Without `outputSchema`, the SDK says what the value is (results.rs).
+        definition
+            .output
+            .get_or_insert_with(|| json!({ "description": UNTYPED_OUTPUT }));
         // Escalation is the host's to decide, not the server's.
         definition.escalation_only = false;
         tools.push(ListedTool { remote, definition });
@@ -117,6 +125,16 @@ mod tests {
         assert_eq!(def.output, Some(json!({ "type": "object" })));
         assert!(def.read_only);
         assert_eq!((def.policy, def.timeout_ms), (Policy::Allow, Some(900)));
+    }
+
+    #[test]
+    fn a_tool_without_an_output_schema_says_what_it_returns() {
+        let entry = json!({ "name": "fetch", "inputSchema": {} });
+        let (tools, _) = map_tools("s", &config(""), vec![entry]);
+        assert_eq!(
+            tools[0].definition.output,
+            Some(json!({ "description": UNTYPED_OUTPUT }))
+        );
     }
 
     #[test]

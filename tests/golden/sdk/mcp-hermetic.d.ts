@@ -12,35 +12,35 @@ declare const tools: {
  $describe(names: string | string[]): string;
  // h: 12 tools
  /** Echoes its arguments.
-  * Call: tools["h.echo"](args) @readonly */
+  * Call: tools["h.echo"](args) @readonly @returns The server's JSON value, or its text as a string */
  "h.echo"(args?: { [key: string]: unknown }): Promise<unknown>;
  /** Weather, structured.
   * Call: tools["h.weather"](args) @readonly */
  "h.weather"(args: { city: string }): Promise<{ temp: number; city?: string }>;
- /** Call: tools["h.text"](args) */
+ /** Call: tools["h.text"](args) @returns The server's JSON value, or its text as a string */
  "h.text"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.image"](args) */
+ /** Call: tools["h.image"](args) @returns The server's JSON value, or its text as a string */
  "h.image"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.fails"](args) */
+ /** Call: tools["h.fails"](args) @returns The server's JSON value, or its text as a string */
  "h.fails"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.meet"](args) @readonly */
+ /** Call: tools["h.meet"](args) @readonly @returns The server's JSON value, or its text as a string */
  "h.meet"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.crash"](args) */
+ /** Call: tools["h.crash"](args) @returns The server's JSON value, or its text as a string */
  "h.crash"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.hang"](args) */
+ /** Call: tools["h.hang"](args) @returns The server's JSON value, or its text as a string */
  "h.hang"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.add_tool"](args) */
+ /** Call: tools["h.add_tool"](args) @returns The server's JSON value, or its text as a string */
  "h.add_tool"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.remove_tool"](args) */
+ /** Call: tools["h.remove_tool"](args) @returns The server's JSON value, or its text as a string */
  "h.remove_tool"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.wipe"](args) */
+ /** Call: tools["h.wipe"](args) @returns The server's JSON value, or its text as a string */
  "h.wipe"(args?: { [key: string]: unknown }): Promise<unknown>;
- /** Call: tools["h.look"](args) @readonly */
+ /** Call: tools["h.look"](args) @readonly @returns The server's JSON value, or its text as a string */
  "h.look"(args?: { [key: string]: unknown }): Promise<unknown>;
  // odd: 2 tools
- /** Call: tools["odd.fine"](args) */
+ /** Call: tools["odd.fine"](args) @returns The server's JSON value, or its text as a string */
  "odd.fine"(args?: { [key: string]: unknown }): Promise<unknown>;
  /** ends *\/ declare const x: 1; /*
-  * Call: tools["odd.comment"](args) */
+  * Call: tools["odd.comment"](args) @returns The server's JSON value, or its text as a string */
  "odd.comment"(args?: { [key: string]: unknown }): Promise<unknown>;
 };
