@@ -28,7 +28,7 @@ use super::listing::Server;
 use super::notes::Notes;
 use crate::json::cost;
 use crate::transport::child;
-use crate::transport::http::MeasuredHttp;
+use crate::transport::http::{MeasuredHttp, RawLists};
 use crate::transport::lines::StrayLine;
 
 /// How much of a server's stderr is kept for messages.
@@ -115,6 +115,8 @@ impl ServerOutput {
 pub(super) struct ClientSide {
     server: Weak<Server>,
     pub(super) notes: Arc<Notes>,
+    /// Over HTTP, the answers to `tools/list` as the server sent them.
+    pub(super) raw_lists: Option<Arc<RawLists>>,
 }
 
 impl ClientHandler for ClientSide {
@@ -162,9 +164,10 @@ pub(super) async fn start(
     stop: CancellationToken,
     stderr: &Arc<ServerOutput>,
 ) -> Result<Session, String> {
-    let client = ClientSide {
+    let mut client = ClientSide {
         server: Arc::downgrade(server),
         notes: Arc::default(),
+        raw_lists: None,
     };
     let session = match transport {
         McpTransport::Stdio {
@@ -190,6 +193,7 @@ pub(super) async fn start(
                 .custom_headers(header_map(headers)?);
             // Its messages measured before they are parsed, as a child's.
             let measured = MeasuredHttp::new(cost::RESULT)?;
+            client.raw_lists = Some(measured.raw_lists());
             let transport = StreamableHttpClientTransport::with_client(measured, config);
             client.serve_with_ct(transport, stop).await
         }

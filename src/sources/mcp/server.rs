@@ -28,6 +28,7 @@ use crate::tool::availability::Absence;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
 use crate::tool::registry::Registry;
+use crate::transport::http::RawLists;
 use crate::transport::lines::{UNREADABLE_ANSWER, ended_the_session};
 
 /// How long a clean shutdown may take before the session is dropped (and
@@ -251,7 +252,9 @@ impl Server {
             stderr,
         )
         .await?;
-        let listed = self.list(session.peer()).await?;
+        let listed = self
+            .list(session.peer(), session.service().raw_lists.clone())
+            .await?;
         Ok((session, listed))
     }
 
@@ -259,8 +262,9 @@ impl Server {
     async fn list(
         &self,
         peer: &Peer<RoleClient>,
+        raw: Option<Arc<RawLists>>,
     ) -> Result<(Vec<ListedTool>, Vec<String>), String> {
-        let entries = list_entries(peer, &self.options).await?;
+        let entries = list_entries(peer, &self.options, raw.as_deref()).await?;
         Ok(map_tools(&self.name, &self.config, entries))
     }
 
@@ -290,12 +294,12 @@ impl Server {
     }
 
     async fn relist(self: Arc<Self>) {
-        let peer = match &*self.state.lock().await {
-            State::Up { peer, .. } => peer.clone(),
+        let (peer, raw) = match &*self.state.lock().await {
+            State::Up { peer, session, .. } => (peer.clone(), session.service().raw_lists.clone()),
             _ => return,
         };
         let timeout = Duration::from_millis(self.config.startup_timeout_ms);
-        let listed = match tokio::time::timeout(timeout, self.list(&peer)).await {
+        let listed = match tokio::time::timeout(timeout, self.list(&peer, raw)).await {
             Ok(listed) => listed,
             Err(_) => Err(format!(
                 "tools/list did not finish within {} ms",
