@@ -200,3 +200,39 @@ fn a_pending_upstream_elicitation_ends_with_the_runs_deadline() {
     let seconds = answer["seconds"].as_f64().unwrap();
     assert!(seconds < 6.0, "the run waited for the user: {seconds} s");
 }
+
+/// The official `everything` server offers `trigger-elicitation-request`
+/// only to clients that declared elicitation: through ptc, to a client
+/// that can elicit, it is listed, and the user's answer reaches it.
+#[test]
+fn the_everything_servers_elicitation_tool_works_through_ptc() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let everything = crate::mcp_sources::npm_server("mcp-server-everything");
+    let servers = json!({ "mcpServers": { "everything": { "command": everything } } });
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let code = r#"return await tools["everything.trigger-elicitation-request"]({})"#;
+    let mut scenario = eliciting(
+        code,
+        30_000,
+        "accept",
+        json!({ "name": "Ada Lovelace", "check": true }),
+        0.0,
+    );
+    scenario["untilListed"] = json!(["everything.trigger-elicitation-request"]);
+    let answer = drive(plan(&config, scenario));
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    let text = texts(result).join("\n");
+    assert!(
+        text.contains("User provided the requested information")
+            && text.contains("- Name: Ada Lovelace")
+            && text.contains("- Agreed to terms: true"),
+        "{text}"
+    );
+    let asked = answer["elicitations"][0]["message"].as_str().unwrap();
+    assert!(
+        asked.starts_with("The MCP server `everything` asks, during the call to `everything.trigger-elicitation-request`"),
+        "{asked}"
+    );
+}
