@@ -190,7 +190,8 @@ fn upstream_elicitations_past_the_bounds_are_refused_at_once() {
 fn a_pending_upstream_elicitation_ends_with_the_runs_deadline() {
     let (_dir, config) = relay_config();
     let code = r#"return JSON.stringify(await tools["relay.ask"]({}))"#;
-    let scenario = eliciting(code, 1_500, "accept", json!({}), 8.0);
+    let mut scenario = eliciting(code, 1_500, "accept", json!({}), 8.0);
+    scenario["after"] = json!(r#"return JSON.stringify(await tools["relay.replies"]({}))"#);
     let answer = drive(plan(&config, scenario));
     assert_eq!(
         answer["result"]["structuredContent"]["kind"], "timeout",
@@ -199,6 +200,14 @@ fn a_pending_upstream_elicitation_ends_with_the_runs_deadline() {
     // The answer came at the deadline, not when the user answered.
     let seconds = answer["seconds"].as_f64().unwrap();
     assert!(seconds < 6.0, "the run waited for the user: {seconds} s");
+    // And the server was told then, not left waiting for the user.
+    assert_eq!(answer["after"]["isError"], false, "{answer}");
+    let replies: Value = serde_json::from_str(texts(&answer["after"])[0]).unwrap();
+    let e1 = replies["e1"].as_str().unwrap_or_default();
+    assert!(
+        e1.starts_with("error: the call to `relay.ask` "),
+        "{replies}"
+    );
 }
 
 /// The official `everything` server offers `trigger-elicitation-request`

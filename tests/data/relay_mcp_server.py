@@ -15,7 +15,9 @@ Tools:
 - `hostile` (listed likewise): sends one elicitation request of 100 kB,
   then ten at once, and answers with what became of each (`accept`, or
   `error: <message>`), and of the one it sent right after
-  `notifications/initialized`, with no call in flight (`n1`)."""
+  `notifications/initialized`, with no call in flight (`n1`);
+- `replies`: what became of the server's requests so far, by id (`accept`,
+  or `error: <message>`)."""
 
 import json
 import sys
@@ -45,6 +47,7 @@ def tools():
         {"name": "needs_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
         {"name": "may_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
         {"name": "report", "inputSchema": {"type": "object"}},
+        {"name": "replies", "inputSchema": {"type": "object"}},
     ]
     if "elicitation" in CLIENT_CAPABILITIES:
         listed.append({"name": "ask", "inputSchema": {"type": "object"}})
@@ -87,6 +90,7 @@ def call(id, params):
         while True:
             message = next_message()
             if message.get("id") == "e1" and "method" not in message:
+                handle(message)
                 reply = message.get("result") or {"error": message.get("error")}
                 return answer(id, {"content": [text(json.dumps(reply))]})
             handle(message)
@@ -101,6 +105,8 @@ def call(id, params):
             handle(next_message())
         summary = {asked: REPLIES[asked] for asked in ids + ["n1"]}
         return answer(id, {"content": [text(json.dumps(summary))]})
+    if name == "replies":
+        return answer(id, {"content": [text(json.dumps(REPLIES))]})
     return answer(id, {"content": [text(json.dumps(name))]})
 
 

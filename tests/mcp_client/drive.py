@@ -18,7 +18,8 @@ The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
   (`accept`, `decline`, `cancel`; a list answers in turn, then declines),
   or declaring no elicitation at all when `answer` is absent. An accepted
   form sends `content` (by default empty: ptc's approval forms have no
-  fields), after `answerDelay` seconds (by default none).
+  fields), after `answerDelay` seconds (by default none); with `after`,
+  calls `run_code` with that code once the first call answered.
 
 With `untilListed` (a list of strings), the scenario starts once the
 tools listed mention every one of them (re-listed every 100 ms, for up to
@@ -96,7 +97,11 @@ async def scenario_call(client, plan):
 
     started = time.monotonic()
     result = await client.call_tool(plan["name"], plan.get("arguments", {}), progress_callback=on_progress)
-    return {"result": result_json(result), "progress": progress, "seconds": time.monotonic() - started}
+    output = {"result": result_json(result), "progress": progress, "seconds": time.monotonic() - started}
+    if "after" in plan:
+        after = await client.call_tool("run_code", {"code": plan["after"], "description": "after"})
+        output["after"] = result_json(after)
+    return output
 
 
 async def scenario_cancel(client, plan):
