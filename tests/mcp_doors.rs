@@ -385,6 +385,11 @@ fn a_signal_to_ptc_ends_its_servers_process_groups() {
                 .stdout(Stdio::null())
                 .stderr(Stdio::piped()),
         );
+        // The servers start once the client has initialized (docs/mcp.md,
+        // "Elicitation from upstream servers").
+        let mut stdin = ptc.stdin.take().unwrap();
+        stdin.write_all(INITIALIZE.as_bytes()).unwrap();
+        ptc.stdin = Some(stdin);
         let started = Instant::now();
         let sleep = loop {
             if let Some(pid) = std::fs::read_to_string(&pidfile)

@@ -22,9 +22,18 @@ struct Hostile {
 
 impl Hostile {
     fn start() -> Self {
+        Self::with_args(&[])
+    }
+
+    fn with_args(args: &[&str]) -> Self {
         let script =
             Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/hostile_http_mcp_server.py");
-        let mut child = spawn(Command::new("python3").arg(script).stdout(Stdio::piped()));
+        let mut child = spawn(
+            Command::new("python3")
+                .arg(script)
+                .args(args)
+                .stdout(Stdio::piped()),
+        );
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -64,7 +73,7 @@ async fn unreadable_answers_over_http_fail_their_call_at_once() {
     let config = McpConfig::parse(&server.config().to_string()).unwrap();
     let registry = ptc::Registry::new();
     let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
-    assert!(problems.is_empty(), "{problems:?}");
+    assert_eq!(problems.len(), 1, "only its task-only tool: {problems:?}");
     let engine = Engine::new(registry, Limits::default()).unwrap();
     let run = async |code: String| {
         let started = Instant::now();
@@ -100,6 +109,48 @@ async fn unreadable_answers_over_http_fail_their_call_at_once() {
         "{text}"
     );
     servers.shutdown().await;
+}
+
+/// A tool that can only be called as an MCP task is left out over HTTP
+/// as over stdio, whether `tools/list` comes as a JSON body or on an SSE
+/// stream (docs/mcp.md, "Tools that need MCP tasks").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn task_only_tools_over_http_are_left_out_with_a_warning() {
+    for args in [&[][..], &["--sse-lists"][..]] {
+        let server = Hostile::with_args(args);
+        let config = McpConfig::parse(&server.config().to_string()).unwrap();
+        let registry = ptc::Registry::new();
+        let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
+        let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            problems,
+            [
+                "mcp server `h`: skipped tool `task_only`: it can only be called as an MCP task \
+                 (execution.taskSupport: \"required\"), which ptc does not do"
+            ],
+            "{args:?}"
+        );
+        assert!(registry.definition("h.task_only").is_none(), "{args:?}");
+        // The others are listed, in the server's order, and called.
+        let names: Vec<String> = registry
+            .definitions()
+            .iter()
+            .map(|d| d.name.clone())
+            .collect();
+        assert_eq!(names[..2], ["h.fine_json", "h.fine_sse"], "{args:?}");
+        let engine = Engine::new(registry, Limits::default()).unwrap();
+        let code = "return await tools['h.fine_sse']({})";
+        let outcome = engine
+            .run_code(RunRequest::new(code), RunOptions::default())
+            .await
+            .unwrap();
+        assert!(
+            outcome.text().contains("fine over sse"),
+            "{}",
+            outcome.text()
+        );
+        servers.shutdown().await;
+    }
 }
 
 /// `ptc run` calling `h.<tool>` of `server` (its failure caught, then a

@@ -30,8 +30,19 @@ fn plan(config: &Path, mut scenario: Value) -> Value {
         "command": env!("CARGO_BIN_EXE_ptc"),
         "args": ["mcp", "--mcp-config", config],
     });
-    scenario["untilListed"] = json!(["relay.report"]);
+    if scenario.get("untilListed").is_none() {
+        scenario["untilListed"] = json!(["relay.report"]);
+    }
     scenario
+}
+
+/// `run_code` of `code` by a client that answers elicitations `answer`
+/// (with `content`, after `delay` seconds), once `relay.ask` is listed.
+fn eliciting(code: &str, timeout_ms: u64, answer: &str, content: Value, delay: f64) -> Value {
+    json!({ "scenario": "elicit", "name": "run_code",
+            "arguments": { "code": code, "description": "test", "timeoutMs": timeout_ms },
+            "answer": answer, "content": content, "answerDelay": delay,
+            "untilListed": ["relay.ask"] })
 }
 
 fn run_code(code: &str) -> Value {
@@ -67,8 +78,8 @@ fn tools_that_require_tasks_are_left_out_with_a_warning() {
     let description = answer["tools"][0]["description"].as_str().unwrap();
     assert!(description.contains("relay.may_task"), "{description}");
     assert!(!description.contains("needs_task"), "{description}");
-    // ptc does not declare elicitation upstream: a tool offered only to
-    // clients that can elicit stays hidden.
+    // This client cannot elicit, so ptc does not declare elicitation
+    // upstream: a tool offered only to clients that can stays hidden.
     assert!(!description.contains("relay.ask"), "{description}");
 
     let sdk = crate::common::output(
@@ -118,4 +129,119 @@ fn upstream_progress_and_logs_reach_the_client_as_the_runs_progress() {
         .map(|p| p["progress"].as_f64().unwrap())
         .collect();
     assert!(numbers.windows(2).all(|w| w[0] < w[1]), "{numbers:?}");
+}
+
+#[test]
+fn an_upstream_elicitation_reaches_a_client_that_can_elicit_and_its_answer_goes_back() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.ask"]({}))"#;
+    let scenario = eliciting(code, 30_000, "accept", json!({ "branch": "main" }), 0.0);
+    let answer = drive(plan(&config, scenario));
+    assert_eq!(
+        returned(&answer),
+        json!({ "action": "accept", "content": { "branch": "main" } })
+    );
+    // The server's words, marked, after ptc's line naming it and the call;
+    // its schema as it sent it.
+    assert_eq!(
+        answer["elicitations"],
+        json!([{
+            "message": "The MCP server `relay` asks, during the call to `relay.ask` \
+                        (its words, each line marked │):\n│ Which branch?",
+            "schema": { "type": "object", "properties": { "branch": { "type": "string" } } }
+        }]),
+        "{answer}"
+    );
+}
+
+#[test]
+fn upstream_elicitations_past_the_bounds_are_refused_at_once() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.hostile"]({}))"#;
+    let started = std::time::Instant::now();
+    let scenario = eliciting(code, 30_000, "accept", json!({}), 1.0);
+    let answer = drive(plan(&config, scenario));
+    let summary = returned(&answer);
+    let summary = summary.as_object().unwrap();
+    let error = |id: &str| summary[id].as_str().unwrap().to_owned();
+    // Too long to show in full; asked with no call in flight.
+    assert!(
+        error("h1").starts_with("error: ptc does not forward an elicitation request of ")
+            && error("h1").ends_with("bytes: at most 16384 can be shown to a person in full"),
+        "{summary:?}"
+    );
+    assert_eq!(
+        error("n1"),
+        "error: no call of ptc's is in flight to this server, so there is nobody to ask"
+    );
+    // Ten at once: four wait for the user, the others are refused.
+    let flood: Vec<String> = (0..10).map(|n| error(&format!("f{n}"))).collect();
+    let accepted = flood.iter().filter(|f| *f == "accept").count();
+    let refused = flood
+        .iter()
+        .filter(|f| *f == "error: 4 elicitation requests of this server already wait for the user")
+        .count();
+    assert_eq!((accepted, refused), (4, 6), "{flood:?}");
+    assert_eq!(answer["elicitations"].as_array().unwrap().len(), 4);
+    assert!(started.elapsed() < std::time::Duration::from_secs(25));
+}
+
+#[test]
+fn a_pending_upstream_elicitation_ends_with_the_runs_deadline() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.ask"]({}))"#;
+    let mut scenario = eliciting(code, 1_500, "accept", json!({}), 8.0);
+    scenario["after"] = json!(r#"return JSON.stringify(await tools["relay.replies"]({}))"#);
+    let answer = drive(plan(&config, scenario));
+    assert_eq!(
+        answer["result"]["structuredContent"]["kind"], "timeout",
+        "{answer}"
+    );
+    // The answer came at the deadline, not when the user answered.
+    let seconds = answer["seconds"].as_f64().unwrap();
+    assert!(seconds < 6.0, "the run waited for the user: {seconds} s");
+    // And the server was told then, not left waiting for the user.
+    assert_eq!(answer["after"]["isError"], false, "{answer}");
+    let replies: Value = serde_json::from_str(texts(&answer["after"])[0]).unwrap();
+    let e1 = replies["e1"].as_str().unwrap_or_default();
+    assert!(
+        e1.starts_with("error: the call to `relay.ask` "),
+        "{replies}"
+    );
+}
+
+/// The official `everything` server offers `trigger-elicitation-request`
+/// only to clients that declared elicitation: through ptc, to a client
+/// that can elicit, it is listed, and the user's answer reaches it.
+#[test]
+fn the_everything_servers_elicitation_tool_works_through_ptc() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    let everything = crate::mcp_sources::npm_server("mcp-server-everything");
+    let servers = json!({ "mcpServers": { "everything": { "command": everything } } });
+    std::fs::write(&config, servers.to_string()).unwrap();
+    let code = r#"return await tools["everything.trigger-elicitation-request"]({})"#;
+    let mut scenario = eliciting(
+        code,
+        30_000,
+        "accept",
+        json!({ "name": "Ada Lovelace", "check": true }),
+        0.0,
+    );
+    scenario["untilListed"] = json!(["everything.trigger-elicitation-request"]);
+    let answer = drive(plan(&config, scenario));
+    let result = &answer["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    let text = texts(result).join("\n");
+    assert!(
+        text.contains("User provided the requested information")
+            && text.contains("- Name: Ada Lovelace")
+            && text.contains("- Agreed to terms: true"),
+        "{text}"
+    );
+    let asked = answer["elicitations"][0]["message"].as_str().unwrap();
+    assert!(
+        asked.starts_with("The MCP server `everything` asks, during the call to `everything.trigger-elicitation-request`"),
+        "{asked}"
+    );
 }

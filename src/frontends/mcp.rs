@@ -19,6 +19,7 @@ use rmcp::ServiceExt;
 use crate::json::cost;
 use crate::transport::lines::Lines;
 
+pub(crate) use approval::McpCaller;
 pub use handler::McpServer;
 pub use http::{McpHttpOptions, McpHttpServer};
 

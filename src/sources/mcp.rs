@@ -21,6 +21,7 @@
 
 pub(crate) mod config;
 mod connection;
+mod elicit;
 mod listing;
 mod notes;
 mod results;
@@ -155,6 +156,29 @@ impl McpServers {
     /// # Panics
     /// Outside a Tokio runtime (the servers start on tasks of it).
     pub fn start(config: &McpConfig, registry: &Registry, options: McpOptions) -> Self {
+        Self::start_for_client(config, registry, options, std::future::ready(false))
+    }
+
+    /// [`start`](Self::start), for a front end whose own MCP client may
+    /// answer the servers' elicitation requests (`ptc mcp` on stdio):
+    /// each server starts once `client_elicits` resolves (its tools are
+    /// said to be starting meanwhile), declaring `elicitation` when it
+    /// resolves to `true`; then a server's `elicitation/create` is
+    /// forwarded to the client of the run calling it (docs/mcp.md,
+    /// "Elicitation from upstream servers"). A run's client is the
+    /// [`McpServer`](crate::McpServer) caller of its `tools/call`.
+    ///
+    /// # Panics
+    /// Outside a Tokio runtime.
+    pub fn start_for_client(
+        config: &McpConfig,
+        registry: &Registry,
+        options: McpOptions,
+        client_elicits: impl Future<Output = bool> + Send + 'static,
+    ) -> Self {
+        use futures::FutureExt;
+        let client_elicits: server::ClientElicits =
+            (Box::pin(client_elicits) as crate::tool::handler::BoxFuture<bool>).shared();
         let stop = CancellationToken::new();
         let servers: Vec<Arc<Server>> = config
             .servers
@@ -166,6 +190,7 @@ impl McpServers {
                     options.clone(),
                     registry.clone(),
                     stop.child_token(),
+                    client_elicits.clone(),
                 )
             })
             .collect();

@@ -16,9 +16,12 @@
 //!   authorization, `429` and `5xx` are HTTP failures (unless a JSON-RPC
 //!   error comes with them), a notification's answer is not needed. It does
 //!   not follow redirects: the config names the server's URL.
+//! - The answers to its own `tools/list` requests are also kept as the
+//!   server sent them ([`RawLists`]): rmcp reads them as typed `Tool`s,
+//!   which drop what rmcp does not know (`execution.taskSupport`).
 
-use std::collections::HashMap;
-use std::sync::Arc;
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use futures::StreamExt;
 use futures::stream::BoxStream;
@@ -45,11 +48,85 @@ type Events = BoxStream<'static, Result<Sse, SseError>>;
 /// How much of a failure's body that is not JSON a message shows.
 const DIAGNOSTIC_BYTES: usize = 4 << 10;
 
+/// How many `tools/list` requests in flight [`RawLists`] keeps answers
+/// for (a listing sends one at a time; the oldest is forgotten past it).
+const RAW_LISTS: usize = 4;
+
+/// The `result`s of the answers to the `tools/list` requests one client
+/// sent, as the server sent them, for the listing to take by request id:
+/// rmcp hands the listing typed `Tool`s, which drop members rmcp does not
+/// know (`execution.taskSupport`). Only answers to requests it saw go out
+/// are kept, at most [`RAW_LISTS`] of them, each within the message limits.
+#[derive(Default)]
+pub(crate) struct RawLists {
+    /// The requests' ids, oldest first, and their answers once read.
+    answers: Mutex<VecDeque<(RequestId, Option<serde_json::Value>)>>,
+}
+
+impl RawLists {
+    fn lock(&self) -> std::sync::MutexGuard<'_, VecDeque<(RequestId, Option<serde_json::Value>)>> {
+        self.answers.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Notes `message` going out: an answer to it is kept if it is a
+    /// `tools/list` request.
+    fn expect(&self, message: &ClientJsonRpcMessage) {
+        if let JsonRpcMessage::Request(request) = message
+            && request.request.method() == "tools/list"
+        {
+            let mut answers = self.lock();
+            answers.retain(|(id, _)| *id != request.id);
+            answers.push_back((request.id.clone(), None));
+            while answers.len() > RAW_LISTS {
+                answers.pop_front();
+            }
+        }
+    }
+
+    /// Keeps the `result` of `text` (a message that passed the limits) if
+    /// it answers an expected `tools/list` request.
+    fn note(&self, text: &[u8]) {
+        #[derive(serde::Deserialize)]
+        struct Answer {
+            result: serde_json::Value,
+        }
+        if self.lock().is_empty() {
+            return;
+        }
+        let Some(Envelope {
+            id: Some(id),
+            has_method: false,
+            ..
+        }) = envelope(text)
+        else {
+            return;
+        };
+        if !self.lock().iter().any(|(expected, _)| *expected == id) {
+            return;
+        }
+        let Ok(Answer { result }) = serde_json::from_slice(text) else {
+            return;
+        };
+        if let Some((_, kept)) = self.lock().iter_mut().find(|(expected, _)| *expected == id) {
+            *kept = Some(result);
+        }
+    }
+
+    /// The answer to the `tools/list` request `id` as the server sent it,
+    /// if one was read (it is forgotten either way).
+    pub(crate) fn take(&self, id: &RequestId) -> Option<serde_json::Value> {
+        let mut answers = self.lock();
+        let at = answers.iter().position(|(expected, _)| expected == id)?;
+        answers.remove(at).and_then(|(_, answer)| answer)
+    }
+}
+
 /// rmcp's streamable HTTP client, measuring what it reads.
 #[derive(Clone)]
 pub(crate) struct MeasuredHttp {
     client: reqwest::Client,
     limits: MessageLimits,
+    lists: Arc<RawLists>,
 }
 
 impl MeasuredHttp {
@@ -62,7 +139,16 @@ impl MeasuredHttp {
             .redirect(reqwest::redirect::Policy::none())
             .build()
             .map_err(|e| format!("cannot make an HTTP client: {e}"))?;
-        Ok(Self { client, limits })
+        Ok(Self {
+            client,
+            limits,
+            lists: Arc::default(),
+        })
+    }
+
+    /// The answers to this client's `tools/list` requests, as sent.
+    pub(crate) fn raw_lists(&self) -> Arc<RawLists> {
+        Arc::clone(&self.lists)
     }
 
     async fn post(
@@ -88,6 +174,7 @@ impl MeasuredHttp {
         if let Some(session) = &session_id {
             request = request.header(HEADER_SESSION_ID, session.as_ref());
         }
+        self.lists.expect(&message);
         let response = request.body(serde_json::to_vec(&message)?).send().await?;
         // The call this answers; none for a notification or an answer.
         let call = match &message {
@@ -109,11 +196,12 @@ impl MeasuredHttp {
                     post_events(response, self.limits.max_bytes),
                     call,
                     self.limits,
+                    self.raw_lists(),
                 ),
                 session,
             )),
             Some(JSON_MIME_TYPE) => {
-                let read = read_message(response, self.limits).await?;
+                let read = read_message(response, self.limits, &self.lists).await?;
                 Ok(match (read, call) {
                     (Ok(message), _) => StreamableHttpPostResponse::Json(message, session),
                     (Err(why), Some(id)) => {
@@ -155,7 +243,7 @@ impl MeasuredHttp {
         }
         let content_type = header(headers, CONTENT_TYPE.as_str());
         let said = if media_type(content_type.as_deref()) == Some(JSON_MIME_TYPE) {
-            match read_message(response, self.limits).await? {
+            match read_message(response, self.limits, &self.lists).await? {
                 Ok(error @ JsonRpcMessage::Error(_)) => {
                     return Ok(StreamableHttpPostResponse::Json(error, session));
                 }
@@ -277,6 +365,7 @@ impl StreamableHttpClient for MeasuredHttp {
             events.map(|e| e.map(Ok)).boxed(),
             None,
             self.limits,
+            self.raw_lists(),
         ))
     }
 }
@@ -352,9 +441,10 @@ async fn read_body(mut response: reqwest::Response, max: usize) -> Result<Body, 
 async fn read_message(
     response: reqwest::Response,
     limits: MessageLimits,
+    lists: &RawLists,
 ) -> Result<Result<ServerJsonRpcMessage, Unreadable>, reqwest::Error> {
     Ok(match read_body(response, limits.max_bytes).await? {
-        Body::Whole(text) => parse(&text, limits),
+        Body::Whole(text) => parse(&text, limits).inspect(|_| lists.note(&text)),
         Body::TooLong(bytes) => Err(too_long(bytes, limits)),
     })
 }
@@ -378,17 +468,19 @@ fn unreadable(id: RequestId, why: &Unreadable) -> ServerJsonRpcMessage {
 
 /// `events` as rmcp may parse them: each event's data measured, one that
 /// is refused replaced by an error answer to the call it belongs to (the
-/// one its envelope names, else `call`, once) or passed over.
+/// one its envelope names, else `call`, once) or passed over; answers to
+/// `tools/list` noted in `lists`.
 fn measured(
     events: BoxStream<'static, Result<Result<Sse, Unreadable>, SseError>>,
     call: Option<RequestId>,
     limits: MessageLimits,
+    lists: Arc<RawLists>,
 ) -> Events {
     let mut call = call;
     events
         .filter_map(move |event| {
             let event = match event {
-                Ok(read) => measure(read, &mut call, limits).map(Ok),
+                Ok(read) => measure(read, &mut call, limits, &lists).map(Ok),
                 Err(e) => Some(Err(e)),
             };
             std::future::ready(event)
@@ -400,6 +492,7 @@ fn measure(
     read: Result<Sse, Unreadable>,
     call: &mut Option<RequestId>,
     limits: MessageLimits,
+    lists: &RawLists,
 ) -> Option<Sse> {
     let (owner, why) = match read {
         Ok(event) => {
@@ -408,7 +501,10 @@ fn measure(
                 return Some(event);
             }
             match cost::cost(data, limits) {
-                Ok(_) => return Some(event),
+                Ok(_) => {
+                    lists.note(data);
+                    return Some(event);
+                }
                 Err(refusal) => (owner(envelope(data), call), Unreadable::Refused(refusal)),
             }
         }
@@ -619,6 +715,38 @@ mod tests {
             })
             .collect()
             .await
+    }
+
+    #[test]
+    fn raw_lists_keep_answers_to_tools_list_only_and_a_few() {
+        use super::RawLists;
+        use rmcp::model::{ClientJsonRpcMessage, RequestId};
+        let request = |id: i64, method: &str| -> ClientJsonRpcMessage {
+            serde_json::from_value(serde_json::json!({
+                "jsonrpc": "2.0", "id": id, "method": method, "params": {}
+            }))
+            .unwrap()
+        };
+        let answer =
+            |id: i64| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[{id}]}}}}"#);
+        let lists = RawLists::default();
+        lists.expect(&request(1, "tools/list"));
+        lists.expect(&request(2, "tools/call"));
+        lists.note(answer(1).as_bytes());
+        lists.note(answer(2).as_bytes());
+        let id = |n| RequestId::Number(n);
+        assert_eq!(
+            lists.take(&id(1)),
+            Some(serde_json::json!({ "tools": [1] }))
+        );
+        assert_eq!((lists.take(&id(1)), lists.take(&id(2))), (None, None));
+        for n in 10..20 {
+            lists.expect(&request(n, "tools/list"));
+            lists.note(answer(n).as_bytes());
+        }
+        assert_eq!(lists.answers.lock().unwrap().len(), super::RAW_LISTS);
+        assert_eq!(lists.take(&id(10)), None, "the oldest is forgotten");
+        assert!(lists.take(&id(19)).is_some());
     }
 
     #[tokio::test]

@@ -1,14 +1,19 @@
 """A hostile streamable HTTP MCP server: it answers `initialize`,
 notifications and `tools/list` as a server should, then each `tools/call`
 as its tool's name says, as a JSON body (`*_json`) or as one SSE event
-(`*_sse`). It prints `port <n>` once it listens on 127.0.0.1. Python, not
-rmcp: rmcp's server cannot send a 16 MB array of zeros."""
+(`*_sse`). Its `task_only` tool says `execution.taskSupport: "required"`;
+with `--sse-lists` it answers `tools/list` as an SSE stream (a log message,
+then the answer) instead of a JSON body. It prints `port <n>` once it
+listens on 127.0.0.1. Python, not rmcp: rmcp's server cannot send a 16 MB
+array of zeros."""
 
 import json
+import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 KINDS = ["json", "sse"]
 TOOLS = [f"{name}_{kind}" for name in ["fine", "zeros", "long"] for kind in KINDS]
+SSE_LISTS = "--sse-lists" in sys.argv[1:]
 
 
 def result(name):
@@ -50,7 +55,14 @@ class Handler(BaseHTTPRequestHandler):
             }))
         elif method == "tools/list":
             tools = [{"name": n, "inputSchema": {"type": "object"}} for n in TOOLS]
-            self.json(id, json.dumps({"tools": tools}))
+            tools.insert(1, {"name": "task_only", "inputSchema": {"type": "object"},
+                             "execution": {"taskSupport": "required"}})
+            if SSE_LISTS:
+                self.sse(id, json.dumps({"tools": tools}), before=[{
+                    "jsonrpc": "2.0", "method": "notifications/message",
+                    "params": {"level": "info", "data": "listing"}}])
+            else:
+                self.json(id, json.dumps({"tools": tools}))
         elif method == "tools/call":
             name = message["params"]["name"]
             if name.endswith("_sse"):
@@ -72,12 +84,13 @@ class Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.send(body)
 
-    def sse(self, id, result):
+    def sse(self, id, result, before=()):
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Mcp-Session-Id", "hostile")
         self.end_headers()
-        self.send(b"event: message\ndata: " + self.answer(id, result) + b"\n\n")
+        events = [json.dumps(message).encode() for message in before] + [self.answer(id, result)]
+        self.send(b"".join(b"event: message\ndata: " + event + b"\n\n" for event in events))
 
     def send(self, body):
         try:

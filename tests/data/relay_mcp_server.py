@@ -11,13 +11,21 @@ Tools:
   `notifications/message` log line, 0.3 s apart (so none coalesces with
   the next), then answers with whether it got a token;
 - `ask` (listed only to a client that declared `elicitation`): sends
-  `elicitation/create` and answers with the client's reply."""
+  `elicitation/create` and answers with the client's reply;
+- `hostile` (listed likewise): sends one elicitation request of 100 kB,
+  then ten at once, and answers with what became of each (`accept`, or
+  `error: <message>`), and of the one it sent right after
+  `notifications/initialized`, with no call in flight (`n1`);
+- `replies`: what became of the server's requests so far, by id (`accept`,
+  or `error: <message>`)."""
 
 import json
 import sys
 import time
 
 CLIENT_CAPABILITIES = {}
+# The answers to the server's own requests, by id.
+REPLIES = {}
 
 
 def send(message):
@@ -39,9 +47,11 @@ def tools():
         {"name": "needs_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
         {"name": "may_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
         {"name": "report", "inputSchema": {"type": "object"}},
+        {"name": "replies", "inputSchema": {"type": "object"}},
     ]
     if "elicitation" in CLIENT_CAPABILITIES:
         listed.append({"name": "ask", "inputSchema": {"type": "object"}})
+        listed.append({"name": "hostile", "inputSchema": {"type": "object"}})
     return listed
 
 
@@ -80,16 +90,37 @@ def call(id, params):
         while True:
             message = next_message()
             if message.get("id") == "e1" and "method" not in message:
+                handle(message)
                 reply = message.get("result") or {"error": message.get("error")}
                 return answer(id, {"content": [text(json.dumps(reply))]})
             handle(message)
+    if name == "hostile":
+        ids = ["h1"] + [f"f{n}" for n in range(10)]
+        for asked in ids:
+            words = "x" * 100_000 if asked == "h1" else f"Flood {asked}?"
+            send({"jsonrpc": "2.0", "id": asked, "method": "elicitation/create", "params": {
+                "mode": "form", "message": words,
+                "requestedSchema": {"type": "object", "properties": {}}}})
+        while not all(asked in REPLIES for asked in ids + ["n1"]):
+            handle(next_message())
+        summary = {asked: REPLIES[asked] for asked in ids + ["n1"]}
+        return answer(id, {"content": [text(json.dumps(summary))]})
+    if name == "replies":
+        return answer(id, {"content": [text(json.dumps(REPLIES))]})
     return answer(id, {"content": [text(json.dumps(name))]})
 
 
 def handle(message):
     global CLIENT_CAPABILITIES
     method, id = message.get("method"), message.get("id")
-    if method == "initialize":
+    if method is None and id is not None:
+        error = message.get("error")
+        REPLIES[id] = f"error: {error['message']}" if error else message["result"]["action"]
+    elif method == "notifications/initialized" and "elicitation" in CLIENT_CAPABILITIES:
+        send({"jsonrpc": "2.0", "id": "n1", "method": "elicitation/create", "params": {
+            "mode": "form", "message": "Nobody called me?",
+            "requestedSchema": {"type": "object", "properties": {}}}})
+    elif method == "initialize":
         CLIENT_CAPABILITIES = message["params"].get("capabilities") or {}
         answer(id, {"protocolVersion": "2025-11-25",
                     "capabilities": {"tools": {}, "logging": {}},

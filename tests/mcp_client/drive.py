@@ -17,7 +17,9 @@ The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
 - `elicit`: like `call`, answering each elicitation with `answer`
   (`accept`, `decline`, `cancel`; a list answers in turn, then declines),
   or declaring no elicitation at all when `answer` is absent. An accepted
-  form sends empty content: ptc's approval forms have no fields.
+  form sends `content` (by default empty: ptc's approval forms have no
+  fields), after `answerDelay` seconds (by default none); with `after`,
+  calls `run_code` with that code once the first call answered.
 
 With `untilListed` (a list of strings), the scenario starts once the
 tools listed mention every one of them (re-listed every 100 ms, for up to
@@ -93,8 +95,13 @@ async def scenario_call(client, plan):
     async def on_progress(value, total, message):
         progress.append({"progress": value, "total": total, "message": message})
 
+    started = time.monotonic()
     result = await client.call_tool(plan["name"], plan.get("arguments", {}), progress_callback=on_progress)
-    return {"result": result_json(result), "progress": progress}
+    output = {"result": result_json(result), "progress": progress, "seconds": time.monotonic() - started}
+    if "after" in plan:
+        after = await client.call_tool("run_code", {"code": plan["after"], "description": "after"})
+        output["after"] = result_json(after)
+    return output
 
 
 async def scenario_cancel(client, plan):
@@ -169,8 +176,9 @@ def elicitation_callback(plan, seen):
         current = answer
         if answers is not None:
             current = answers.pop(0) if answers else "decline"
+        await anyio.sleep(plan.get("answerDelay", 0))
         if current == "accept":
-            return types.ElicitResult(action="accept", content={})
+            return types.ElicitResult(action="accept", content=plan.get("content", {}))
         return types.ElicitResult(action=current)
 
     return on_elicit

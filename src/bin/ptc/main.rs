@@ -315,6 +315,7 @@ pub(crate) enum ToolsFor {
 pub(crate) async fn registry(
     args: &ToolArgs,
     about: ToolsFor,
+    client_elicits: Option<ptc::BoxFuture<bool>>,
 ) -> Result<(Registry, Option<McpServers>), Usage> {
     let workspace = match (&args.workspace, &args.tools, &args.mcp_config, about) {
         (Some(dir), _, _, _) => Some(dir.clone()),
@@ -335,10 +336,11 @@ pub(crate) async fn registry(
         return Ok((registry, None));
     };
     let skip_self = about == ToolsFor::McpServer;
-    let (servers, skipped) = mcp_servers(path, &registry, skip_self).map_err(|e| match e {
-        McpConfigError::Invalid { problems } => Usage(problems),
-        other => Usage::new(other.to_string()),
-    })?;
+    let (servers, skipped) =
+        mcp_servers(path, &registry, skip_self, client_elicits).map_err(|e| match e {
+            McpConfigError::Invalid { problems } => Usage(problems),
+            other => Usage::new(other.to_string()),
+        })?;
     for warning in skipped {
         eprintln!("ptc: warning: {warning}");
     }
@@ -374,7 +376,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         }
         (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
-    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli, None).await?;
     registry.set_approver(TerminalApprover::new());
     let engine = Engine::new(registry, args.limits.limits()?)?;
 
@@ -424,7 +426,7 @@ fn read_program(source: impl Read, name: &str) -> Result<String, Usage> {
 }
 
 async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
-    let (registry, servers) = registry(&args.tools, ToolsFor::Cli).await?;
+    let (registry, servers) = registry(&args.tools, ToolsFor::Cli, None).await?;
     stop(servers).await;
     let engine = Engine::new(registry, args.limits.limits()?)?;
     let mode = Mode::from(args.mode);

@@ -64,9 +64,24 @@ fn parse_http_addr(text: &str) -> Result<SocketAddr, String> {
 
 pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     let token = token(&args)?;
-    let (registry, servers) = registry(&args.tools, ToolsFor::McpServer).await?;
+    // On stdio, the upstream servers start once the one client has said
+    // whether it can elicit (they are told so); over HTTP, sessions come
+    // and go and share them: they are told it cannot (docs/mcp.md).
+    let (told, elicits) = tokio::sync::watch::channel(None::<bool>);
+    let client_elicits: Option<ptc::BoxFuture<bool>> = args.http.is_none().then(|| {
+        let mut elicits = elicits;
+        Box::pin(async move {
+            elicits
+                .wait_for(Option::is_some)
+                .await
+                .is_ok_and(|told| *told == Some(true))
+        }) as _
+    });
+    let (registry, servers) = registry(&args.tools, ToolsFor::McpServer, client_elicits).await?;
     let engine = Engine::new(registry, args.limits.mcp_limits()?)?;
     let server = McpServer::new(engine, Mode::from(args.mode));
+    let asked = server.client_elicits();
+    tokio::spawn(async move { told.send_replace(Some(asked.await)) });
     let served = match args.http {
         None => serve_mcp_stdio(server).await.map_err(|e| failed(&e)),
         Some(addr) => serve_http(server, addr, &args, token).await?,

@@ -92,6 +92,8 @@ pub(crate) fn tools_registry(
 /// waits for them). A server that cannot start is a problem, not an error.
 /// With `skip_self`, an entry that would start this same `ptc mcp` again
 /// (its command is this executable, its first argument `mcp`) is left out.
+/// With `client_elicits`, the servers start once it tells whether the
+/// front end's client can elicit ([`McpServers::start_for_client`]).
 /// Returns the servers and the warnings about entries left out.
 ///
 /// # Errors
@@ -100,6 +102,7 @@ pub(crate) fn mcp_servers(
     path: &Path,
     registry: &Registry,
     skip_self: bool,
+    client_elicits: Option<ptc::BoxFuture<bool>>,
 ) -> Result<(McpServers, Vec<String>), McpConfigError> {
     let mut config = McpConfig::from_file(path)?;
     let mut warnings = Vec::new();
@@ -115,10 +118,13 @@ pub(crate) fn mcp_servers(
             !nested
         });
     }
-    Ok((
-        McpServers::start(&config, registry, McpOptions::default()),
-        warnings,
-    ))
+    let servers = match client_elicits {
+        Some(elicits) => {
+            McpServers::start_for_client(&config, registry, McpOptions::default(), elicits)
+        }
+        None => McpServers::start(&config, registry, McpOptions::default()),
+    };
+    Ok((servers, warnings))
 }
 
 /// Prints the problems of the MCP servers' first starts as warnings.

@@ -16,8 +16,8 @@ use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, Escalat
 
 /// The MCP client a call came from, passed as the run's caller context so
 /// the approver asks the client that made the call.
-pub(super) struct McpCaller {
-    pub(super) peer: Peer<RoleServer>,
+pub(crate) struct McpCaller {
+    pub(crate) peer: Peer<RoleServer>,
 }
 
 /// Answers `ask` decisions (and runs asking for escalation) by eliciting an

@@ -10,7 +10,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
-use rmcp::service::{NotificationContext, RequestContext};
+use rmcp::service::{ElicitationMode, NotificationContext, RequestContext};
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
@@ -60,6 +60,8 @@ struct Inner {
     engine: Engine,
     scope: Scope,
     calls: AtomicU64,
+    /// Whether the first client to initialize can elicit (form mode).
+    client_elicits: tokio::sync::watch::Sender<Option<bool>>,
 }
 
 impl std::fmt::Debug for McpServer {
@@ -81,6 +83,7 @@ impl McpServer {
                 engine,
                 scope,
                 calls: AtomicU64::new(0),
+                client_elicits: tokio::sync::watch::Sender::new(None),
             }),
             session: Arc::default(),
         }
@@ -91,6 +94,20 @@ impl McpServer {
         Self {
             inner: Arc::clone(&self.inner),
             session: Arc::default(),
+        }
+    }
+
+    /// Resolves when the first client has initialized (sent
+    /// `notifications/initialized`), with whether it can elicit (declared
+    /// `elicitation` in form mode); `false` if the server goes first. For
+    /// [`McpServers::start_for_client`](crate::McpServers::start_for_client)
+    /// on stdio, where that client is the only one.
+    pub fn client_elicits(&self) -> impl Future<Output = bool> + Send + 'static {
+        let mut told = self.inner.client_elicits.subscribe();
+        async move {
+            told.wait_for(Option::is_some)
+                .await
+                .is_ok_and(|told| *told == Some(true))
         }
     }
 
@@ -195,6 +212,17 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let elicits = context
+            .peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form);
+        self.inner.client_elicits.send_if_modified(|told| {
+            let first = told.is_none();
+            if first {
+                *told = Some(elicits);
+            }
+            first
+        });
         if self.session.following.swap(true, Ordering::AcqRel) {
             return;
         }

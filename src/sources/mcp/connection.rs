@@ -13,22 +13,24 @@ use std::time::Duration;
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ProgressNotificationParam, ProtocolVersion,
+    ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationCapability,
+    FormElicitationCapability, Implementation, ProgressNotificationParam, ProtocolVersion,
 };
-use rmcp::service::{NotificationContext, RunningService};
+use rmcp::service::{NotificationContext, RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
 use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use super::config::McpTransport;
+use super::elicit::Elicitations;
 use super::listing::Server;
 use super::notes::Notes;
 use crate::json::cost;
 use crate::transport::child;
-use crate::transport::http::MeasuredHttp;
+use crate::transport::http::{MeasuredHttp, RawLists};
 use crate::transport::lines::StrayLine;
 
 /// How much of a server's stderr is kept for messages.
@@ -115,17 +117,45 @@ impl ServerOutput {
 pub(super) struct ClientSide {
     server: Weak<Server>,
     pub(super) notes: Arc<Notes>,
+    /// Over HTTP, the answers to `tools/list` as the server sent them.
+    pub(super) raw_lists: Option<Arc<RawLists>>,
+    /// The server's name in the config, for the user to read.
+    name: String,
+    /// Whether ptc declared `elicitation` (its own client can elicit):
+    /// then the server's requests are forwarded to it.
+    elicits: bool,
+    pub(super) elicitations: Arc<Elicitations>,
 }
 
 impl ClientHandler for ClientSide {
     fn get_info(&self) -> ClientConfig {
         // The `initialize` handshake, whose servers send list_changed
         // notifications as they are (later versions need a subscription).
+        let mut capabilities = ClientCapabilities::default();
+        if self.elicits {
+            let mut elicitation = ElicitationCapability::default();
+            elicitation.form = Some(FormElicitationCapability::default());
+            capabilities.elicitation = Some(elicitation);
+        }
         ClientConfig::new(
-            ClientCapabilities::default(),
+            capabilities,
             Implementation::new("ptc", env!("CARGO_PKG_VERSION")),
         )
         .with_protocol_version(ProtocolVersion::LATEST_WITH_INITIALIZE)
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        if !self.elicits {
+            return Err(ErrorData::invalid_request(
+                "ptc did not declare elicitation: its client cannot elicit",
+                None,
+            ));
+        }
+        self.elicitations.forward(&self.name, request).await
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
@@ -154,17 +184,23 @@ impl ClientHandler for ClientSide {
     }
 }
 
-/// Spawns or connects, then `initialize`s; what a child prints beside
-/// the protocol goes to `stderr`. Cancelling `stop` ends the session (and shuts a child down).
+/// Spawns or connects, then `initialize`s (declaring `elicitation` when
+/// `elicits`); what a child prints beside the protocol goes to `stderr`.
+/// Cancelling `stop` ends the session (and shuts a child down).
 pub(super) async fn start(
     server: &Arc<Server>,
+    (name, elicits): (&str, bool),
     transport: &McpTransport,
     stop: CancellationToken,
     stderr: &Arc<ServerOutput>,
 ) -> Result<Session, String> {
-    let client = ClientSide {
+    let mut client = ClientSide {
         server: Arc::downgrade(server),
         notes: Arc::default(),
+        raw_lists: None,
+        name: name.to_owned(),
+        elicits,
+        elicitations: Arc::default(),
     };
     let session = match transport {
         McpTransport::Stdio {
@@ -190,6 +226,7 @@ pub(super) async fn start(
                 .custom_headers(header_map(headers)?);
             // Its messages measured before they are parsed, as a child's.
             let measured = MeasuredHttp::new(cost::RESULT)?;
+            client.raw_lists = Some(measured.raw_lists());
             let transport = StreamableHttpClientTransport::with_client(measured, config);
             client.serve_with_ct(transport, stop).await
         }

@@ -5,22 +5,29 @@
 //! The request is sent as a custom one so that the answer comes back as
 //! JSON even when rmcp's typed `ListToolsResult` would refuse it: one
 //! malformed entry (`inputSchema: []`) then costs that tool, not the page.
+//! A well-formed answer is read as sent too, not as rmcp's typed `Tool`s
+//! (which drop `execution.taskSupport`): a child's transport hands it on
+//! as a custom result, an HTTP one keeps it aside ([`RawLists`]).
 
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::model::{ClientRequest, CustomRequest, ServerResult};
+use rmcp::service::PeerRequestOptions;
 use rmcp::{Peer, RoleClient};
 use serde_json::{Value, json};
 
 use super::McpOptions;
 use crate::tool::handler::BoxFuture;
+use crate::transport::http::RawLists;
 
 /// The entries of every page of `tools/list`, in order, within the caps of
-/// `options`; over a cap, why (naming it).
+/// `options`; over a cap, why (naming it). `raw` holds the answers as
+/// sent, when the transport keeps them aside.
 pub(super) async fn list_entries(
     peer: &Peer<RoleClient>,
     options: &McpOptions,
+    raw: Option<&RawLists>,
 ) -> Result<Vec<Value>, String> {
     let mut entries = Vec::new();
     let mut bytes = 0usize;
@@ -34,11 +41,18 @@ pub(super) async fn list_entries(
         }
         let params = cursor.take().map(|cursor| json!({ "cursor": cursor }));
         let request = ClientRequest::CustomRequest(CustomRequest::new("tools/list", params));
-        let answer = peer
-            .send_request(request)
+        let failed = |e: rmcp::ServiceError| format!("tools/list failed: {e}");
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
             .await
-            .map_err(|e| format!("tools/list failed: {e}"))?;
-        let answer = answer_json(answer);
+            .map_err(failed)?;
+        let id = handle.id.clone();
+        let answer = handle.await_response().await;
+        let sent = raw.and_then(|raw| raw.take(&id));
+        let answer = match (answer.map_err(failed)?, sent) {
+            (ServerResult::ListToolsResult(_), Some(sent)) => sent,
+            (answer, _) => answer_json(answer),
+        };
         bytes = bytes.saturating_add(json_size(&answer));
         if bytes > options.max_list_bytes {
             return Err(format!(

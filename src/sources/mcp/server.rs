@@ -20,6 +20,7 @@ use tokio_util::sync::CancellationToken;
 use super::McpOptions;
 use super::config::McpServerConfig;
 use super::connection::{ServerOutput, Session, start};
+use super::elicit::Elicitations;
 use super::listing::{self, ListChanged, Relisting, list_entries};
 use super::notes::Notes;
 use super::results::tool_result;
@@ -28,6 +29,7 @@ use crate::tool::availability::Absence;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
 use crate::tool::registry::Registry;
+use crate::transport::http::RawLists;
 use crate::transport::lines::{UNREADABLE_ANSWER, ended_the_session};
 
 /// How long a clean shutdown may take before the session is dropped (and
@@ -59,6 +61,7 @@ struct Live {
     stderr: Arc<ServerOutput>,
     epoch: u64,
     notes: Arc<Notes>,
+    elicitations: Arc<Elicitations>,
 }
 
 /// One configured server.
@@ -77,7 +80,14 @@ pub(super) struct Server {
     starting: CancellationToken,
     /// Whether a start ever succeeded (its tools were registered).
     started: AtomicBool,
+    /// Whether ptc's own client can elicit (then `elicitation` is declared
+    /// to the server and its requests forwarded), known when the client
+    /// initialized: a start waits for it.
+    client_elicits: ClientElicits,
 }
+
+/// Whether ptc's own MCP client can elicit, once known.
+pub(super) type ClientElicits = futures::future::Shared<BoxFuture<bool>>;
 
 /// What came of a server's first attempt to start: the problems to
 /// report (`Some(vec![])` when none), or `None` while it runs.
@@ -94,6 +104,7 @@ impl Server {
         options: McpOptions,
         registry: Registry,
         stop: CancellationToken,
+        client_elicits: ClientElicits,
     ) -> Arc<Self> {
         registry.declare_source(
             &owner(&name),
@@ -115,6 +126,7 @@ impl Server {
             epochs: std::sync::atomic::AtomicU64::new(0),
             relisting: Relisting::default(),
             stop,
+            client_elicits,
         })
     }
 
@@ -202,9 +214,11 @@ impl Server {
             State::Down { failures, .. } => *failures,
             _ => 0,
         };
+        // Before the startup timeout: ptc's client initializes when it will.
+        let elicits = self.client_elicits.clone().await;
         let stderr = Arc::new(ServerOutput::default());
         let timeout = Duration::from_millis(self.config.startup_timeout_ms);
-        let started = tokio::time::timeout(timeout, self.start_and_list(&stderr)).await;
+        let started = tokio::time::timeout(timeout, self.start_and_list(&stderr, elicits)).await;
         let why = match started {
             Ok(Ok((session, listed))) => {
                 let epoch = self
@@ -217,6 +231,7 @@ impl Server {
                     stderr: Arc::clone(&stderr),
                     epoch,
                     notes: Arc::clone(&session.service().notes),
+                    elicitations: Arc::clone(&session.service().elicitations),
                 };
                 *state = State::Up {
                     peer,
@@ -242,16 +257,20 @@ impl Server {
     async fn start_and_list(
         self: &Arc<Self>,
         stderr: &Arc<ServerOutput>,
+        elicits: bool,
     ) -> Result<(Session, (Vec<ListedTool>, Vec<String>)), String> {
         let told: Arc<listing::Server> = Arc::clone(self) as _;
         let session = start(
             &told,
+            (&self.name, elicits),
             &self.config.transport,
             self.stop.child_token(),
             stderr,
         )
         .await?;
-        let listed = self.list(session.peer()).await?;
+        let listed = self
+            .list(session.peer(), session.service().raw_lists.clone())
+            .await?;
         Ok((session, listed))
     }
 
@@ -259,8 +278,9 @@ impl Server {
     async fn list(
         &self,
         peer: &Peer<RoleClient>,
+        raw: Option<Arc<RawLists>>,
     ) -> Result<(Vec<ListedTool>, Vec<String>), String> {
-        let entries = list_entries(peer, &self.options).await?;
+        let entries = list_entries(peer, &self.options, raw.as_deref()).await?;
         Ok(map_tools(&self.name, &self.config, entries))
     }
 
@@ -290,12 +310,12 @@ impl Server {
     }
 
     async fn relist(self: Arc<Self>) {
-        let peer = match &*self.state.lock().await {
-            State::Up { peer, .. } => peer.clone(),
+        let (peer, raw) = match &*self.state.lock().await {
+            State::Up { peer, session, .. } => (peer.clone(), session.service().raw_lists.clone()),
             _ => return,
         };
         let timeout = Duration::from_millis(self.config.startup_timeout_ms);
-        let listed = match tokio::time::timeout(timeout, self.list(&peer)).await {
+        let listed = match tokio::time::timeout(timeout, self.list(&peer, raw)).await {
             Ok(listed) => listed,
             Err(_) => Err(format!(
                 "tools/list did not finish within {} ms",
@@ -331,6 +351,7 @@ impl Server {
                     stderr: Arc::clone(stderr),
                     epoch: *epoch,
                     notes: Arc::clone(&session.service().notes),
+                    elicitations: Arc::clone(&session.service().elicitations),
                 });
             }
             stderr.settle().await;
@@ -392,6 +413,10 @@ impl Server {
             params = params.with_arguments(arguments);
         }
         let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        // Before the request goes: the server may ask at once.
+        let _asking = live
+            .elicitations
+            .enter(&super::tools::qualified(&self.name, remote), &cx);
         let sent = tokio::select! {
             biased;
             () = cancelled.cancelled() => return Err(aborted()),
