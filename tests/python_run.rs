@@ -213,6 +213,72 @@ async fn the_deadline_ends_a_waiting_program_as_timeout() {
 }
 
 #[tokio::test]
+async fn every_started_call_settles_once_also_when_the_run_times_out() {
+    let events: Arc<Mutex<Vec<RunEvent>>> = Arc::default();
+    let sink = Arc::clone(&events);
+    let code = "\
+import asyncio
+await tools.echo(x=1)
+await asyncio.gather(tools.sleep(ms=60000), tools.sleep(ms=60000))";
+    let outcome = engine()
+        .run_code(
+            python(code).timeout_ms(500),
+            RunOptions::default().events(move |e: RunEvent| sink.lock().unwrap().push(e)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Timeout),
+        "{}",
+        outcome.text()
+    );
+    assert!(
+        outcome.text().contains("waiting on `sleep`"),
+        "{}",
+        outcome.text()
+    );
+    let events = events.lock().unwrap();
+    let ids = |started: bool| {
+        let mut ids: Vec<String> = events
+            .iter()
+            .filter_map(|e| match (&e.kind, started) {
+                (RunEventKind::Started { id, .. }, true) => Some(id.to_string()),
+                (RunEventKind::Settled { id, .. }, false) => Some(id.to_string()),
+                _ => None,
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(true).len(), 3);
+    assert_eq!(ids(true), ids(false));
+}
+
+#[tokio::test]
+async fn a_cancelled_run_is_cancelled_at_once() {
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let engine = engine();
+    let run = engine.run_code(
+        python("while True:\n    pass"),
+        RunOptions::default().cancel(cancel.clone()),
+    );
+    let started = Instant::now();
+    let (outcome, ()) = tokio::join!(run, async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        cancel.cancel();
+    });
+    let outcome = outcome.unwrap();
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Cancelled),
+        "{}",
+        outcome.text()
+    );
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+#[tokio::test]
 async fn output_is_capped_as_for_typescript() {
     let limits = Limits {
         output_cap_bytes: 200,

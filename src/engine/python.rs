@@ -304,6 +304,8 @@ async fn drive(
 /// A call the program made, waiting for the scheduler.
 struct Queued {
     call_id: u32,
+    /// Its number in the run (1, 2, …): its id's and its order.
+    n: u32,
     id: Arc<str>,
     name: String,
     tool: Option<Arc<RegisteredTool>>,
@@ -313,6 +315,7 @@ struct Queued {
 
 /// A call handed to tokio.
 struct Flight {
+    n: u32,
     id: Arc<str>,
     name: String,
     tool: Option<Arc<RegisteredTool>>,
@@ -408,6 +411,7 @@ impl PyRun {
             read_only,
             Queued {
                 call_id,
+                n,
                 id,
                 name,
                 tool,
@@ -447,6 +451,7 @@ impl PyRun {
             self.flights.insert(
                 call_id,
                 Flight {
+                    n: call.n,
                     id: call.id,
                     name: call.name,
                     tool: call.tool,
@@ -523,7 +528,7 @@ impl PyRun {
     /// How far the run got (for a limit's failure text).
     fn progress(&self) -> Progress {
         let mut in_flight: Vec<(&u32, &Flight)> = self.flights.iter().collect();
-        in_flight.sort_unstable_by_key(|(_, f)| Arc::clone(&f.id));
+        in_flight.sort_unstable_by_key(|(_, f)| f.n);
         Progress {
             made: self.submitted,
             in_flight: in_flight.into_iter().map(|(_, f)| f.name.clone()).collect(),
