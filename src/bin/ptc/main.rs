@@ -120,8 +120,9 @@ struct SdkArgs {
     /// python); json: the presentation.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
-    /// The language of the SDK: typescript (what run_code runs today) or
-    /// python (stubs only: the Python runtime is still to come).
+    /// The language of the SDK: typescript (what run_code runs) or python
+    /// (the stubs of what `ptc run` runs with --language python; run_code's
+    /// description in Python is still to come).
     #[arg(long, value_enum, default_value_t = LanguageArg::Typescript)]
     language: LanguageArg,
     /// Compare with this snapshot instead of printing: exit 0 when equal,
