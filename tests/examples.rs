@@ -50,13 +50,17 @@ fn the_sample_manifest_runs_its_commands() {
 /// The README's shell commands: each `ptc` line is run here as written;
 /// the rest are run where this list says, and a command of a new kind
 /// fails this test until it says where it is run.
-const RUN_ELSEWHERE: [(&str, &str); 5] = [
+const RUN_ELSEWHERE: [(&str, &str); 6] = [
     (
         "cargo run --release -- run examples/explore.ts",
         "`explore_summarises_…` runs the same program",
     ),
     (
         "npm ci && pip install -r tests/mcp_client/requirements.txt && cargo test",
+        ".ci/run",
+    ),
+    (
+        "pip install pydantic-monty-runtime==1.4.0 && cargo test --features python",
         ".ci/run",
     ),
     (
