@@ -332,6 +332,62 @@ mod hostile {
         );
     }
 
+    /// `tests/hostile/*.py`: each file's first lines say how it ends
+    /// (`# expect: timeout|memory|runtime|syntax|ok`) and what its text must
+    /// (`# output: …`) and must not (`# not-output: …`) contain.
+    #[tokio::test]
+    async fn every_hostile_python_file_ends_as_it_says() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "py"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 15, "the Python corpus is in tests/hostile");
+        for file in files {
+            let code = std::fs::read_to_string(&file).unwrap();
+            let header = |key: &str| -> Vec<&str> {
+                let prefix = format!("# {key}: ");
+                code.lines()
+                    .take_while(|line| line.starts_with('#'))
+                    .filter_map(|line| line.strip_prefix(prefix.as_str()))
+                    .collect()
+            };
+            let expect = header("expect");
+            assert_eq!(expect.len(), 1, "{}: one `# expect:` line", file.display());
+            // `timeout or memory`: what a loaded machine reaches first.
+            let expect: Vec<Option<FailureKind>> = expect[0]
+                .split(" or ")
+                .map(|word| match word {
+                    "ok" => None,
+                    "timeout" => Some(FailureKind::Timeout),
+                    "memory" => Some(FailureKind::Memory),
+                    "runtime" => Some(FailureKind::Runtime),
+                    "syntax" => Some(FailureKind::Syntax),
+                    other => panic!("{}: unknown expectation {other:?}", file.display()),
+                })
+                .collect();
+            let outcome = hostile(&code).await;
+            let text = outcome.text();
+            assert!(expect.contains(&outcome.kind), "{}: {text}", file.display());
+            for wanted in header("output") {
+                assert!(
+                    text.contains(wanted),
+                    "{}: no {wanted:?} in {text}",
+                    file.display()
+                );
+            }
+            for unwanted in header("not-output") {
+                assert!(
+                    !text.contains(unwanted),
+                    "{}: {unwanted:?} in {text}",
+                    file.display()
+                );
+            }
+        }
+    }
+
     #[tokio::test]
     async fn long_computations_end_at_the_deadline() {
         for code in [
