@@ -186,6 +186,23 @@ async fn an_uncaught_failure_is_runtime_naming_the_line() {
 }
 
 #[tokio::test]
+async fn a_reused_worker_keeps_nothing_of_the_run_before() {
+    let engine = engine();
+    let outcome = run(&engine, python("secret = 'first run'\nsecret")).await;
+    assert_eq!(outcome.text(), "first run");
+    for _ in 0..3 {
+        let outcome = run(&engine, python("secret")).await;
+        assert_eq!(
+            outcome.kind,
+            Some(FailureKind::Runtime),
+            "{}",
+            outcome.text()
+        );
+        assert!(outcome.text().contains("NameError"), "{}", outcome.text());
+    }
+}
+
+#[tokio::test]
 async fn a_syntax_error_is_syntax() {
     let outcome = run(&engine(), python("x = 1\ndef (:\n")).await;
     assert_eq!(
