@@ -16,6 +16,8 @@ mod outcome;
 pub(crate) mod output;
 mod position;
 mod progress;
+#[cfg(feature = "python")]
+mod python;
 mod report;
 mod request;
 mod returned;
@@ -55,6 +57,9 @@ struct EngineInner {
     run_ids: Arc<RunIds>,
     sdk_cache: SdkCache,
     warm: Arc<WarmSandboxes>,
+    /// Python programs' workers, started on the first Python run.
+    #[cfg(feature = "python")]
+    python: python::PythonRuntime,
 }
 
 /// The shared, cheap-to-clone engine: configuration, registry and sandbox
@@ -101,6 +106,8 @@ impl Engine {
                     limits.memory_limit_bytes,
                     limits.stack_limit_bytes,
                 )),
+                #[cfg(feature = "python")]
+                python: python::PythonRuntime::new(limits.max_concurrent_runs),
                 limits,
             }),
         })

@@ -143,7 +143,7 @@ mod sources;
 mod tool;
 mod transport;
 
-pub use contract::run_code::{RunRequest, SandboxPermissions};
+pub use contract::run_code::{Language, RunRequest, SandboxPermissions};
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;

@@ -104,6 +104,9 @@ pub fn render_python(tools: &[&ToolDefinition]) -> String {
     python::render_module(tools)
 }
 
+#[cfg(feature = "python")]
+pub(crate) use python::runtime_bindings;
+
 /// The run_code tool description with every declaration: the instruction
 /// text (from sdk-templates), then the declarations.
 ///

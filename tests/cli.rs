@@ -81,6 +81,30 @@ fn eval_prints_the_rendered_outcome() {
     assert_eq!(stderr(&out), "");
 }
 
+/// A `.py` file is Python; a ptc built without the `python` feature says
+/// so as the run's failure (with it, `python_run` runs such files).
+#[test]
+fn a_py_file_is_python() {
+    let dir = tempdir();
+    std::fs::write(dir.path().join("prog.py"), "6 * 7\n").unwrap();
+    let out = ptc(dir.path(), &["run", "prog.py"]);
+    let python = cfg!(feature = "python");
+    assert_eq!(code(&out), if python { 0 } else { 1 }, "{}", stderr(&out));
+    if python {
+        assert_eq!(stdout(&out), "42\n");
+    } else {
+        assert!(
+            stdout(&out).contains("built without Python programs (cargo feature `python`)"),
+            "{}",
+            stdout(&out)
+        );
+    }
+    // `--language typescript` reads the same file as TypeScript.
+    let out = ptc(dir.path(), &["run", "--language", "typescript", "prog.py"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert_eq!(stdout(&out), "(run_code completed with no output)\n");
+}
+
 #[test]
 fn a_file_and_stdin_are_programs_too() {
     let dir = tempdir();

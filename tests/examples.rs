@@ -56,7 +56,7 @@ const RUN_ELSEWHERE: [(&str, &str); 5] = [
         "`explore_summarises_…` runs the same program",
     ),
     (
-        "npm ci && pip install -r tests/mcp_client/requirements.txt && cargo test",
+        "npm ci && pip install -r tests/requirements.txt && cargo test --features python --ignore-rust-version",
         ".ci/run",
     ),
     (

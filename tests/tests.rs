@@ -28,6 +28,8 @@ mod mcp_upstream;
 mod noleaks;
 mod pipeline;
 mod presentation;
+#[cfg(feature = "python")]
+mod python_run;
 mod registry;
 mod repair;
 mod rules_uncovered;

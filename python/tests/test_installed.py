@@ -26,3 +26,15 @@ def test_the_wheel_installs_the_typed_package_and_the_binary() -> None:
     assert binary.parent == Path(sysconfig.get_path("scripts")), binary
     version = subprocess.run([binary, "--version"], capture_output=True, text=True, check=True, timeout=60)
     assert version.stdout == f"ptc {ptc.__version__}\n"
+
+
+@installed
+def test_the_wheels_binary_says_it_runs_no_python_programs(tmp_path: Path) -> None:
+    # The wheel is the default build, without the cargo feature `python`
+    # (docs/contracts.md 6.1): a .py program fails saying so.
+    (tmp_path / "prog.py").write_text("6 * 7\n")
+    run = subprocess.run(
+        [ptc.find_binary(), "run", "prog.py"], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert run.returncode == 1, run.stderr
+    assert "built without Python programs (cargo feature `python`)" in run.stdout, run.stdout

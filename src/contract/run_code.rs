@@ -56,6 +56,57 @@ pub struct RunRequest {
         description = "Required with sandboxPermissions \"require_escalated\": why the task needs escalation, in one or two sentences for the person who approves it."
     )]
     pub justification: String,
+    /// The language of `code`; by default [`Language::TypeScript`]. The
+    /// host's to choose (as the presentation it showed the model), never
+    /// the model's: its arguments have no `language`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub language: Language,
+}
+
+/// The language a program is written in (contracts, Python programs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[non_exhaustive]
+pub enum Language {
+    /// Type-stripped TypeScript in QuickJS: the body of an async function.
+    #[default]
+    TypeScript,
+    /// Python on Monty, in a worker process: a module whose last expression
+    /// is the result. Needs the `python` cargo feature.
+    Python,
+}
+
+impl Language {
+    /// `typescript` / `python`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::TypeScript => "typescript",
+            Self::Python => "python",
+        }
+    }
+
+    /// The language a file's extension names (`.py`, `.ts`, `.js`, …), if any.
+    pub fn from_extension(path: &std::path::Path) -> Option<Self> {
+        match path.extension()?.to_str()? {
+            "py" => Some(Self::Python),
+            "ts" | "mts" | "js" | "mjs" => Some(Self::TypeScript),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Language {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "typescript" | "ts" => Ok(Self::TypeScript),
+            "python" | "py" => Ok(Self::Python),
+            other => Err(format!(
+                "unknown language `{other}`: expected `typescript` or `python`"
+            )),
+        }
+    }
 }
 
 /// What a run asks for: `run_code`'s `sandboxPermissions`.

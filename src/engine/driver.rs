@@ -12,7 +12,7 @@ use super::EngineInner;
 use super::escalation::{self, Grant, Verdict};
 use super::outcome::{FailureKind, Outcome};
 use super::report::{Located, Report, StartFailure};
-use super::request::{RunError, RunOptions, RunRequest};
+use super::request::{Language, RunError, RunOptions, RunRequest};
 use super::run::{self, Run, RunSetup, StartError, Step};
 use super::sandbox::{Interrupts, Sandbox, Tripwires};
 use super::strip;
@@ -82,6 +82,9 @@ pub(super) async fn run_code(
         memory_limit: tier.memory_limit_bytes,
         granted,
     };
+    if request.language == Language::Python {
+        return Ok(python(inner, request.code, setup, timeout, &stop, &report).await);
+    }
     let (run, step) = match first_step(inner, request.code, setup, &stop, &report).await {
         Ok(started) => started,
         Err(outcome) => return Ok(outcome),
@@ -93,6 +96,36 @@ pub(super) async fn run_code(
     let outcome = conclude(&mut run, &report, None).await;
     dispose(inner, run);
     Ok(outcome)
+}
+
+/// A Python program (engine::python), or why it cannot run.
+async fn python(
+    inner: &Arc<EngineInner>,
+    code: String,
+    setup: RunSetup,
+    timeout: Duration,
+    stop: &Stop,
+    report: &Report,
+) -> Outcome {
+    if code.len() > inner.limits.max_code_bytes {
+        let message = format!(
+            "code is {} bytes, over the {}-byte limit",
+            code.len(),
+            inner.limits.max_code_bytes
+        );
+        return report.failure(FailureKind::Syntax, Some(message), None, 0);
+    }
+    #[cfg(feature = "python")]
+    {
+        let stopped = (stop.expired.clone(), stop.cancel.clone());
+        super::python::run(&inner.python, code, setup, timeout, stopped, report).await
+    }
+    #[cfg(not(feature = "python"))]
+    {
+        let _ = (setup, timeout, stop);
+        let message = "this ptc was built without Python programs (cargo feature `python`)";
+        report.failure(FailureKind::Runtime, Some(message.into()), None, 0)
+    }
 }
 
 /// What ends a run from outside: its deadline and its cancellation, then

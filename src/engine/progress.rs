@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use super::request::Language;
+
 /// What a run had done when a limit stopped it.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Progress {
@@ -19,6 +21,8 @@ pub(crate) struct Progress {
     pub(crate) timers: usize,
     /// The tool of the last sub-call, and the lines that call it.
     pub(crate) last: Option<(String, Vec<u32>)>,
+    /// The program's language: what "running …" names.
+    pub(crate) language: Language,
     /// The limit struck while the program's JavaScript was running.
     pub(crate) running: bool,
 }
@@ -66,7 +70,11 @@ impl Progress {
     /// Running, or what it was waiting on.
     fn write_state(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.running {
-            return f.write_str("it was running JavaScript when the limit struck");
+            let running = match self.language {
+                Language::Python => "Python",
+                _ => "JavaScript",
+            };
+            return write!(f, "it was running {running} when the limit struck");
         }
         let mut waits = Vec::new();
         if !self.in_flight.is_empty() {
@@ -176,6 +184,7 @@ mod tests {
             timers: 1,
             last: Some(("e".into(), vec![])),
             running: false,
+            language: crate::Language::TypeScript,
         };
         assert_eq!(
             progress.to_string(),

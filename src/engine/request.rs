@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::events::EventSink;
-pub use crate::contract::run_code::{RunRequest, SandboxPermissions};
+pub use crate::contract::run_code::{Language, RunRequest, SandboxPermissions};
 use crate::limits::{Limits, Tier};
 use crate::tool::call::CallerContext;
 use crate::tool::registry::Scope;
@@ -49,6 +49,12 @@ impl RunRequest {
     /// Sets why the run needs escalation. By default, empty.
     pub fn justification(mut self, justification: impl Into<String>) -> Self {
         self.justification = justification.into();
+        self
+    }
+
+    /// Sets the program's language. By default, [`Language::TypeScript`].
+    pub fn language(mut self, language: Language) -> Self {
+        self.language = language;
         self
     }
 

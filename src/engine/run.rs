@@ -34,6 +34,8 @@ use crate::tool::call::{CallerContext, ContentBlock, ErrorCode, ToolError, ToolR
 use crate::tool::registry::Scope;
 use bridge::host;
 use describe::{PROGRAM_FILE, describe_error, position_in_stack};
+#[cfg(feature = "python")]
+pub(crate) use dispatch::sub_call_id;
 use dispatch::{Completion, Spawned, SubCall};
 use rejections::{Rejections, describe_rejections, track_rejection};
 use timers::Timers;
@@ -508,6 +510,7 @@ impl Run {
             last: (!st.last_tool.is_empty())
                 .then(|| (st.last_tool.clone(), self.program.call_lines(&st.last_tool))),
             running: !self.waiting,
+            language: super::request::Language::TypeScript,
         }
     }
 

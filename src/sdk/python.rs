@@ -106,3 +106,41 @@ fn namespace_classes<'a>(layout: &Layout<'a>, types: &mut Types<'a>) -> String {
     }
     out
 }
+
+#[cfg(feature = "python")]
+/// The Python that binds `tools` inside a run: the runtime twin of the
+/// stubs' layout (the same attributes, namespaces and `tools["name"]`),
+/// each method calling `_ptc_call` with the tool's exact name. The run
+/// defines `_ptc_call` before this (engine::python).
+pub(crate) fn runtime_bindings(tools: &[&ToolDefinition]) -> String {
+    use std::fmt::Write as _;
+    let layout = layout(tools);
+    let mut out = String::new();
+    // A JSON string literal is a Python one (`\uXXXX` and all).
+    let literal = |name: &str| serde_json::to_string(name).unwrap_or_default();
+    let method = |out: &mut String, attr: &str, name: &str| {
+        let _ = write!(
+            out,
+            "    async def {attr}(self, **arguments):\n        return await _ptc_call({}, arguments)\n",
+            literal(name)
+        );
+    };
+    for namespace in &layout.namespaces {
+        let _ = writeln!(out, "class {}:", namespace.class_name());
+        out.push_str("    pass\n");
+        for member in &namespace.members {
+            method(&mut out, &member.attr, &member.tool.name);
+        }
+    }
+    out.push_str(
+        "class _Tools:\n    def __getitem__(self, name):\n        return _ptc_bind(name)\n",
+    );
+    for member in &layout.top {
+        method(&mut out, &member.attr, &member.tool.name);
+    }
+    for namespace in &layout.namespaces {
+        let _ = writeln!(out, "    {} = {}()", namespace.attr, namespace.class_name());
+    }
+    out.push_str("tools = _Tools()\n");
+    out
+}

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 use clap::error::ErrorKind;
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use ptc::{
-    Engine, Limits, McpConfigError, McpServers, Mode, Registry, RunOptions, RunRequest,
+    Engine, Language, Limits, McpConfigError, McpServers, Mode, Registry, RunOptions, RunRequest,
     SandboxPermissions,
 };
 
@@ -80,13 +80,18 @@ pub(crate) struct ToolArgs {
 #[derive(Args)]
 #[command(group(ArgGroup::new("program").required(true).args(["file", "eval"])))]
 struct RunArgs {
-    /// The program's file (TypeScript, the body of an async function); `-`
-    /// reads it from stdin.
+    /// The program's file (TypeScript, the body of an async function; or
+    /// Python, a module whose last expression is the result); `-` reads it
+    /// from stdin.
     #[arg(value_name = "FILE")]
     file: Option<PathBuf>,
     /// The program's code itself.
     #[arg(short = 'e', long = "eval", value_name = "CODE")]
     eval: Option<String>,
+    /// The program's language [default: python for a FILE ending in .py,
+    /// else typescript]. Python needs a ptc built with the `python` feature.
+    #[arg(long, value_enum)]
+    language: Option<LanguageArg>,
     #[command(flatten)]
     tools: ToolArgs,
     /// Print the whole outcome as JSON (as the host protocol's run_code result).
@@ -115,8 +120,9 @@ struct SdkArgs {
     /// python); json: the presentation.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
-    /// The language of the SDK: typescript (what run_code runs today) or
-    /// python (stubs only: the Python runtime is still to come).
+    /// The language of the SDK: typescript (what run_code runs) or python
+    /// (the stubs of what `ptc run` runs with --language python; run_code's
+    /// description in Python is still to come).
     #[arg(long, value_enum, default_value_t = LanguageArg::Typescript)]
     language: LanguageArg,
     /// Compare with this snapshot instead of printing: exit 0 when equal,
@@ -381,7 +387,15 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     let engine = Engine::new(registry, args.limits.limits()?)?;
 
     let progress = Progress::start();
-    let mut request = RunRequest::new(code).description(description);
+    let language = match (args.language, &args.file) {
+        (Some(LanguageArg::Python), _) => Language::Python,
+        (Some(LanguageArg::Typescript), _) => Language::TypeScript,
+        (None, Some(file)) => Language::from_extension(file).unwrap_or_default(),
+        (None, None) => Language::TypeScript,
+    };
+    let mut request = RunRequest::new(code)
+        .description(description)
+        .language(language);
     if let Some(justification) = args.escalate {
         request = request
             .sandbox_permissions(SandboxPermissions::RequireEscalated)

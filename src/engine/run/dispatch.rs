@@ -317,7 +317,7 @@ impl Titled {
 
 /// `{run_id}:ptc:{n}`, without `format!`: it cost a thousand instructions a
 /// sub-call (a tenth of W2's dispatch).
-fn sub_call_id(run_id: &str, n: u32) -> Arc<str> {
+pub(crate) fn sub_call_id(run_id: &str, n: u32) -> Arc<str> {
     let mut digits = itoa::Buffer::new();
     let digits = digits.format(n);
     let mut id = String::with_capacity(run_id.len() + 5 + digits.len());

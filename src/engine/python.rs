@@ -1,0 +1,735 @@
+//! Python programs (contracts, Python programs): the Python room of the
+//! engine. The program runs on Monty in a worker process of Monty's pool
+//! (why a process: the contract); this room answers the worker's
+//! suspensions. What is language-neutral comes from the engine: admission,
+//! the deadline and cancellation (driver), the scheduler, the tool pipeline
+//! and its sub-call ids, events, the capture and the outcome's text.
+
+mod convert;
+mod lines;
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
+use monty_pool::{Pool, PoolConfig, PoolError, ReplConfig, ResumeValue, TurnEvent};
+use monty_types::{
+    CallArgs, ExcType, MontyException, MontyObject, NameLookupResult, PrintStream, ResourceLimits,
+};
+use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
+
+use super::events::RunEventKind;
+use super::outcome::{FailureKind, Outcome};
+use super::output::{Capture, LogLevel};
+use super::progress::Progress;
+use super::report::{Located, Report};
+use super::run::{Image, RunSetup, sub_call_id};
+use super::scheduler::Scheduler;
+use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolError, ToolResult};
+use crate::tool::definition::ToolDefinition;
+use crate::tool::pipeline::CallOptions;
+use crate::tool::registry::RegisteredTool;
+use crate::tool::title::default_title;
+
+/// The file name the program's tracebacks and positions refer to.
+const SCRIPT: &str = "main.py";
+
+/// How Monty's session names the second feed, the model's program (the
+/// first binds `tools`): its frames are the model's lines.
+const PROGRAM_FEED: &str = "<python-input-1>";
+
+/// The external function the bindings call: `_ptc_tool(name, arguments)`.
+const HOST_CALL: &str = "_ptc_tool";
+
+/// What every run has before its `tools` bindings: how a call reaches the
+/// host, `tools["exact-name"]`, and `ToolCallError`. Monty has no class
+/// inheritance and no attributes on exceptions, so a failed call raises
+/// `RuntimeError` (`ToolCallError` names it) whose message carries the
+/// code and the tool.
+const PRELUDE: &str = "\
+import asyncio
+ToolCallError = RuntimeError
+async def _ptc_call(name, arguments):
+    return await _ptc_tool(name, {k: v for k, v in arguments.items() if v is not None})
+def _ptc_bind(name):
+    async def call(**arguments):
+        return await _ptc_call(name, arguments)
+    return call
+";
+
+/// The engine's Python workers: a pool started on the first Python run.
+pub(super) struct PythonRuntime {
+    pool: tokio::sync::OnceCell<Pool>,
+    max_processes: usize,
+}
+
+impl PythonRuntime {
+    pub(super) fn new(max_processes: usize) -> Self {
+        Self {
+            pool: tokio::sync::OnceCell::new(),
+            max_processes: max_processes.max(1),
+        }
+    }
+
+    async fn pool(&self) -> Result<&Pool, String> {
+        self.pool
+            .get_or_try_init(|| async {
+                let mut config = PoolConfig::subprocess(worker_binary()?);
+                // Workers start on demand; one per live run at most.
+                config.min_processes = 0;
+                config.max_processes = self.max_processes;
+                Pool::new(config).await.map_err(|e| e.to_string())
+            })
+            .await
+    }
+}
+
+/// The worker binary: `PTC_PYTHON_WORKER`, else `monty` on `PATH` (PyPI's
+/// `pydantic-monty-runtime`, of the pool's version).
+fn worker_binary() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os("PTC_PYTHON_WORKER") {
+        return Ok(PathBuf::from(path));
+    }
+    std::env::var_os("PATH")
+        .and_then(|paths| {
+            std::env::split_paths(&paths)
+                .map(|dir| dir.join("monty"))
+                .find(|path| path.is_file())
+        })
+        .ok_or_else(|| {
+            "Python programs need Monty's worker: install it (`pip install pydantic-monty-runtime==1.4.0`) so `monty` is on PATH, or set PTC_PYTHON_WORKER to its path".to_owned()
+        })
+}
+
+/// Runs one Python program, admitted, under its deadline and cancellation;
+/// never outlives them (a worker still running at the deadline is killed).
+pub(super) async fn run(
+    runtime: &PythonRuntime,
+    code: String,
+    setup: RunSetup,
+    timeout: Duration,
+    (expired, cancel): (CancellationToken, CancellationToken),
+    report: &Report,
+) -> Outcome {
+    let (tools, visible) = {
+        let (_, tools, visible) = setup.scope.versioned_visible();
+        (tools, visible)
+    };
+    let shown: Vec<&ToolDefinition> = tools
+        .values()
+        .zip(&visible)
+        .filter(|(_, v)| **v)
+        .map(|(t, _)| &t.definition)
+        .collect();
+    let bindings = format!("{PRELUDE}{}", crate::sdk::runtime_bindings(&shown));
+    let mut run = PyRun::new(setup);
+    let ended = {
+        let driven = drive(runtime, &mut run, bindings, code, timeout);
+        tokio::select! {
+            biased;
+            () = cancel.cancelled() => Err(Ended::Stopped(FailureKind::Cancelled)),
+            () = expired.cancelled() => Err(Ended::Stopped(FailureKind::Timeout)),
+            ended = driven => ended,
+        }
+    };
+    // The worker is gone or back in the pool; what it started is cut off.
+    let progress = run.progress();
+    let cut = run.close().await;
+    let capture = run.printed.take();
+    let sub_calls = run.submitted;
+    let mut outcome = match ended {
+        Ok(value) => report.render_success(convert::render(&value), &capture, cut, 0, sub_calls),
+        Err(Ended::Stopped(kind)) => {
+            let progress = (kind != FailureKind::Cancelled).then_some(&progress);
+            report.limit_failure(kind, None, progress, &capture, sub_calls, None)
+        }
+        Err(Ended::Python(exc)) => {
+            python_failure(&exc, &run.code, &progress, &capture, sub_calls, report)
+        }
+        Err(Ended::Pool(e)) => match e {
+            PoolError::Timeout { .. } => report.limit_failure(
+                FailureKind::Timeout,
+                None,
+                Some(&progress),
+                &capture,
+                sub_calls,
+                None,
+            ),
+            other => report.render_failure(
+                FailureKind::Runtime,
+                Some(format!("the Python worker failed: {other}")),
+                None,
+                &capture,
+                sub_calls,
+            ),
+        },
+        Err(Ended::Start(message)) => report.render_failure(
+            FailureKind::Runtime,
+            Some(message),
+            None,
+            &capture,
+            sub_calls,
+        ),
+        Err(Ended::NeverFinishes) => report.render_failure(
+            FailureKind::Runtime,
+            Some("the program never finished: it awaited a call that can never settle".into()),
+            None,
+            &capture,
+            sub_calls,
+        ),
+    };
+    report.append_images(&mut outcome, std::mem::take(&mut run.images));
+    outcome
+}
+
+/// How a Python run ended, other than with a value.
+enum Ended {
+    /// Its deadline or cancellation.
+    Stopped(FailureKind),
+    /// The program raised (or the worker reported a limit as an exception).
+    Python(MontyException),
+    /// The pool failed: the worker crashed, timed out or broke protocol.
+    Pool(PoolError),
+    /// No worker could be had.
+    Start(String),
+    /// Every task waits and nothing is in flight.
+    NeverFinishes,
+}
+
+impl From<PoolError> for Ended {
+    fn from(e: PoolError) -> Self {
+        match e {
+            PoolError::Runtime(exc) => Self::Python(exc),
+            other => Self::Pool(other),
+        }
+    }
+}
+
+/// Checks a worker out, binds `tools`, runs the program and answers its
+/// suspensions until it completes. Dropped at the deadline: the checkout
+/// dropped mid-turn kills its worker.
+async fn drive(
+    runtime: &PythonRuntime,
+    run: &mut PyRun,
+    bindings: String,
+    code: String,
+    timeout: Duration,
+) -> Result<MontyObject, Ended> {
+    let pool = runtime.pool().await.map_err(Ended::Start)?;
+    let config = ReplConfig {
+        script_name: SCRIPT.to_owned(),
+        limits: Some(ResourceLimits {
+            // The worker's own clock stops a busy program about when the
+            // deadline does; the deadline is what ends the run regardless.
+            max_feed_duration: Some(timeout),
+            max_memory: Some(run.setup.memory_limit),
+            // Sub-calls are bounded by the deadline, as in TypeScript, not by count.
+            max_suspensions: usize::MAX,
+            ..ResourceLimits::default()
+        }),
+        // Each line as printed: the capture and the events see it at once.
+        print_flush_interval: Some(Duration::ZERO),
+        ..ReplConfig::default()
+    };
+    let mut checkout = pool.checkout(&config).await.map_err(Ended::from)?;
+    let printed = Arc::clone(&run.printed);
+    let mut on_print = move |_stream: PrintStream, text: &str| -> monty_pool::PrintFuture {
+        printed.write(text);
+        Box::pin(std::future::ready(()))
+    };
+    match checkout
+        .feed(bindings, vec![], vec![], false, &mut on_print)
+        .await?
+    {
+        TurnEvent::Complete(_) => {}
+        _ => return Err(Ended::Start("the Python bindings did not load".into())),
+    }
+    run.code = code.clone();
+    let mut event = checkout
+        .feed(code, vec![], vec![], false, &mut on_print)
+        .await?;
+    loop {
+        event = match event {
+            TurnEvent::Complete(value) => {
+                // A clean worker goes back to the pool; one that cannot is dropped (killed).
+                let _ = checkout.finish().await;
+                return Ok(value);
+            }
+            TurnEvent::FunctionCall {
+                function_name,
+                args,
+                call_id,
+                object_id: None,
+                ..
+            } if function_name == HOST_CALL => {
+                let answer = run.submit(call_id, &args);
+                checkout.resume(answer, &mut on_print).await?
+            }
+            TurnEvent::FunctionCall { .. } => {
+                checkout
+                    .resume(ResumeValue::NotFound, &mut on_print)
+                    .await?
+            }
+            // No file, clock-free sleeping, environment or process access:
+            // every OS call gets the sandbox's own refusal.
+            TurnEvent::OsCall { .. } => {
+                checkout
+                    .resume(ResumeValue::NotHandled, &mut on_print)
+                    .await?
+            }
+            TurnEvent::NameLookup {
+                name,
+                object_id: None,
+                ..
+            } if name == HOST_CALL => {
+                let function = MontyObject::function(HOST_CALL, None);
+                checkout
+                    .resume_name_lookup(NameLookupResult::Value(function), &mut on_print)
+                    .await?
+            }
+            TurnEvent::NameLookup { .. } => {
+                checkout
+                    .resume_name_lookup(NameLookupResult::Undefined, &mut on_print)
+                    .await?
+            }
+            TurnEvent::ResolveFutures { .. } => {
+                let settled = run.settled().await.ok_or(Ended::NeverFinishes)?;
+                checkout.resume_futures(settled, &mut on_print).await?
+            }
+        };
+    }
+}
+
+/// A call the program made, waiting for the scheduler.
+struct Queued {
+    call_id: u32,
+    /// Its number in the run (1, 2, …): its id's and its order.
+    n: u32,
+    id: Arc<str>,
+    name: String,
+    tool: Option<Arc<RegisteredTool>>,
+    arguments: serde_json::Value,
+    title: Option<String>,
+}
+
+/// A call handed to tokio.
+struct Flight {
+    n: u32,
+    id: Arc<str>,
+    name: String,
+    tool: Option<Arc<RegisteredTool>>,
+    arguments: Option<serde_json::Value>,
+    title: Option<String>,
+}
+
+/// One Python run's host side.
+struct PyRun {
+    setup: RunSetup,
+    scheduler: Scheduler<Queued>,
+    tasks: JoinSet<(u32, ToolResult)>,
+    flights: HashMap<u32, Flight>,
+    /// Settled calls not yet handed to the program, by Monty call id.
+    ready: Vec<(u32, ResumeValue)>,
+    submitted: u32,
+    last_tool: String,
+    images: Vec<Image>,
+    calls_cancel: CancellationToken,
+    printed: Arc<Printed>,
+    /// The program, for positions and the failing line.
+    code: String,
+}
+
+impl PyRun {
+    fn new(setup: RunSetup) -> Self {
+        Self {
+            scheduler: Scheduler::new(setup.max_parallel),
+            tasks: JoinSet::new(),
+            flights: HashMap::new(),
+            ready: Vec::new(),
+            submitted: 0,
+            last_tool: String::new(),
+            images: Vec::new(),
+            calls_cancel: CancellationToken::new(),
+            printed: Arc::new(Printed::new(&setup)),
+            code: String::new(),
+            setup,
+        }
+    }
+
+    fn emit(&self, kind: RunEventKind) {
+        if let Some(sink) = &self.setup.events {
+            sink.emit(super::events::RunEvent {
+                run_id: Arc::clone(&self.setup.run_id),
+                kind,
+            });
+        }
+    }
+
+    /// `_ptc_tool(name, arguments)`: a sub-call through the pipeline, as
+    /// the program's future; arguments that are not plain data raise.
+    fn submit(&mut self, call_id: u32, args: &CallArgs) -> ResumeValue {
+        let name = args.arg(0).and_then(|a| a.as_str().map(str::to_owned));
+        let arguments = args.arg(1).map(convert::to_json);
+        let (name, arguments) = match (name, arguments) {
+            (Some(name), Some(Ok(arguments))) => (name, arguments),
+            (Some(name), Some(Err(convert::NotPlain(what)))) => {
+                return ResumeValue::Error(MontyException::new(
+                    ExcType::TypeError,
+                    Some(format!(
+                        "arguments of `{name}` must be plain data (dict, list, str, int, float, bool, None): got {what}"
+                    )),
+                ));
+            }
+            _ => {
+                return ResumeValue::Error(MontyException::new(
+                    ExcType::TypeError,
+                    Some("a tool is called as `await tools.name(arg=...)`".into()),
+                ));
+            }
+        };
+        self.submitted += 1;
+        self.last_tool.clone_from(&name);
+        let n = self.submitted;
+        let id = sub_call_id(&self.setup.run_id, n);
+        let tool = self.setup.scope.lookup(&name);
+        let title = self.setup.events.is_some().then(|| {
+            let title = match &tool {
+                Some(tool) => tool.definition.title_of_call(&arguments),
+                None => default_title(&name, &arguments),
+            };
+            self.emit(RunEventKind::Started {
+                id: Arc::clone(&id),
+                name: name.clone(),
+                title: title.clone(),
+                arguments: arguments.clone(),
+            });
+            title
+        });
+        let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
+        self.scheduler.submit(
+            read_only,
+            Queued {
+                call_id,
+                n,
+                id,
+                name,
+                tool,
+                arguments,
+                title,
+            },
+        );
+        self.pump();
+        ResumeValue::Future
+    }
+
+    /// Starts every call the scheduler admits.
+    fn pump(&mut self) {
+        while let Some(call) = self.scheduler.admit() {
+            let options = CallOptions {
+                cancel: self.calls_cancel.child_token(),
+                caller: self.setup.caller.clone(),
+                run_id: Some(Arc::clone(&self.setup.run_id)),
+                escalated: (self.setup.granted.as_ref())
+                    .is_some_and(|granted| granted.contains(&call.name)),
+                events: self.setup.events.clone(),
+            };
+            // Kept for the settled event's result title only when shown.
+            let titles_results = call.title.is_some()
+                && call
+                    .tool
+                    .as_ref()
+                    .is_some_and(|t| t.definition.titles.titles_results());
+            let future = self.setup.scope.call_resolved(
+                call.tool.clone(),
+                Call::new(&*call.id, call.name.clone(), call.arguments.clone()),
+                options,
+            );
+            let call_id = call.call_id;
+            self.tasks
+                .spawn_on(async move { (call_id, future.await) }, &self.setup.handle);
+            self.flights.insert(
+                call_id,
+                Flight {
+                    n: call.n,
+                    id: call.id,
+                    name: call.name,
+                    tool: call.tool,
+                    arguments: titles_results.then_some(call.arguments),
+                    title: call.title,
+                },
+            );
+        }
+    }
+
+    /// Records a settled call: scheduler, event, images, and the answer
+    /// the program gets.
+    fn settle(&mut self, call_id: u32, result: ToolResult) {
+        let Some(flight) = self.flights.remove(&call_id) else {
+            return;
+        };
+        self.scheduler.settled();
+        if let Some(title) = flight.title {
+            let title = match (&flight.tool, &flight.arguments, &result) {
+                (Some(tool), Some(arguments), Ok(output)) => {
+                    tool.definition.title_of_result(arguments, &output.value)
+                }
+                _ => title,
+            };
+            let (value, error) = match &result {
+                Ok(output) => (Some(output.value.clone()), None),
+                Err(error) => (None, Some(error.clone())),
+            };
+            self.emit(RunEventKind::Settled {
+                id: Arc::clone(&flight.id),
+                title,
+                ok: result.is_ok(),
+                value,
+                error,
+            });
+        }
+        let answer = match result {
+            Ok(output) => {
+                for block in output.content {
+                    if matches!(block, ContentBlock::Image { .. }) {
+                        self.images.push(Image {
+                            tool: flight.name.clone(),
+                            id: Arc::clone(&flight.id),
+                            block,
+                        });
+                    }
+                }
+                ResumeValue::Return(convert::to_monty(&output.value))
+            }
+            Err(error) => ResumeValue::Error(tool_call_error(&flight.name, &error)),
+        };
+        self.ready.push((call_id, answer));
+        self.pump();
+    }
+
+    /// Waits for at least one call to settle and takes every settled one;
+    /// `None` when nothing is in flight (the program can never go on).
+    async fn settled(&mut self) -> Option<Vec<(u32, ResumeValue)>> {
+        if self.ready.is_empty() {
+            let (call_id, result) = match self.tasks.join_next().await? {
+                Ok(done) => done,
+                // A handler that panicked: the pipeline catches panics, so
+                // this is a task aborted while the run closes.
+                Err(_) => return None,
+            };
+            self.settle(call_id, result);
+        }
+        while let Some(Ok((call_id, result))) = self.tasks.try_join_next() {
+            self.settle(call_id, result);
+        }
+        Some(std::mem::take(&mut self.ready))
+    }
+
+    /// How far the run got (for a limit's failure text).
+    fn progress(&self) -> Progress {
+        let mut in_flight: Vec<(&u32, &Flight)> = self.flights.iter().collect();
+        in_flight.sort_unstable_by_key(|(_, f)| f.n);
+        Progress {
+            made: self.submitted,
+            in_flight: in_flight.into_iter().map(|(_, f)| f.name.clone()).collect(),
+            queued: self.scheduler.queued(),
+            timers: 0,
+            last: (!self.last_tool.is_empty()).then(|| {
+                let lines = lines::call_lines(&self.code, &self.last_tool);
+                (self.last_tool.clone(), lines)
+            }),
+            running: self.flights.is_empty() && self.scheduler.queued() == 0,
+            language: super::request::Language::Python,
+        }
+    }
+
+    /// Ends the run's calls: queued ones never start, in-flight ones are
+    /// cancelled and awaited (each settles `ABORTED`). How many were cut.
+    async fn close(&mut self) -> usize {
+        let queued: Vec<Queued> = self.scheduler.drain_queue().collect();
+        for call in &queued {
+            if let Some(title) = &call.title {
+                self.emit(RunEventKind::Settled {
+                    id: Arc::clone(&call.id),
+                    title: title.clone(),
+                    ok: false,
+                    value: None,
+                    error: Some(ToolError::new(
+                        ErrorCode::AbortedBeforeDispatch,
+                        format!("call to `{}` was cancelled before it started", call.name),
+                    )),
+                });
+            }
+        }
+        let in_flight = self.flights.len();
+        self.calls_cancel.cancel();
+        while let Some(done) = self.tasks.join_next().await {
+            if let Ok((call_id, result)) = done {
+                self.settle(call_id, result);
+            }
+        }
+        self.ready.clear();
+        queued.len() + in_flight
+    }
+}
+
+/// What a failed call raises in the program: `ToolCallError` (Monty's
+/// `RuntimeError`), its message carrying the code and the tool as the
+/// TypeScript error's text does.
+fn tool_call_error(tool: &str, error: &ToolError) -> MontyException {
+    MontyException::new(
+        ExcType::RuntimeError,
+        Some(format!(
+            "ToolCallError: {} (code {}, tool `{tool}`)",
+            error.message,
+            error.code.as_str()
+        )),
+    )
+}
+
+/// The outcome of a program that raised: a limit the worker reported as an
+/// exception, a syntax error, or the model's exception at its line.
+fn python_failure(
+    exc: &MontyException,
+    code: &str,
+    progress: &Progress,
+    capture: &Capture,
+    sub_calls: u32,
+    report: &Report,
+) -> Outcome {
+    let frame = exc
+        .traceback()
+        .iter()
+        .rev()
+        .find(|frame| frame.filename == PROGRAM_FEED);
+    let position = frame.map(|f| (f.start.line, f.start.column));
+    match exc.exc_type() {
+        ExcType::MemoryError => report.limit_failure(
+            FailureKind::Memory,
+            None,
+            Some(progress),
+            capture,
+            sub_calls,
+            None,
+        ),
+        ExcType::TimeoutError if exc.message().is_some_and(|m| m.contains("time limit")) => report
+            .limit_failure(
+                FailureKind::Timeout,
+                None,
+                Some(progress),
+                capture,
+                sub_calls,
+                None,
+            ),
+        ExcType::SyntaxError => report.render_failure(
+            FailureKind::Syntax,
+            Some(exc.summary()),
+            position,
+            capture,
+            sub_calls,
+        ),
+        _ => {
+            let excerpt = frame.and_then(|f| {
+                excerpt(code, f.start.line, f.start.column, f.end.line, f.end.column)
+            });
+            let located = Located {
+                position,
+                hint: None,
+                excerpt,
+            };
+            // A failed call reads as in TypeScript: `ToolCallError: …`.
+            let message = match exc.message() {
+                Some(m) if m.starts_with("ToolCallError: ") => m.to_owned(),
+                _ => exc.summary(),
+            };
+            report.runtime_failure(Some(message), located, capture, sub_calls)
+        }
+    }
+}
+
+/// The model's line with a caret under what failed (columns from 1, in
+/// characters).
+fn excerpt(code: &str, line: u32, column: u32, end_line: u32, end_column: u32) -> Option<String> {
+    let text = code
+        .lines()
+        .nth(usize::try_from(line).ok()?.checked_sub(1)?)?;
+    let start = usize::try_from(column.max(1) - 1).ok()?;
+    let width = if end_line == line && end_column > column {
+        usize::try_from(end_column - column).ok()?
+    } else {
+        1
+    };
+    let shown: String = text.chars().take(160).collect();
+    Some(format!(
+        "  {line} | {shown}\n  {} | {}{}",
+        " ".repeat(line.to_string().len()),
+        " ".repeat(start.min(shown.chars().count())),
+        "^".repeat(width.min(160))
+    ))
+}
+
+/// What the program printed: whole lines into the capture (and as `log`
+/// events), the unfinished one held until its newline or the end.
+struct Printed {
+    state: Mutex<(Capture, String, usize)>,
+    events: Option<Arc<dyn super::events::EventSink>>,
+    run_id: Arc<str>,
+}
+
+impl Printed {
+    fn new(setup: &RunSetup) -> Self {
+        Self {
+            state: Mutex::new((Capture::new(setup.output_cap), String::new(), 0)),
+            events: setup.events.clone(),
+            run_id: Arc::clone(&setup.run_id),
+        }
+    }
+
+    fn write(&self, text: &str) {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let (capture, partial, not_streamed) = &mut *st;
+        partial.push_str(text);
+        while let Some(end) = partial.find('\n') {
+            let line = partial[..end].to_owned();
+            partial.drain(..=end);
+            if capture.push(line.clone()) {
+                if let Some(sink) = &self.events {
+                    sink.emit(super::events::RunEvent {
+                        run_id: Arc::clone(&self.run_id),
+                        kind: RunEventKind::Log {
+                            level: LogLevel::Log,
+                            text: line,
+                        },
+                    });
+                }
+            } else {
+                *not_streamed += 1;
+            }
+        }
+    }
+
+    /// The capture, with an unfinished last line and the note of lines not
+    /// streamed.
+    fn take(&self) -> Capture {
+        let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        let (capture, partial, not_streamed) = &mut *st;
+        if !partial.is_empty() {
+            let line = std::mem::take(partial);
+            if !capture.push(line) {
+                *not_streamed += 1;
+            }
+        }
+        if *not_streamed > 0
+            && let Some(sink) = &self.events
+        {
+            sink.emit(super::events::RunEvent {
+                run_id: Arc::clone(&self.run_id),
+                kind: RunEventKind::Truncated {
+                    truncated: *not_streamed,
+                },
+            });
+        }
+        std::mem::replace(capture, Capture::new(0))
+    }
+}

@@ -1,0 +1,4 @@
+# expect: runtime
+# output: not supported in this environment
+import os
+os.getenv('HOME')

@@ -1,0 +1,5 @@
+# expect: runtime
+# output: RecursionError
+def f(n):
+    return f(n + 1)
+f(0)

@@ -1,0 +1,3 @@
+# expect: memory or timeout
+a = sorted(list(range(10**9)))
+len(a)

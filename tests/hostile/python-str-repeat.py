@@ -1,0 +1,3 @@
+# expect: memory or timeout
+s = 'a' * 10**10
+len(s)

@@ -1,0 +1,4 @@
+# expect: runtime
+# output: ModuleNotFoundError: No module named 'subprocess'
+import subprocess
+subprocess.run(['id'])

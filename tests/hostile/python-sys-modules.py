@@ -1,0 +1,4 @@
+# expect: runtime
+# output: AttributeError
+import sys
+sys.modules['os'].getenv('HOME')

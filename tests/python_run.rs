@@ -1,0 +1,540 @@
+//! Python programs (contracts, Python programs): the same `RunRequest` →
+//! outcome contract as TypeScript, on Monty in worker processes. Needs the
+//! `python` feature and Monty's worker (`monty` on PATH, from PyPI's
+//! `pydantic-monty-runtime`, or `PTC_PYTHON_WORKER`).
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use ptc::{
+    Engine, FailureKind, Language, Limits, Outcome, Registry, RunEvent, RunEventKind, RunOptions,
+    RunRequest, workspace_tools,
+};
+use tempfile::TempDir;
+
+use crate::common::test_registry;
+
+fn python(code: &str) -> RunRequest {
+    RunRequest::new(code).language(Language::Python)
+}
+
+async fn run(engine: &Engine, request: RunRequest) -> Outcome {
+    engine
+        .run_code(request, RunOptions::default())
+        .await
+        .expect("a valid request")
+}
+
+fn engine() -> Engine {
+    Engine::new(test_registry(), Limits::default()).unwrap()
+}
+
+/// The workspace tools over a fresh directory holding `notes.txt`.
+fn workspace() -> (TempDir, Engine) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("notes.txt"), "alpha\nbeta\n").unwrap();
+    let registry = Registry::new();
+    registry
+        .add_all(workspace_tools(dir.path()).unwrap())
+        .unwrap();
+    (dir, Engine::new(registry, Limits::default()).unwrap())
+}
+
+#[tokio::test]
+async fn the_last_expression_is_the_result_and_print_is_captured() {
+    let outcome = run(&engine(), python("print('hi')\nx = 6 * 7\nx")).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(outcome.text(), "hi\n42");
+    let outcome = run(&engine(), python("{'a': [1, 2.5, None, True], 'b': 'é'}")).await;
+    assert_eq!(outcome.text(), r#"{"a":[1,2.5,null,true],"b":"é"}"#);
+    let outcome = run(&engine(), python("'plain text'")).await;
+    assert_eq!(outcome.text(), "plain text");
+    let outcome = run(&engine(), python("x = 1")).await;
+    assert!(!outcome.is_error);
+    assert_eq!(outcome.text(), "(run_code completed with no output)");
+}
+
+#[tokio::test]
+async fn workspace_tools_are_called_through_the_pipeline() {
+    let (_dir, engine) = workspace();
+    let code = "\
+text = await tools.read_file(path='notes.txt')
+listing = await tools.list_dir(path='.')
+print(type(text).__name__)
+[text, listing]";
+    let events: Arc<Mutex<Vec<RunEvent>>> = Arc::default();
+    let sink = Arc::clone(&events);
+    let outcome = engine
+        .run_code(
+            python(code).run_id("py-ws"),
+            RunOptions::default().events(move |e: RunEvent| sink.lock().unwrap().push(e)),
+        )
+        .await
+        .unwrap();
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(outcome.sub_calls, 2);
+    assert!(outcome.text().contains("alpha"), "{}", outcome.text());
+    assert!(outcome.text().contains("notes.txt"), "{}", outcome.text());
+    let events = events.lock().unwrap();
+    let started: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            RunEventKind::Started { id, .. } => Some(&**id),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(started, ["py-ws:ptc:1", "py-ws:ptc:2"]);
+    let settled = events
+        .iter()
+        .filter(|e| matches!(e.kind, RunEventKind::Settled { ok: true, .. }))
+        .count();
+    assert_eq!(settled, 2);
+}
+
+#[tokio::test]
+async fn invalid_arguments_and_tool_failures_raise_tool_call_error() {
+    let (_dir, engine) = workspace();
+    let code = "\
+try:
+    await tools.read_file(path=5)
+except ToolCallError as e:
+    print('caught', e)
+try:
+    await tools['no-such-tool'](x=1)
+except ToolCallError as e:
+    print('caught', e)
+'done'";
+    let outcome = run(&engine, python(code)).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    let text = outcome.text();
+    assert!(
+        text.contains("code INVALID_ARGUMENTS, tool `read_file`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("code UNKNOWN_TOOL, tool `no-such-tool`"),
+        "{text}"
+    );
+    assert!(text.ends_with("done"), "{text}");
+}
+
+#[tokio::test]
+async fn gather_runs_calls_in_parallel_under_the_scheduler() {
+    let code = "\
+import asyncio
+r = await asyncio.gather(tools.sleep(ms=300), tools.sleep(ms=300), tools.sleep(ms=300))
+r";
+    let started = Instant::now();
+    let outcome = run(&engine(), python(code)).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(outcome.text(), "[300,300,300]");
+    assert!(
+        started.elapsed() < Duration::from_millis(850),
+        "three 300 ms calls overlapped: {:?}",
+        started.elapsed()
+    );
+    // With one call at a time, they run one after another.
+    let serial = Engine::new(
+        test_registry(),
+        Limits {
+            max_parallel_sub_calls: 1,
+            ..Limits::default()
+        },
+    )
+    .unwrap();
+    let started = Instant::now();
+    let outcome = run(&serial, python(code)).await;
+    assert_eq!(outcome.text(), "[300,300,300]");
+    assert!(started.elapsed() >= Duration::from_millis(900));
+}
+
+#[tokio::test]
+async fn many_sub_calls_are_bounded_by_the_deadline_not_by_count() {
+    let code = "n = 0\nfor i in range(1500):\n    n += (await tools.echo(i=i))['i']\nn";
+    let outcome = run(&engine(), python(code)).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(outcome.text(), (0..1500).sum::<u32>().to_string());
+    assert_eq!(outcome.sub_calls, 1500);
+}
+
+#[tokio::test]
+async fn an_uncaught_failure_is_runtime_naming_the_line() {
+    let code = "x = 1\ny = await tools.fail()\ny";
+    let outcome = run(&engine(), python(code)).await;
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Runtime),
+        "{}",
+        outcome.text()
+    );
+    let text = outcome.text();
+    assert!(
+        text.contains("ToolCallError: it broke (code TOOL_ERROR, tool `fail`)"),
+        "{text}"
+    );
+    assert!(!text.contains("RuntimeError"), "{text}");
+    assert!(text.contains("(line 2,"), "{text}");
+    let outcome = run(&engine(), python("a = 1\nb = {}\nb['missing']")).await;
+    assert_eq!(outcome.kind, Some(FailureKind::Runtime));
+    assert!(outcome.text().contains("KeyError"), "{}", outcome.text());
+    assert!(outcome.text().contains("(line 3,"), "{}", outcome.text());
+    assert!(
+        outcome.text().contains("b['missing']"),
+        "{}",
+        outcome.text()
+    );
+}
+
+#[tokio::test]
+async fn a_reused_worker_keeps_nothing_of_the_run_before() {
+    let engine = engine();
+    let outcome = run(&engine, python("secret = 'first run'\nsecret")).await;
+    assert_eq!(outcome.text(), "first run");
+    for _ in 0..3 {
+        let outcome = run(&engine, python("secret")).await;
+        assert_eq!(
+            outcome.kind,
+            Some(FailureKind::Runtime),
+            "{}",
+            outcome.text()
+        );
+        assert!(outcome.text().contains("NameError"), "{}", outcome.text());
+    }
+}
+
+#[tokio::test]
+async fn a_syntax_error_is_syntax() {
+    let outcome = run(&engine(), python("x = 1\ndef (:\n")).await;
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Syntax),
+        "{}",
+        outcome.text()
+    );
+    assert!(outcome.text().contains("line 2"), "{}", outcome.text());
+}
+
+#[tokio::test]
+async fn the_deadline_ends_a_waiting_program_as_timeout() {
+    let code = "await tools.sleep(ms=60000)";
+    let started = Instant::now();
+    let outcome = run(&engine(), python(code).timeout_ms(300)).await;
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Timeout),
+        "{}",
+        outcome.text()
+    );
+    assert!(outcome.text().contains("`sleep`"), "{}", outcome.text());
+    assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[tokio::test]
+async fn every_started_call_settles_once_also_when_the_run_times_out() {
+    let events: Arc<Mutex<Vec<RunEvent>>> = Arc::default();
+    let sink = Arc::clone(&events);
+    let code = "\
+import asyncio
+await tools.echo(x=1)
+await asyncio.gather(tools.sleep(ms=60000), tools.sleep(ms=60000))";
+    let outcome = engine()
+        .run_code(
+            python(code).timeout_ms(500),
+            RunOptions::default().events(move |e: RunEvent| sink.lock().unwrap().push(e)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Timeout),
+        "{}",
+        outcome.text()
+    );
+    assert!(
+        outcome.text().contains("waiting on `sleep`"),
+        "{}",
+        outcome.text()
+    );
+    let events = events.lock().unwrap();
+    let ids = |started: bool| {
+        let mut ids: Vec<String> = events
+            .iter()
+            .filter_map(|e| match (&e.kind, started) {
+                (RunEventKind::Started { id, .. }, true) => Some(id.to_string()),
+                (RunEventKind::Settled { id, .. }, false) => Some(id.to_string()),
+                _ => None,
+            })
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(ids(true).len(), 3);
+    assert_eq!(ids(true), ids(false));
+}
+
+#[tokio::test]
+async fn a_cancelled_run_is_cancelled_at_once() {
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let engine = engine();
+    let run = engine.run_code(
+        python("while True:\n    pass"),
+        RunOptions::default().cancel(cancel.clone()),
+    );
+    let started = Instant::now();
+    let (outcome, ()) = tokio::join!(run, async {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        cancel.cancel();
+    });
+    let outcome = outcome.unwrap();
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Cancelled),
+        "{}",
+        outcome.text()
+    );
+    assert!(started.elapsed() < Duration::from_secs(3));
+}
+
+#[tokio::test]
+async fn output_is_capped_as_for_typescript() {
+    let limits = Limits {
+        output_cap_bytes: 200,
+        ..Limits::default()
+    };
+    let engine = Engine::new(test_registry(), limits).unwrap();
+    let outcome = run(
+        &engine,
+        python("for i in range(1000):\n    print('line', i)\n'end'"),
+    )
+    .await;
+    assert!(!outcome.is_error);
+    assert!(outcome.text().len() <= 200, "{}", outcome.text().len());
+    assert!(outcome.text().contains("line 0"), "{}", outcome.text());
+}
+
+/// Hostile Python (contracts, Python programs): every run ends by its
+/// deadline plus the grace, memory exhaustion ends as `memory`, and the
+/// program reaches no file, environment, process or network.
+mod hostile {
+    use super::*;
+
+    const DEADLINE_MS: u64 = 1_000;
+
+    /// Runs `code` under a 1 s deadline and a 64 MiB limit; asserts it ended
+    /// by deadline + grace (and some slack for a loaded machine).
+    async fn hostile(code: &str) -> Outcome {
+        let limits = Limits {
+            memory_limit_bytes: 64 << 20,
+            ..Limits::default()
+        };
+        let grace = Duration::from_millis(limits.grace_ms);
+        let engine = Engine::new(test_registry(), limits).unwrap();
+        let started = Instant::now();
+        let outcome = run(&engine, python(code).timeout_ms(DEADLINE_MS as i64)).await;
+        let took = started.elapsed();
+        assert!(
+            took < Duration::from_millis(DEADLINE_MS) + grace + Duration::from_secs(3),
+            "{code:?} took {took:?}: {}",
+            outcome.text()
+        );
+        outcome
+    }
+
+    fn assert_kind(outcome: &Outcome, kinds: &[FailureKind]) {
+        assert!(
+            outcome.kind.is_some_and(|k| kinds.contains(&k)),
+            "expected one of {kinds:?}, got {:?}: {}",
+            outcome.kind,
+            outcome.text()
+        );
+    }
+
+    /// `tests/hostile/*.py`: each file's first lines say how it ends
+    /// (`# expect: timeout|memory|runtime|syntax|ok`) and what its text must
+    /// (`# output: …`) and must not (`# not-output: …`) contain.
+    #[tokio::test]
+    async fn every_hostile_python_file_ends_as_it_says() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "py"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 15, "the Python corpus is in tests/hostile");
+        for file in files {
+            let code = std::fs::read_to_string(&file).unwrap();
+            let header = |key: &str| -> Vec<&str> {
+                let prefix = format!("# {key}: ");
+                code.lines()
+                    .take_while(|line| line.starts_with('#'))
+                    .filter_map(|line| line.strip_prefix(prefix.as_str()))
+                    .collect()
+            };
+            let expect = header("expect");
+            assert_eq!(expect.len(), 1, "{}: one `# expect:` line", file.display());
+            // `timeout or memory`: what a loaded machine reaches first.
+            let expect: Vec<Option<FailureKind>> = expect[0]
+                .split(" or ")
+                .map(|word| match word {
+                    "ok" => None,
+                    "timeout" => Some(FailureKind::Timeout),
+                    "memory" => Some(FailureKind::Memory),
+                    "runtime" => Some(FailureKind::Runtime),
+                    "syntax" => Some(FailureKind::Syntax),
+                    other => panic!("{}: unknown expectation {other:?}", file.display()),
+                })
+                .collect();
+            let outcome = hostile(&code).await;
+            let text = outcome.text();
+            assert!(expect.contains(&outcome.kind), "{}: {text}", file.display());
+            for wanted in header("output") {
+                assert!(
+                    text.contains(wanted),
+                    "{}: no {wanted:?} in {text}",
+                    file.display()
+                );
+            }
+            for unwanted in header("not-output") {
+                assert!(
+                    !text.contains(unwanted),
+                    "{}: {unwanted:?} in {text}",
+                    file.display()
+                );
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn long_computations_end_at_the_deadline() {
+        for code in [
+            "while True:\n    pass",
+            "sum(range(10**12))",
+            "x = 0\nfor i in range(10**12):\n    x += i\nx",
+            "n = 0\nwhile True:\n    n = (n * 7 + 3) % 1000003",
+        ] {
+            let outcome = hostile(code).await;
+            assert_kind(&outcome, &[FailureKind::Timeout]);
+            assert!(
+                outcome
+                    .text()
+                    .contains("it was running Python when the limit struck"),
+                "{}",
+                outcome.text()
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn huge_data_ends_at_the_deadline_or_the_memory_limit() {
+        for code in [
+            "a = sorted(list(range(10**9)))\nlen(a)",
+            "x = 2**10**8\n1",
+            "x = 2**10**9\n1",
+            "s = 'a' * 10**10\nlen(s)",
+        ] {
+            let outcome = hostile(code).await;
+            assert_kind(&outcome, &[FailureKind::Timeout, FailureKind::Memory]);
+        }
+    }
+
+    #[tokio::test]
+    async fn growing_memory_ends_as_memory() {
+        for code in [
+            "a = []\nwhile True:\n    a.append('x' * 10000)",
+            "d = {}\ni = 0\nwhile True:\n    d[i] = [i] * 100\n    i += 1",
+        ] {
+            let outcome = hostile(code).await;
+            assert_kind(&outcome, &[FailureKind::Memory]);
+            assert!(
+                outcome.text().contains("memory limit of 64 MiB"),
+                "{}",
+                outcome.text()
+            );
+        }
+    }
+
+    #[tokio::test]
+    async fn deep_recursion_is_a_runtime_error() {
+        let outcome = hostile("def f(n):\n    return f(n + 1)\nf(0)").await;
+        assert_kind(&outcome, &[FailureKind::Runtime]);
+        assert!(
+            outcome.text().contains("RecursionError"),
+            "{}",
+            outcome.text()
+        );
+    }
+
+    #[tokio::test]
+    async fn no_file_environment_process_or_network() {
+        let home = std::env::var("HOME").unwrap_or_else(|_| "/root".into());
+        for code in [
+            "open('/etc/passwd').read()",
+            "from pathlib import Path\nPath('/etc/passwd').read_text()",
+            "import os\nos.listdir('/')",
+            "import os\nos.getenv('HOME')",
+            "import os\nos.environ['HOME']",
+            "import os\nos.system('touch /tmp/ptc-python-escaped')",
+            "import subprocess\nsubprocess.run(['id'])",
+            "import socket\nsocket.create_connection(('127.0.0.1', 22))",
+            "import sys\nsys.modules['os'].getenv('HOME')",
+            "__import__('os').getenv('HOME')",
+            "import ctypes",
+            "eval(\"__import__('os')\")",
+            "exec('import os')",
+            "type(1).__subclasses__()",
+        ] {
+            let outcome = hostile(code).await;
+            let text = outcome.text();
+            assert!(
+                !text.contains("root:x:0:0"),
+                "{code:?} read /etc/passwd: {text}"
+            );
+            assert!(
+                outcome.is_error || !text.contains(&home),
+                "{code:?} read the environment: {text}"
+            );
+            assert!(!text.contains("uid="), "{code:?} ran a process: {text}");
+        }
+        assert!(!std::path::Path::new("/tmp/ptc-python-escaped").exists());
+    }
+
+    #[tokio::test]
+    async fn text_out_is_valid_utf8_and_capped() {
+        let outcome = hostile("print('\\udcff' + 'é' + '\\x00')\n'\\ud800'").await;
+        // A `String` is UTF-8 by construction; what matters is that the run ended.
+        assert!(outcome.text().is_char_boundary(outcome.text().len()));
+        let outcome = hostile("print('x' * 10**6)\n'y' * 10**6").await;
+        assert!(!outcome.is_error, "{}", outcome.text());
+        assert!(outcome.text().len() <= Limits::default().output_cap_bytes);
+    }
+}
+
+/// The README's Python example, run as written through the binary.
+#[test]
+fn the_readme_python_example_runs() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let start = readme.find("```python\n# list.py\n").expect("the example") + 10;
+    let program = &readme[start..start + readme[start..].find("```").unwrap()];
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("list.py"), program).unwrap();
+    std::fs::write(dir.path().join("b.txt"), "").unwrap();
+    std::fs::write(dir.path().join("a.txt"), "").unwrap();
+    let output = crate::common::output(
+        std::process::Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["run", "list.py"])
+            .current_dir(dir.path())
+            .stdin(std::process::Stdio::null()),
+    );
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{out}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert_eq!(
+        out.trim_end(),
+        "3 entries\n[\"a.txt\",\"b.txt\",\"list.py\"]"
+    );
+}
