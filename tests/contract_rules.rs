@@ -26,6 +26,15 @@ fn default_limits_are_the_documented_ones() {
     assert_eq!(limits.max_concurrent_runs, 1024);
     assert_eq!(limits.max_images, 8);
     assert_eq!(limits.max_image_bytes, 8 << 20);
+    assert_eq!(limits.grace_ms, 1000);
+    assert_eq!(limits.description_budget_bytes, 32 << 10);
+    assert_eq!(limits.escalated_max_timeout_ms, 1_800_000);
+    assert_eq!(limits.escalated_memory_limit_bytes, 256 << 20);
+    assert_eq!(limits.escalated_output_cap_bytes, 128 << 10);
+    // contracts §6, Approvals waiting: 16 at once, each for 10 minutes.
+    let approvals = ptc::ApprovalLimits::default();
+    assert_eq!(approvals.max_pending, 16);
+    assert_eq!(approvals.wait_ms, 600_000);
 }
 
 /// A schema-invalid call is a sub-call: it has an id, a `started` and a

@@ -321,7 +321,13 @@ fn python_client_cancels_a_looping_run_and_the_server_goes_on() {
         }),
         ("stdio", fixture.stdio(&["--timeout-ms", "600000"])),
     ));
+    // `abandoned` is the client's own flag: it says only that the call
+    // was in flight when the client cancelled it (it never finished). That
+    // the server sends no response and interrupts the loop is checked on
+    // the wire, where the thread can be watched:
+    // `rules_uncovered::a_cancelled_mcp_request_gets_no_response_and_its_loop_stops`.
     assert_eq!(answer["abandoned"], true, "{answer}");
+    assert!(answer.get("finished").is_none(), "{answer}");
     assert_eq!(texts(&answer["after"]), ["still serving"]);
     assert!(answer["afterSeconds"].as_f64().unwrap() < LIVENESS.as_secs_f64());
 }

@@ -494,3 +494,240 @@ fn a_cancelled_mcp_request_gets_no_response_and_its_loop_stops() {
         "a cancelled request got a response: {seen:#?}"
     );
 }
+
+/// The names of what `presentation` shows the model.
+fn presented(presentation: &Value) -> Vec<String> {
+    presentation["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// host-protocol, Details: `initialize` sent again sets the whole config,
+/// members left out taking their defaults (the mode back to `ptc`).
+#[tokio::test]
+async fn initialize_again_resets_what_it_leaves_out() {
+    let mut host = Host::start();
+    host.call(
+        "initialize",
+        json!({ "config": { "mode": "native", "outputCapBytes": 100 } }),
+    )
+    .await;
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "t", "readOnly": true }] }),
+    )
+    .await;
+    assert_eq!(
+        presented(&host.call("presentation", json!({})).await),
+        ["t"]
+    );
+    host.call("initialize", json!({})).await;
+    assert_eq!(
+        presented(&host.call("presentation", json!({})).await),
+        ["run_code"],
+        "the mode is back to ptc"
+    );
+    let long = host
+        .call(
+            "run_code",
+            json!({ "code": "return 'y'.repeat(1000)", "description": "d" }),
+        )
+        .await;
+    assert_eq!(
+        long["content"][0]["text"],
+        "y".repeat(1000),
+        "the output cap is back to its default"
+    );
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+/// host-protocol, Details: ptc numbers its own requests 1, 2, … whatever
+/// the host's ids; a `tools/invoke` without `id` is `invoke-<n>`, and its
+/// `tools/call` has no `runId` (a sub-call of a run has one).
+#[tokio::test]
+async fn ptc_numbers_its_requests_and_invocations_of_its_own() {
+    let mut host = Host::start();
+    // Host ids 1 … 5 go by before ptc sends its first request.
+    for _ in 0..3 {
+        host.call("tools/list", json!({})).await;
+    }
+    host.call("initialize", json!({ "config": { "mode": "both" } }))
+        .await;
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "t", "readOnly": true }] }),
+    )
+    .await;
+    for n in 1..=2 {
+        let invoke = host
+            .request("tools/invoke", json!({ "name": "t", "arguments": {} }))
+            .await;
+        let call = host.incoming_request("tools/call").await;
+        assert_eq!(call["id"], n, "{call}");
+        assert_eq!(
+            call["params"],
+            json!({ "id": format!("invoke-{n}"), "name": "t", "arguments": {} }),
+            "no runId for a direct call"
+        );
+        host.reply(&call, json!({ "value": n })).await;
+        assert_eq!(host.response(invoke).await["result"]["value"], n);
+    }
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "return await tools.t({})", "description": "d", "runId": "r" }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    assert_eq!(call["id"], 3, "{call}");
+    assert_eq!(call["params"]["runId"], "r", "{call}");
+    assert_eq!(call["params"]["id"], "r:ptc:1", "{call}");
+    host.reply(&call, json!({ "value": "ran" })).await;
+    assert_eq!(
+        host.response(run).await["result"]["content"][0]["text"],
+        "ran"
+    );
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+/// host-protocol, Malformed input: blank lines are skipped, responses to
+/// ids ptc never used and notifications other than `$/cancel` (and a
+/// `$/cancel` of an unknown id) are ignored: none gets an answer; a
+/// request without `jsonrpc` is served.
+#[tokio::test]
+async fn lines_that_ask_nothing_get_no_answer() {
+    let mut host = Host::start();
+    for line in [
+        "",
+        "   \t ",
+        r#"{"jsonrpc":"2.0","id":999,"result":{"value":1}}"#,
+        r#"{"jsonrpc":"2.0","id":"x","error":{"code":1,"message":"m"}}"#,
+        r#"{"jsonrpc":"2.0","method":"something/else","params":{}}"#,
+        r#"{"jsonrpc":"2.0","method":"$/cancel","params":{"id":12345}}"#,
+    ] {
+        host.send_line(line).await;
+    }
+    // Answered in order, after all of the above.
+    host.send_line(r#"{"id":"last","method":"tools/list"}"#)
+        .await;
+    let last = host
+        .expect("the answer to `last`", |m| m["id"] == "last")
+        .await;
+    assert_eq!(last["result"], json!({ "tools": [] }), "{last}");
+    assert_eq!(host.seen.len(), 1, "{:#?}", host.seen);
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+/// host-protocol, Answering `tools/approve`: at most 16 approvals wait at
+/// once per session; one more is refused as `DENIED` without a
+/// `tools/approve` being sent.
+#[tokio::test]
+async fn a_seventeenth_approval_is_refused_without_asking_the_host() {
+    let mut host = Host::start();
+    host.call(
+        "initialize",
+        json!({ "config": { "maxParallelSubCalls": 32 } }),
+    )
+    .await;
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "ask", "policy": "ask", "readOnly": true }] }),
+    )
+    .await;
+    // Read-only, so the 17 calls are in flight together (a mutating call
+    // runs alone).
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": "const r = await Promise.allSettled(Array.from({ length: 17 }, (_, i) => tools.ask({ i })))\nreturn r.map((x: any) => x.reason.code + ': ' + x.reason.message)", "description": "d" }),
+        )
+        .await;
+    let mut approvals = Vec::new();
+    for _ in 0..16 {
+        approvals.push(host.incoming_request("tools/approve").await);
+    }
+    // The seventeenth settles while the sixteen still wait.
+    let refused = host
+        .expect("the seventeenth call refused", |m| {
+            m["method"] == "run/event"
+                && m["params"]["event"] == "settled"
+                && m["params"]["error"]["code"] == "DENIED"
+        })
+        .await;
+    assert!(
+        refused["params"]["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("16 approvals are already waiting for an answer"),
+        "{refused}"
+    );
+    for approval in &approvals {
+        host.reply(approval, json!({ "approved": false, "reason": "no" }))
+            .await;
+    }
+    let response = host.response(run).await;
+    let reasons: Vec<String> =
+        serde_json::from_str(response["result"]["content"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(
+        reasons.iter().filter(|r| *r == "DENIED: no").count(),
+        16,
+        "{reasons:?}"
+    );
+    assert_eq!(
+        host.seen
+            .iter()
+            .filter(|m| m["method"] == "tools/approve")
+            .count(),
+        16,
+        "one tools/approve per waiting approval, none for the refused one"
+    );
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+/// mcp.md, Transports (stdio): a line that is not JSON at all is passed
+/// over, not answered (answering garbage with errors can make two peers
+/// trade them forever); the next request is served.
+#[test]
+fn ptc_mcp_passes_over_a_line_that_is_not_json() {
+    let workspace = tempfile::tempdir().unwrap();
+    let mut mcp = RawServe {
+        child: crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .args(["mcp", "--workspace"])
+                .arg(workspace.path())
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        ),
+    };
+    let mut stdin = mcp.child.stdin.take().unwrap();
+    let mut lines = BufReader::new(mcp.child.stdout.take().unwrap()).lines();
+    writeln!(stdin, "{}", initialize()).unwrap();
+    let answer: Value = serde_json::from_str(&lines.next().unwrap().unwrap()).unwrap();
+    assert_eq!(answer["id"], 1, "{answer}");
+    writeln!(
+        stdin,
+        r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+    )
+    .unwrap();
+    writeln!(stdin, "this is not json").unwrap();
+    writeln!(stdin, "{{\"unclosed\": ").unwrap();
+    writeln!(stdin, r#"{{"jsonrpc":"2.0","id":7,"method":"tools/list"}}"#).unwrap();
+    drop(stdin);
+    let rest: Vec<Value> = lines
+        .map(|line| serde_json::from_str(&line.unwrap()).unwrap())
+        // Notifications aside, every message is an answer (an error about
+        // a line might carry no id at all).
+        .filter(|m: &Value| m.get("method").is_none() || m.get("id").is_some())
+        .collect();
+    assert_eq!(rest.len(), 1, "only the request is answered: {rest:#?}");
+    assert_eq!(rest[0]["id"], 7, "{rest:#?}");
+    assert!(rest[0]["result"]["tools"].is_array(), "{rest:#?}");
+}
