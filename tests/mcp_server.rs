@@ -33,7 +33,7 @@ pub(crate) fn drive(plan: Value) -> Value {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         output.status.code() != Some(3),
-        "{stderr}\nrun `pip install -r tests/mcp_client/requirements.txt`"
+        "{stderr}\nrun `pip install -r tests/requirements.txt`"
     );
     assert!(output.status.success(), "the driver failed:\n{stderr}");
     let stdout = String::from_utf8_lossy(&output.stdout);

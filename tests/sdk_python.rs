@@ -70,25 +70,20 @@ fn ptc_sdk_prints_the_python_stubs() {
 }
 
 /// How to run mypy: `PTC_MYPY` (a command, e.g. `python3 -m mypy`), else
-/// `python3 -m mypy` when it imports. `None` (the test skips, saying so)
-/// only outside CI: there a type check that cannot run fails.
-fn mypy() -> Option<Vec<String>> {
+/// `python3 -m mypy`; a type check that cannot run fails, never passes.
+fn mypy() -> Vec<String> {
     if let Some(cmd) = std::env::var_os("PTC_MYPY") {
         let cmd = cmd.to_string_lossy().into_owned();
-        return Some(cmd.split_whitespace().map(str::to_owned).collect());
+        return cmd.split_whitespace().map(str::to_owned).collect();
     }
     let found = crate::common::output(Command::new("python3").args(["-m", "mypy", "--version"]))
         .status
         .success();
-    if found {
-        return Some(vec!["python3".into(), "-m".into(), "mypy".into()]);
-    }
     assert!(
-        std::env::var_os("CI").is_none(),
-        "mypy not found: pip install -r tests/mcp_client/requirements.txt, or set PTC_MYPY"
+        found,
+        "mypy not found: pip install -r tests/requirements.txt, or set PTC_MYPY"
     );
-    eprintln!("skipped: mypy is not installed (pip install mypy, or set PTC_MYPY)");
-    None
+    vec!["python3".into(), "-m".into(), "mypy".into()]
 }
 
 /// `mypy --strict` over `ptc_tools.pyi` plus the given programs, in a fresh
@@ -251,7 +246,7 @@ fn check_with_mypy(mypy: &[String], name: &str, path: &Path) {
 
 #[test]
 fn stubs_typecheck_with_mypy() {
-    let Some(mypy) = mypy() else { return };
+    let mypy = mypy();
     for (name, path) in golden_sources() {
         check_with_mypy(&mypy, &name, &path);
     }
@@ -259,7 +254,7 @@ fn stubs_typecheck_with_mypy() {
 
 #[test]
 fn tools1000_stubs_typecheck_with_mypy() {
-    let Some(mypy) = mypy() else { return };
+    let mypy = mypy();
     check_with_mypy(&mypy, "tools1000", &fixture("workloads/tools1000.json"));
 }
 
@@ -269,7 +264,7 @@ fn tools1000_stubs_typecheck_with_mypy() {
 /// mangled names type-check.
 #[test]
 fn hostile_tool_lists_typecheck_with_mypy() {
-    let Some(mypy) = mypy() else { return };
+    let mypy = mypy();
     let tools: Vec<ToolDefinition> = serde_json::from_value(serde_json::json!([
         { "name": "gh.create-issue", "description": "Quotes \"\"\" and \\ and \u{0} end \"",
           "inputSchema": { "type": "object", "properties": {
