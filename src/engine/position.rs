@@ -25,6 +25,10 @@ enum Failed<'m> {
     /// near the loop or spread: the failing place is what follows the
     /// first `of` or `...` after its position.
     Iterable,
+    /// `TypeError: not a function`, which QuickJS places at the call's
+    /// first argument when that is a function (`xs.map(e => …)`): the
+    /// failing place is then the callee's last name, before the `(`.
+    Call,
 }
 
 fn failed(message: &str) -> Option<Failed<'_>> {
@@ -36,6 +40,9 @@ fn failed(message: &str) -> Option<Failed<'_>> {
             let end = rest.rfind("' of ")?;
             return Some(Failed::Property(&rest[..end]));
         }
+    }
+    if message == "TypeError: not a function" {
+        return Some(Failed::Call);
     }
     if message.starts_with("TypeError: ") && message.ends_with(" is not iterable") {
         return Some(Failed::Iterable);
@@ -53,7 +60,27 @@ pub(crate) fn refine(script: &str, from: (u32, u32), message: &str) -> Option<(u
     let failed = failed(message)?;
     let start = offset(script, from)?;
     // swc asserts its own invariants; should one fail, QuickJS's position stands.
-    std::panic::catch_unwind(|| find(script, start, &failed)).ok()?
+    std::panic::catch_unwind(|| match failed {
+        Failed::Call => callee_before(script, start),
+        failed => find(script, start, &failed),
+    })
+    .ok()?
+}
+
+/// For a `not a function` placed at `start`: when that is the start of a
+/// call's arguments and not itself called (`map(e => …)`, `map((a) => …)`,
+/// `f()`), the name (or the `)`, `]`) just before the `(`.
+fn callee_before(script: &str, start: usize) -> Option<(u32, u32)> {
+    let text = |lo: BytePos, hi: BytePos| script.get(lo.0 as usize - 1..hi.0 as usize - 1);
+    let tokens: Vec<(usize, &str)> = lexer(script)
+        .map_while(|t| Some((t.span.lo.0 as usize - 1, text(t.span.lo, t.span.hi)?)))
+        .collect();
+    let at = tokens.iter().position(|(offset, _)| *offset >= start)?;
+    let name = |t: &str| t.chars().all(super::excerpt::is_name_char) && !t.is_empty();
+    let called = name(tokens[at].1) && tokens.get(at + 1).is_some_and(|(_, t)| *t == "(");
+    let (callee, open) = (tokens.get(at.checked_sub(2)?)?, tokens[at - 1]);
+    (open.1 == "(" && !called && (name(callee.1) || matches!(callee.1, ")" | "]")))
+        .then(|| line_column(script, callee.0))
 }
 
 /// swc's lexer over a stripped script. Byte positions start at 1 (0 is
@@ -82,6 +109,7 @@ fn find(script: &str, start: usize, failed: &Failed<'_>) -> Option<(u32, u32)> {
                 Failed::Property(name) => after_dot && text(lo, hi) == Some(name),
                 Failed::Variable(name) => !after_dot && text(lo, hi) == Some(name),
                 Failed::Iterable => after_iteration,
+                Failed::Call => false,
             };
             if hit {
                 return Some(line_column(script, at));
@@ -152,7 +180,7 @@ mod tests {
             failed("TypeError: value is not iterable"),
             Some(Failed::Iterable)
         );
-        assert_eq!(failed("TypeError: not a function"), None);
+        assert_eq!(failed("TypeError: not a function"), Some(Failed::Call));
     }
 
     #[test]
@@ -193,5 +221,17 @@ mod tests {
             ),
             Some((1, 9))
         );
+    }
+
+    #[test]
+    fn a_call_placed_at_its_function_argument_is_placed_at_the_callee() {
+        let message = "TypeError: not a function";
+        let script = "return items.entries.map(e => e.name)";
+        assert_eq!(refine(script, (1, 26), message), Some((1, 22)));
+        assert_eq!(refine("xs.map((a) => a)", (1, 8), message), Some((1, 4)));
+        assert_eq!(refine("f()", (1, 3), message), Some((1, 1)));
+        // A name that is itself called, or not after a `(`, stands.
+        assert_eq!(refine("f(g())", (1, 3), message), None);
+        assert_eq!(refine("r.split('x')", (1, 3), message), None);
     }
 }
