@@ -86,7 +86,8 @@ fn text<'s>(tokens: &[Token<'s>], at: usize) -> &'s str {
     tokens.get(at).map_or("", |t| t.text)
 }
 
-fn is_ident(text: &str) -> bool {
+/// A plain JavaScript name (`r`, `$x`, `_a1`).
+pub(super) fn is_ident(text: &str) -> bool {
     let mut chars = text.chars();
     chars
         .next()

@@ -125,7 +125,8 @@ fn write_lines(f: &mut fmt::Formatter<'_>, lines: &[u32]) -> fmt::Result {
     }
 }
 
-fn plural(n: usize, one: &str) -> String {
+/// `1 sub-call`, `3 sub-calls`.
+pub(super) fn plural(n: usize, one: &str) -> String {
     if n == 1 {
         format!("1 {one}")
     } else {

@@ -29,7 +29,6 @@ use super::run::{Image, RunSetup, sub_call_id};
 use super::scheduler::Scheduler;
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolError, ToolResult};
 use crate::tool::definition::ToolDefinition;
-use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::RegisteredTool;
 use crate::tool::title::default_title;
 
@@ -427,14 +426,9 @@ impl PyRun {
     /// Starts every call the scheduler admits.
     fn pump(&mut self) {
         while let Some(call) = self.scheduler.admit() {
-            let options = CallOptions {
-                cancel: self.calls_cancel.child_token(),
-                caller: self.setup.caller.clone(),
-                run_id: Some(Arc::clone(&self.setup.run_id)),
-                escalated: (self.setup.granted.as_ref())
-                    .is_some_and(|granted| granted.contains(&call.name)),
-                events: self.setup.events.clone(),
-            };
+            let options = self
+                .setup
+                .call_options(&call.name, self.calls_cancel.child_token());
             // Kept for the settled event's result title only when shown.
             let titles_results = call.title.is_some()
                 && call

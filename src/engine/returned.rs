@@ -9,6 +9,9 @@ use std::fmt::Write;
 
 use serde_json::Value as Json;
 
+use super::hint::is_ident;
+use super::progress::plural;
+
 /// At most this many tools are outlined in a run; later ones are not.
 const TOOLS: usize = 64;
 /// An object's keys shown; the rest are counted.
@@ -54,7 +57,7 @@ impl Returned {
 fn write_outline(out: &mut String, value: &Json) {
     match value {
         Json::Array(items) => {
-            let _ = write!(out, "an array of {}", count(items.len(), "item"));
+            let _ = write!(out, "an array of {}", plural(items.len(), "item"));
             if let Some(first) = items.first() {
                 out.push_str(", the first ");
                 write_kind(out, first, true);
@@ -79,7 +82,7 @@ fn write_kind(out: &mut String, value: &Json, keys: bool) {
             write_start(out, s);
         }
         Json::Array(items) => {
-            let _ = write!(out, "an array of {}", count(items.len(), "item"));
+            let _ = write!(out, "an array of {}", plural(items.len(), "item"));
         }
         Json::Object(members) if keys => {
             out.push_str("an object ");
@@ -128,12 +131,7 @@ fn write_key(out: &mut String, key: &str) {
         }
         None => key,
     };
-    let plain = key
-        .chars()
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && key.chars().all(super::excerpt::is_name_char);
-    if plain {
+    if is_ident(key) {
         out.push_str(key);
     } else {
         out.push_str(&serde_json::to_string(key).unwrap_or_default());
@@ -149,14 +147,6 @@ fn write_start(out: &mut String, text: &str) {
             out.push_str("…\"");
         }
         None => out.push_str(&serde_json::to_string(text).unwrap_or_default()),
-    }
-}
-
-fn count(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {one}s")
     }
 }
 

@@ -31,6 +31,7 @@ use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
 use super::text;
 use crate::tool::call::{CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
+use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::Scope;
 use bridge::host;
 use describe::{PROGRAM_FILE, describe_error, position_in_stack};
@@ -54,6 +55,21 @@ pub(crate) struct RunSetup {
     /// In an approved escalated run, the escalation-only tools it may call:
     /// those the approver was shown. `None`: a standard run.
     pub(crate) granted: Option<Arc<[String]>>,
+}
+
+impl RunSetup {
+    /// The options of a sub-call of `tool`, cancelled with `cancel`.
+    pub(crate) fn call_options(&self, tool: &str, cancel: CancellationToken) -> CallOptions {
+        CallOptions {
+            cancel,
+            caller: self.caller.clone(),
+            run_id: Some(Arc::clone(&self.run_id)),
+            // Only the escalation-only tools the approver was shown.
+            escalated: (self.granted.as_ref())
+                .is_some_and(|granted| granted.iter().any(|g| g == tool)),
+            events: self.events.clone(),
+        }
+    }
 }
 
 /// How the program ended, as the prelude reports it.

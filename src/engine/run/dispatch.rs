@@ -15,7 +15,6 @@ use super::super::text;
 use super::bridge::Bridge;
 use super::{Image, RunState, Shared};
 use crate::tool::call::{Call, ContentBlock, ToolResult};
-use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::RegisteredTool;
 use crate::tool::title::default_title;
 
@@ -133,15 +132,9 @@ impl Shared {
     /// at once (a refusal, a synchronous tool) settles without a task;
     /// otherwise it continues on tokio.
     fn dispatch(&self, st: &mut RunState, call: SubCall) {
-        let options = CallOptions {
-            cancel: self.calls_cancel.child_token(),
-            caller: self.setup.caller.clone(),
-            run_id: Some(Arc::clone(&self.setup.run_id)),
-            // Only the escalation-only tools the approver was shown.
-            escalated: (self.setup.granted.as_ref())
-                .is_some_and(|granted| granted.contains(&call.name)),
-            events: self.setup.events.clone(),
-        };
+        let options = self
+            .setup
+            .call_options(&call.name, self.calls_cancel.child_token());
         let SubCall {
             n,
             tool,
