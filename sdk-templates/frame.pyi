@@ -4,15 +4,8 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Literal, Never, NotRequired, TypeAlias, TypedDict
 
 
-class ToolCallError(Exception):
-    """A failed `tools.*` call raises this error; `message` says what went wrong."""
-
-    tool_name: str
-    """The tool that was called."""
-    code: Literal["UNKNOWN_TOOL", "INVALID_ARGUMENTS", "DENIED", "TOOL_ERROR", "INVALID_OUTPUT", "TOOL_TIMEOUT", "ABORTED_BEFORE_DISPATCH", "ABORTED"]
-    """UNKNOWN_TOOL: no such tool. INVALID_ARGUMENTS: the arguments do not match its schema. DENIED: a policy refused the call. TOOL_ERROR: the tool failed. INVALID_OUTPUT: its result broke its output schema. TOOL_TIMEOUT: the tool ran out of time. ABORTED_BEFORE_DISPATCH / ABORTED: the call was cancelled before / after it started."""
-    message: str
-    """What went wrong."""
+ToolCallError = RuntimeError
+"""A failed `tools.*` call raises `ToolCallError`, which is `RuntimeError` (the sandbox's exceptions carry no attributes): `str(e)` reads `ToolCallError: <what went wrong> (code <CODE>, tool `<name>`)`. The codes: UNKNOWN_TOOL: no such tool. INVALID_ARGUMENTS: the arguments do not match its schema. DENIED: a policy refused the call. TOOL_ERROR: the tool failed. INVALID_OUTPUT: its result broke its output schema. TOOL_TIMEOUT: the tool ran out of time. ABORTED_BEFORE_DISPATCH / ABORTED: the call was cancelled before / after it started."""
 
 
 class ToolMatch(TypedDict):

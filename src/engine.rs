@@ -134,7 +134,8 @@ impl Engine {
     }
 
     /// What the model sees in this scope: its mode unless `mode` overrides
-    /// it. Byte-identical for the same visible tools, limits, working
+    /// it, `run_code` in the registry's language ([`Registry::language`]).
+    /// Byte-identical for the same visible tools, limits, language, working
     /// directory ([`Registry::set_working_directory`]) and tool sources
     /// still starting or failed (an MCP server's, with why: one line each in
     /// `run_code`'s description, none when all are up).
@@ -143,6 +144,7 @@ impl Engine {
         let shown = shown(&tools, &visible);
         let mut options = SdkOptions::from(&self.inner.limits);
         options.working_directory = scope.registry().working_directory();
+        options.language = scope.registry().language();
         options.unavailable_sources = scope.registry().absence_notes();
         present(
             &self.inner.sdk_cache,
@@ -151,13 +153,6 @@ impl Engine {
             mode.unwrap_or_else(|| scope.mode()),
             &options,
         )
-    }
-
-    /// The Python stubs of the tools visible in `scope` (contracts §5),
-    /// rendered as [`render_python`](crate::render_python) renders them.
-    pub fn python_sdk(&self, scope: &Scope) -> String {
-        let (_, tools, visible) = scope.versioned_visible();
-        crate::sdk::render_python(&shown(&tools, &visible))
     }
 
     /// A tool call exactly as the model made it: visibility under the
@@ -170,7 +165,8 @@ impl Engine {
         let mode = scope.mode();
         if call.name == RUN_CODE && mode.offers_run_code() {
             let request = match RunRequest::from_model(call.arguments) {
-                Ok(request) => request,
+                // The model writes in the language it was shown.
+                Ok(request) => request.language(scope.registry().language()),
                 Err(e) => {
                     return Invocation::Tool(Err(ToolError::new(
                         ErrorCode::InvalidArguments,

@@ -15,6 +15,7 @@ pub(crate) mod typescript;
 
 use serde_json::Value;
 
+use crate::contract::run_code::Language;
 use crate::limits::Limits;
 use crate::tool::definition::ToolDefinition;
 
@@ -55,6 +56,14 @@ pub struct SdkOptions {
     /// `max_timeout_ms`); when larger, it is the schema's `maximum` instead.
     /// By default, 1800000.
     pub escalated_max_timeout_ms: u64,
+    /// The language `run_code` speaks: its instructions, its schema's
+    /// `code`, and the SDK it carries (TypeScript declarations or Python
+    /// stubs). By default, [`Language::TypeScript`]. [`Engine::presentation`]
+    /// takes it from [`Registry::language`].
+    ///
+    /// [`Engine::presentation`]: crate::Engine::presentation
+    /// [`Registry::language`]: crate::Registry::language
+    pub language: Language,
 }
 
 impl Default for SdkOptions {
@@ -73,6 +82,7 @@ impl From<&Limits> for SdkOptions {
             working_directory: None,
             unavailable_sources: Vec::new(),
             escalated_max_timeout_ms: limits.tier(true).max_timeout_ms,
+            language: Language::default(),
         }
     }
 }
@@ -107,18 +117,33 @@ pub fn render_python(tools: &[&ToolDefinition]) -> String {
 #[cfg(feature = "python")]
 pub(crate) use python::runtime_bindings;
 
+/// The SDK of these tools in `language`: [`render_declarations`] or
+/// [`render_python`].
+pub(crate) fn render_in(language: Language, tools: &[&ToolDefinition]) -> String {
+    match language {
+        Language::TypeScript => render_declarations(tools),
+        Language::Python => render_python(tools),
+    }
+}
+
 /// The run_code tool description with every declaration: the instruction
-/// text (from sdk-templates), then the declarations.
+/// text (from sdk-templates, in `options.language`), then the declarations.
 ///
-/// `declarations` is what [`render_declarations`] returned; it goes into a
-/// fenced `ts` block, with a fence longer than any run of backticks inside.
+/// `declarations` is what [`render_declarations`] (or, in Python,
+/// [`render_python`]) returned; it goes into a fenced `ts` (`python`)
+/// block, with a fence longer than any run of backticks inside.
 /// This is the description's full form; [`Engine::presentation`](crate::Engine::presentation)
 /// gives way to an index or the namespaces when it is over the budget.
 pub fn run_code_description(declarations: &str, options: &SdkOptions) -> String {
     let fence = "`".repeat(longest_backtick_run(declarations).max(2) + 1);
+    let fence_language = templates::texts(options.language).fence_language;
     let tools = templates::fill(
         templates::FULL,
-        &[("fence", &fence), ("declarations", declarations)],
+        &[
+            ("fence", &fence),
+            ("fence_language", fence_language),
+            ("declarations", declarations),
+        ],
     );
     instructions(&tools, options)
 }
@@ -144,7 +169,7 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
         .collect();
     let escalated = escalated_max(options).to_string();
     templates::fill(
-        templates::INSTRUCTIONS,
+        templates::texts(options.language).instructions,
         &[
             ("default_timeout_ms", &default),
             ("max_timeout_ms", &max),
@@ -170,6 +195,7 @@ fn escalated_max(options: &SdkOptions) -> u64 {
 /// other properties.
 pub fn run_code_parameters(options: &SdkOptions) -> Value {
     crate::contract::run_code::parameters(
+        options.language,
         options.default_timeout_ms,
         options.max_timeout_ms,
         escalated_max(options),

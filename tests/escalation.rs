@@ -1047,3 +1047,46 @@ fn mcp_refusals_of_escalations_run_nothing() {
         );
     }
 }
+
+/// Python runs (contracts §6.1) get the same escalation and approvals: an
+/// approved escalated run calls an escalation-only tool, a refused one runs
+/// nothing, and an `ask` call waits for the approver while the program
+/// stays suspended.
+#[cfg(feature = "python")]
+#[tokio::test]
+async fn python_runs_are_escalated_and_approved_as_typescript_ones() {
+    let python = |request: RunRequest| request.language(ptc::Language::Python);
+    let f = fixture(Seen::default());
+    let asks = Arc::new(AtomicUsize::new(0));
+    let ask = ToolDefinition::new("confirm").policy(Policy::Ask);
+    f.engine.registry().add(counted(ask, &asks)).unwrap();
+    let code = "d = await tools.deploy()\nc = await tools.confirm()\nf'{d} {c}'";
+    let outcome = f
+        .engine
+        .run_code(python(escalated(code)), RunOptions::default())
+        .await
+        .unwrap();
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(outcome.text(), "deploy confirm");
+    assert_eq!(f.seen.escalations.lock().unwrap().len(), 1);
+    assert_eq!(*f.seen.asked.lock().unwrap(), ["confirm"]);
+    assert_eq!(asks.load(Ordering::SeqCst), 1);
+
+    let refused = fixture(Seen {
+        refuse_escalation: Some("not today".into()),
+        refuse_calls: true,
+        ..Seen::default()
+    });
+    let outcome = refused
+        .engine
+        .run_code(
+            python(escalated("await tools.read()\nawait tools.deploy()")),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(outcome.is_error);
+    assert!(outcome.text().contains("not today"), "{}", outcome.text());
+    assert_eq!(refused.reads.load(Ordering::SeqCst), 0, "nothing ran");
+    assert_eq!(refused.deploys.load(Ordering::SeqCst), 0);
+}

@@ -1046,6 +1046,79 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
     );
 }
 
+/// A model's Python program over every kind of tool source at once (the
+/// workspace, a manifest, a real upstream MCP server), through `ptc mcp
+/// --language python` and the official client, and through `ptc run`.
+#[cfg(feature = "python")]
+#[test]
+fn python_programs_run_over_every_tool_source() {
+    let fixture = Fixture::new();
+    let root = fixture.dir.path().canonicalize().unwrap();
+    let config = json!({ "mcpServers": {
+        "memory": { "command": crate::mcp_sources::npm_server("mcp-server-memory"),
+                    "env": { "MEMORY_FILE_PATH": root.join("memory.jsonl") } },
+    } });
+    std::fs::write(root.join("mcp.json"), config.to_string()).unwrap();
+    let sources = [
+        "--workspace",
+        fixture.path(),
+        "--tools",
+        &format!("{}/manifest.json", fixture.path()),
+        "--mcp-config",
+        &format!("{}/mcp.json", fixture.path()),
+    ]
+    .map(str::to_owned);
+    let code = r#"import asyncio
+await tools.memory.create_entities(entities=[{"name": "ptc", "entityType": "project", "observations": ["python"]}])
+graph, notes, stat = await asyncio.gather(tools.memory.read_graph(), tools.read_file(path="notes.txt"), tools.stat())
+[[e["name"] for e in graph["entities"]], notes, stat["size"]]"#;
+    let expected = r#"[["ptc"],"hello from notes",5]"#;
+
+    let mut args = vec!["mcp".to_owned(), "--language".into(), "python".into()];
+    args.extend(sources.iter().cloned());
+    let server =
+        json!({ "command": env!("CARGO_BIN_EXE_ptc"), "args": args, "cwd": fixture.path() });
+    // The memory server's tools are in the stubs once it is up.
+    let ready = json!(["class _Tools_memory:"]);
+    let listed = drive(with(
+        json!({ "scenario": "list", "untilListed": ready }),
+        ("stdio", server.clone()),
+    ));
+    let description = listed["tools"][0]["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Run a Python program"),
+        "{description}"
+    );
+    assert!(
+        description.contains("class _Tools_memory:"),
+        "{description}"
+    );
+    let called = drive(with(
+        json!({ "scenario": "call", "name": "run_code", "arguments": run_code(code),
+                "untilListed": ready }),
+        ("stdio", server),
+    ));
+    let result = &called["result"];
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(texts(result), [expected]);
+    assert_eq!(result["structuredContent"]["subCalls"], 4);
+
+    std::fs::remove_file(root.join("memory.jsonl")).ok();
+    let out = crate::common::output(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["run", "--language", "python", "-e", code])
+            .args(&sources)
+            .current_dir(fixture.path()),
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(stdout.trim_end(), expected);
+}
+
 // ------------------------------------------- a client that may not read
 
 /// `ptc mcp` over stdio driven line by line, as a hostile client would:

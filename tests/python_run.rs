@@ -118,6 +118,64 @@ except ToolCallError as e:
     assert!(text.ends_with("done"), "{text}");
 }
 
+/// `search_tools` and `describe_tools` answer at once, without a sub-call,
+/// from the visible tools; bad arguments raise `TypeError` naming the function.
+#[tokio::test]
+async fn search_and_describe_answer_at_once() {
+    let (_dir, engine) = workspace();
+    let code = "\
+found = search_tools('read a file', limit=2)
+text = describe_tools(['read_file', 'nope'])
+one = describe_tools('list_dir')
+errors = []
+for bad in [lambda: search_tools(5), lambda: search_tools('x', limit='3'), lambda: describe_tools(5), lambda: describe_tools(['a', 1])]:
+    try:
+        bad()
+    except TypeError as e:
+        errors.append(str(e))
+[len(found), found[0]['name'], text, one, errors]";
+    let outcome = run(&engine, python(code)).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(outcome.sub_calls, 0);
+    let value: serde_json::Value = serde_json::from_str(outcome.text()).unwrap();
+    assert_eq!(value[0], 2);
+    assert_eq!(value[1], "read_file");
+    let text = value[2].as_str().unwrap();
+    assert!(text.starts_with("class _Tools:\n"), "{text}");
+    assert!(text.contains("    async def read_file(\n"), "{text}");
+    assert!(text.ends_with("# unknown: nope\n"), "{text}");
+    assert!(value[3].as_str().unwrap().contains("async def list_dir("));
+    assert_eq!(
+        value[4],
+        serde_json::json!([
+            "search_tools: the query must be a str",
+            "search_tools: limit must be a number",
+            "describe_tools: names must be a str or a list of str",
+            "describe_tools: every name must be a str"
+        ])
+    );
+}
+
+/// A registry whose `run_code` speaks Python runs the model's programs as
+/// Python: `Engine::invoke` as `ptc mcp` calls it.
+#[tokio::test]
+async fn invoke_runs_the_model_program_in_the_registry_language() {
+    let (_dir, engine) = workspace();
+    engine.registry().set_language(Language::Python);
+    let call = ptc::Call::new(
+        "c1",
+        "run_code",
+        serde_json::json!({ "code": "n = len(await tools.list_dir(path='.'))\nf'{n} entries'", "description": "count" }),
+    );
+    match engine.invoke(call, RunOptions::default()).await {
+        ptc::Invocation::Run(outcome) => {
+            assert!(!outcome.is_error, "{}", outcome.text());
+            assert!(outcome.text().ends_with(" entries"), "{}", outcome.text());
+        }
+        other => panic!("not a run: {other:?}"),
+    }
+}
+
 #[tokio::test]
 async fn gather_runs_calls_in_parallel_under_the_scheduler() {
     let code = "\
@@ -537,4 +595,36 @@ fn the_readme_python_example_runs() {
         out.trim_end(),
         "3 entries\n[\"a.txt\",\"b.txt\",\"list.py\"]"
     );
+}
+
+/// Images a Python program's sub-calls returned follow its text, as in
+/// TypeScript, under the same `max_images`.
+#[tokio::test]
+async fn images_of_sub_calls_follow_the_text() {
+    use ptc::{ContentBlock, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput};
+    let registry = test_registry();
+    let shot = |_a: serde_json::Value, _: ToolContext| async {
+        let image = ContentBlock::Image {
+            data: "iVBORw0KGgo=".into(),
+            mime_type: "image/png".into(),
+        };
+        Ok::<_, ToolError>(ToolOutput::new(serde_json::json!("taken")).with_content(image))
+    };
+    registry
+        .add(Tool::new(ToolDefinition::new("shot").read_only(true), shot))
+        .unwrap();
+    let limits = Limits {
+        max_images: 2,
+        ..Limits::default()
+    };
+    let engine = Engine::new(registry, limits).unwrap();
+    let code = "for i in range(3):\n    await tools.shot()\n'ok'";
+    let o = run(&engine, python(code).run_id("pyimg")).await;
+    assert!(!o.is_error, "{}", o.text());
+    assert_eq!(o.content.len(), 1 + 2 * 2 + 1, "{:?}", o.content);
+    assert_eq!(
+        o.content[1],
+        ContentBlock::text("Image from `shot` (sub-call pyimg:ptc:1):")
+    );
+    assert!(matches!(o.content[2], ContentBlock::Image { .. }));
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ptc::{
-    Engine, Limits, Registry, SdkOptions, Tool, ToolContext, ToolDefinition, ToolError,
+    Engine, Language, Limits, Registry, SdkOptions, Tool, ToolContext, ToolDefinition, ToolError,
     render_declarations, run_code_description, run_code_parameters,
 };
 use serde_json::Value;
@@ -118,7 +118,17 @@ fn run_code_description_is_the_full_form() {
 /// `run_code`'s description of `tools` as an engine presents it, under
 /// `budget` bytes.
 fn presented_description(tools: Vec<ToolDefinition>, budget: usize) -> String {
+    presented_description_in(Language::TypeScript, tools, budget)
+}
+
+/// [`presented_description`] with `run_code` speaking `language`.
+pub(crate) fn presented_description_in(
+    language: Language,
+    tools: Vec<ToolDefinition>,
+    budget: usize,
+) -> String {
     let registry = Registry::new();
+    registry.set_language(language);
     let handler = |args: Value, _cx: ToolContext| async move { Ok::<_, ToolError>(args) };
     registry
         .add_all(tools.into_iter().map(|d| Tool::new(d, handler)))

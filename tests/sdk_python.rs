@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::process::Command;
 
-use ptc::{ToolDefinition, render_python};
+use ptc::{Language, Limits, ToolDefinition, render_python};
 
-use crate::sdk::{check_golden, fixture, golden_sources, load_tools};
+use crate::sdk::{check_golden, fixture, golden_sources, load_tools, presented_description_in};
 
 fn stubs_of(tools: &[ToolDefinition]) -> String {
     let refs: Vec<&ToolDefinition> = tools.iter().collect();
@@ -27,10 +27,11 @@ fn stubs_are_deterministic() {
     assert!(stubs_of(&tools) == stubs_of(&tools));
 }
 
-/// `ptc sdk --language python --format py` prints the stubs (and so does
-/// `--format text`); a TypeScript format with Python is a usage error.
+/// `ptc sdk --language python --format py` prints the stubs, `--format
+/// text` run_code's description in Python (the stubs inside it), `--format
+/// json` the presentation; a TypeScript format with Python is a usage error.
 #[test]
-fn ptc_sdk_prints_the_python_stubs() {
+fn ptc_sdk_prints_the_python_presentation() {
     let manifest = fixture("mcp-tools/server-memory.json");
     let run = |args: &[&str]| {
         crate::common::output(
@@ -41,20 +42,28 @@ fn ptc_sdk_prints_the_python_stubs() {
                 .args(args),
         )
     };
-    let expected = stubs_of(&load_tools(&manifest));
-    for format in ["py", "text"] {
-        let out = run(&["--language", "python", "--format", format]);
+    let stubs = stubs_of(&load_tools(&manifest));
+    let printed = |args: &[&str]| {
+        let out = run(args);
         assert!(out.status.success(), "{out:?}");
-        assert_eq!(String::from_utf8_lossy(&out.stdout), expected);
-    }
+        String::from_utf8(out.stdout).expect("UTF-8")
+    };
+    assert_eq!(printed(&["--language", "python", "--format", "py"]), stubs);
+    let text = printed(&["--language", "python"]);
+    assert!(
+        text.starts_with("Run a Python program that calls your tools"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("```python\n{stubs}```")), "{text}");
+    let json = printed(&["--language", "python", "--format", "json"]);
+    let json: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(json["sdk"], stubs.as_str());
+    let code = &json["tools"][0]["parameters"]["properties"]["code"]["description"];
+    assert!(code.as_str().unwrap().starts_with("Python: "), "{code}");
     for (args, message) in [
         (
             &["--language", "python", "--format", "ts"][..],
-            "--language python prints",
-        ),
-        (
-            &["--language", "python", "--format", "json"][..],
-            "--language python prints",
+            "with --language python, use --format py",
         ),
         (
             &["--format", "py"][..],
@@ -66,6 +75,71 @@ fn ptc_sdk_prints_the_python_stubs() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert!(out.stdout.is_empty());
+    }
+}
+
+/// run_code's description in Python, in its three forms (contracts §4):
+/// the goldens, the budget, and what the index and namespace forms say
+/// about reaching the rest.
+fn python_description_forms() -> Vec<(&'static str, String)> {
+    let default = Limits::default().description_budget_bytes;
+    let tools50 = load_tools(&fixture("workloads/tools50.json"));
+    let tools1000 = load_tools(&fixture("workloads/tools1000.json"));
+    let python = |tools, budget| presented_description_in(Language::Python, tools, budget);
+    vec![
+        ("tools50.python.run_code.md", python(tools50, 128 << 10)),
+        (
+            "mcp-union.python.run_code.md",
+            python(crate::common::fixture_union(), default),
+        ),
+        ("tools1000.python.run_code.md", python(tools1000, default)),
+    ]
+}
+
+#[test]
+fn python_description_forms_match_goldens() {
+    let default = Limits::default().description_budget_bytes;
+    for (file, text) in python_description_forms() {
+        check_golden(file, &text);
+        assert!(text.starts_with("Run a Python program"), "{file}");
+        if file != "tools50.python.run_code.md" {
+            assert!(text.len() <= default, "{file}: {} bytes", text.len());
+            assert!(text.contains("describe_tools([\""), "{file}");
+        } else {
+            assert!(text.contains("Every tool is declared below."), "{file}");
+        }
+    }
+}
+
+/// The ```python block of a description.
+fn python_block(description: &str) -> String {
+    let start = description.find("```python\n").expect("a python block") + 10;
+    let end = description[start..].find("```").expect("its end") + start;
+    description[start..end].to_owned()
+}
+
+/// Each form's stubs pass `mypy --strict` with a program that uses them:
+/// tools50's own for the full form, discovery for the others.
+#[test]
+fn every_python_description_form_typechecks_with_mypy() {
+    let mypy = mypy();
+    let discovery = r#"        found = search_tools("create an issue", limit=5)
+        text: str = describe_tools([f["name"] for f in found])
+        return [found[0]["name"] + found[0]["summary"], found[0]["score"] + 1.0, text]"#;
+    for (file, text) in python_description_forms() {
+        let stubs = python_block(&text);
+        let body = match file {
+            "tools50.python.run_code.md" => programs_for("tools50").0,
+            _ => discovery,
+        };
+        let (ok, diagnostics) = typecheck(&mypy, &stubs, &[("main.py".into(), program(body))]);
+        assert!(ok, "{file}: mypy rejected its stubs:\n{diagnostics}");
+        let wrong = wrong_programs(&["    describe_tools(5)"]);
+        let (ok, diagnostics) = typecheck(&mypy, &stubs, &wrong);
+        assert!(
+            !ok && diagnostics.contains("wrong0.py:"),
+            "{file}: {diagnostics}"
+        );
     }
 }
 
@@ -114,10 +188,12 @@ fn typecheck(mypy: &[String], stubs: &str, programs: &[(String, String)]) -> (bo
 
 const IMPORTS: &str = "import asyncio\n\nfrom ptc_tools import ToolCallError, describe_tools, search_tools, tools\n\n";
 
-/// A correct program: `body` inside a `try` whose handler reads the error's fields.
+/// A correct program: `body` inside a `try` whose handler reads the
+/// error's text (its code and tool are in it: the stubs declare no
+/// attributes the sandbox cannot give).
 fn program(body: &str) -> String {
     format!(
-        "{IMPORTS}\nasync def main() -> object:\n    try:\n{body}\n    except ToolCallError as e:\n        code = e.code\n        if code == \"DENIED\" or code == \"TOOL_TIMEOUT\":\n            return f\"{{e.tool_name}}: {{e.message}}\"\n        return None\n\n\nprint(asyncio.run(main()))\n"
+        "{IMPORTS}\nasync def main() -> object:\n    try:\n{body}\n    except ToolCallError as e:\n        why: str = str(e)\n        if \"(code DENIED\" in why or e.args:\n            return why\n        return None\n\n\nprint(asyncio.run(main()))\n"
     )
 }
 
@@ -160,7 +236,7 @@ fn programs_for(name: &str) -> (&'static str, &'static [&'static str]) {
                 r#"    try:
         await tools.echo(value=1)
     except ToolCallError as e:
-        if e.code == "NOT_A_CODE":
+        if e.code == "DENIED":
             return None"#,
                 r#"    await tools.sleep(ms=1, not_an_argument=2)"#,
             ],

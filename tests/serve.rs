@@ -1528,3 +1528,72 @@ async fn a_mode_that_is_not_one_of_the_three_is_invalid_params() {
         "{error}"
     );
 }
+
+/// `initialize { config: { language: "python" } }`: the presentation speaks
+/// Python and `run_code` runs Python, its sub-calls going to the host as
+/// TypeScript's do.
+#[cfg(feature = "python")]
+#[tokio::test]
+async fn a_python_session_runs_python_against_host_tools() {
+    let mut host = Host::start();
+    host.call("initialize", json!({ "config": { "language": "python" } }))
+        .await;
+    let tool = json!({ "name": "lookup", "description": "Looks a key up.", "readOnly": true,
+        "parameters": { "type": "object", "properties": { "key": { "type": "string" } }, "required": ["key"] } });
+    host.call("tools/register", json!({ "tools": [tool] }))
+        .await;
+    let presentation = host.call("presentation", json!({})).await;
+    let description = presentation["tools"][0]["description"].as_str().unwrap();
+    assert!(
+        description.starts_with("Run a Python program"),
+        "{description}"
+    );
+    assert!(
+        presentation["sdk"]
+            .as_str()
+            .unwrap()
+            .contains("    async def lookup(self, *, key: str) -> Any:"),
+        "{presentation}"
+    );
+    let code = "import asyncio\nprint('start')\na, b = await asyncio.gather(tools.lookup(key='x'), tools.lookup(key='y'))\na + b";
+    let run = host
+        .request(
+            "run_code",
+            json!({ "code": code, "description": "Looks two keys up", "runId": "p1" }),
+        )
+        .await;
+    // Both calls are in flight at once (read-only, parallel).
+    let first = host.incoming_request("tools/call").await;
+    let second = host.incoming_request("tools/call").await;
+    for call in [&second, &first] {
+        assert!(
+            call["params"]["id"]
+                .as_str()
+                .unwrap()
+                .starts_with("p1:ptc:")
+        );
+        let key = call["params"]["arguments"]["key"].as_str().unwrap();
+        host.reply(call, json!({ "value": key.to_uppercase() }))
+            .await;
+    }
+    let result = host.response(run).await["result"].clone();
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(result["subCalls"], 2);
+    assert_eq!(result["content"][0]["text"], "start\nXY");
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+/// A language other than the two is invalid params, naming them.
+#[tokio::test]
+async fn a_language_that_is_not_one_of_the_two_is_invalid_params() {
+    let mut host = Host::start();
+    let error = host
+        .call_error("initialize", json!({ "config": { "language": "ruby" } }))
+        .await;
+    assert_eq!(error["code"], -32602);
+    assert_eq!(
+        error["message"],
+        "invalid params for `initialize`: `config.language` must be \"typescript\" or \"python\", got \"ruby\""
+    );
+}

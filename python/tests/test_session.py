@@ -412,3 +412,26 @@ def test_content_blocks_and_odd_strings_reach_the_program_or_fail_one_call() -> 
     assert [b["type"] for b in outcome.content] == ["text", "text", "image"]
     assert outcome.content[2]["data"] == pixel
     assert "started" in seen
+
+
+def test_a_python_session_runs_python_programs() -> None:
+    # `config={"language": "python"}`: the presentation speaks Python and
+    # run_code runs Python on Monty (docs/contracts.md 6.1), calling the
+    # same Python tools.
+    async def main() -> tuple[ptc.Presentation, ptc.Outcome]:
+        async with ptc.Session(tools=[get_weather, add], config={"language": "python"}) as session:
+            presentation = await session.presentation()
+            outcome = await session.run_code(
+                "w = await tools.get_weather(city='Oslo')\n"
+                "n = await tools.add(a=w['celsius'])\n"
+                "print(f'sum {n}')\n"
+                "{'n': n, 'city': w['city']}\n",
+                description="adds one to Oslo's temperature",
+            )
+            return presentation, outcome
+
+    presentation, outcome = run(main())
+    assert "async def get_weather(self, *, city: str)" in presentation.sdk
+    assert not outcome.is_error, outcome.text
+    assert outcome.text == 'sum 10\n{"n":10,"city":"Oslo"}'
+    assert outcome.sub_calls == 2

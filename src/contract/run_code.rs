@@ -19,9 +19,7 @@ pub const RUN_CODE: &str = "run_code";
 #[non_exhaustive]
 pub struct RunRequest {
     /// The program: the body of an async TypeScript function.
-    #[schemars(
-        description = "TypeScript: the body of an async function that calls `await tools.name(args)` and returns what you need."
-    )]
+    #[schemars(description = "{code}")]
     pub code: String,
     /// A short summary of what the program does. Required on the wire; by
     /// default (Rust), empty.
@@ -64,8 +62,12 @@ pub struct RunRequest {
     pub language: Language,
 }
 
-/// The language a program is written in (contracts, Python programs).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Hash)]
+/// The language a program is written in (contracts, Python programs):
+/// `"typescript"` or `"python"` on the wire.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Default, Hash, serde::Deserialize, serde::Serialize,
+)]
+#[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Language {
     /// Type-stripped TypeScript in QuickJS: the body of an async function.
@@ -82,6 +84,28 @@ impl Language {
         match self {
             Self::TypeScript => "typescript",
             Self::Python => "python",
+        }
+    }
+
+    /// Why this build cannot run programs in this language, if it cannot.
+    pub fn unavailable(self) -> Option<&'static str> {
+        match self {
+            Self::Python if !cfg!(feature = "python") => {
+                Some("this ptc was built without Python programs (cargo feature `python`)")
+            }
+            _ => None,
+        }
+    }
+
+    /// What `code` is, in `run_code`'s schema.
+    fn code_description(self) -> &'static str {
+        match self {
+            Self::TypeScript => {
+                "TypeScript: the body of an async function that calls `await tools.name(args)` and returns what you need."
+            }
+            Self::Python => {
+                "Python: a module that calls `await tools.name(arg=...)`; the value of its last expression is what you get back."
+            }
         }
     }
 
@@ -231,7 +255,7 @@ fn shape() -> &'static Value {
 /// escalated maximum (`escalated`, never below `max`), by default
 /// `default`; the descriptions state the default, the maximum and, when
 /// larger, the escalated maximum.
-pub(crate) fn parameters(default: u64, max: u64, escalated: u64) -> Value {
+pub(crate) fn parameters(language: Language, default: u64, max: u64, escalated: u64) -> Value {
     let escalated_note = match escalated > max {
         true => format!(" ({escalated} with sandboxPermissions \"require_escalated\")"),
         false => String::new(),
@@ -241,6 +265,7 @@ pub(crate) fn parameters(default: u64, max: u64, escalated: u64) -> Value {
             .replace("{max}", &max.to_string())
             .replace("{escalated_note}", &escalated_note)
             .replace("{escalated}", &escalated.to_string())
+            .replace("{code}", language.code_description())
     };
     let mut schema = shape().clone();
     let properties = schema["properties"].as_object_mut().into_iter().flatten();
@@ -293,14 +318,14 @@ fn plain(property: &Value) -> Value {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::{RunRequest, SandboxPermissions, parameters};
+    use super::{Language, RunRequest, SandboxPermissions, parameters};
 
     /// The schema the model is shown and the type its arguments are read
     /// as agree: every property is read, the required ones are required,
     /// and nothing else is accepted.
     #[test]
     fn the_advertised_schema_is_the_one_arguments_are_read_with() {
-        let schema = parameters(5, 10, 20);
+        let schema = parameters(Language::TypeScript, 5, 10, 20);
         assert_eq!(schema["additionalProperties"], false);
         let properties = schema["properties"].as_object().unwrap();
         let sample = |property: &Value| match property["type"].as_str() {
@@ -408,7 +433,7 @@ mod tests {
     /// larger.
     #[test]
     fn parameters_state_the_limits() {
-        let p = parameters(5, 77, 77);
+        let p = parameters(Language::TypeScript, 5, 77, 77);
         let t = &p["properties"]["timeoutMs"];
         assert_eq!(
             (&t["minimum"], &t["maximum"], &t["default"]),
@@ -418,7 +443,7 @@ mod tests {
             t["description"],
             "Deadline for the whole run, in milliseconds. Default 5, maximum 77."
         );
-        let p = parameters(5, 77, 900);
+        let p = parameters(Language::TypeScript, 5, 77, 900);
         let t = &p["properties"]["timeoutMs"];
         assert_eq!(t["maximum"], 900);
         assert!(

@@ -123,8 +123,8 @@ async fn python(
     #[cfg(not(feature = "python"))]
     {
         let _ = (setup, timeout, stop);
-        let message = "this ptc was built without Python programs (cargo feature `python`)";
-        report.failure(FailureKind::Runtime, Some(message.into()), None, 0)
+        let message = Language::Python.unavailable().map(str::to_owned);
+        report.failure(FailureKind::Runtime, message, None, 0)
     }
 }
 

@@ -6,6 +6,7 @@
 //! and its sub-call ids, events, the capture and the outcome's text.
 
 mod convert;
+mod discovery;
 mod lines;
 
 use std::collections::HashMap;
@@ -41,6 +42,9 @@ const PROGRAM_FEED: &str = "<python-input-1>";
 
 /// The external function the bindings call: `_ptc_tool(name, arguments)`.
 const HOST_CALL: &str = "_ptc_tool";
+
+/// The functions the host answers, looked up by name.
+const HOST_FUNCTIONS: [&str; 3] = [HOST_CALL, discovery::SEARCH, discovery::DESCRIBE];
 
 /// What every run has before its `tools` bindings: how a call reaches the
 /// host, `tools["exact-name"]`, and `ToolCallError`. Monty has no class
@@ -85,18 +89,25 @@ impl PythonRuntime {
     }
 }
 
-/// The worker binary: `PTC_PYTHON_WORKER`, else `monty` on `PATH` (PyPI's
-/// `pydantic-monty-runtime`, of the pool's version).
+/// The worker binary: `PTC_PYTHON_WORKER`, else `monty` beside ptc's own
+/// executable (where a wheel's dependency `pydantic-monty-runtime` puts it,
+/// of the pool's version), else `monty` on `PATH`.
 fn worker_binary() -> Result<PathBuf, String> {
     if let Some(path) = std::env::var_os("PTC_PYTHON_WORKER") {
         return Ok(PathBuf::from(path));
     }
-    std::env::var_os("PATH")
-        .and_then(|paths| {
-            std::env::split_paths(&paths)
-                .map(|dir| dir.join("monty"))
-                .find(|path| path.is_file())
-        })
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.join("monty")));
+    let on_path = std::env::var_os("PATH").into_iter().flat_map(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("monty"))
+            .collect::<Vec<_>>()
+    });
+    beside
+        .into_iter()
+        .chain(on_path)
+        .find(|path| path.is_file())
         .ok_or_else(|| {
             "Python programs need Monty's worker: install it (`pip install pydantic-monty-runtime==1.4.0`) so `monty` is on PATH, or set PTC_PYTHON_WORKER to its path".to_owned()
         })
@@ -122,7 +133,11 @@ pub(super) async fn run(
         .filter(|(_, v)| **v)
         .map(|(t, _)| &t.definition)
         .collect();
-    let bindings = format!("{PRELUDE}{}", crate::sdk::runtime_bindings(&shown));
+    let bindings = format!(
+        "{PRELUDE}{}{}",
+        discovery::PRELUDE,
+        crate::sdk::runtime_bindings(&shown)
+    );
     let mut run = PyRun::new(setup);
     let ended = {
         let driven = drive(runtime, &mut run, bindings, code, timeout);
@@ -266,6 +281,15 @@ async fn drive(
                 let answer = run.submit(call_id, &args);
                 checkout.resume(answer, &mut on_print).await?
             }
+            TurnEvent::FunctionCall {
+                function_name,
+                args,
+                object_id: None,
+                ..
+            } if [discovery::SEARCH, discovery::DESCRIBE].contains(&function_name.as_str()) => {
+                let answer = discovery::answer(&run.setup.scope, &function_name, &args);
+                checkout.resume(answer, &mut on_print).await?
+            }
             TurnEvent::FunctionCall { .. } => {
                 checkout
                     .resume(ResumeValue::NotFound, &mut on_print)
@@ -282,8 +306,8 @@ async fn drive(
                 name,
                 object_id: None,
                 ..
-            } if name == HOST_CALL => {
-                let function = MontyObject::function(HOST_CALL, None);
+            } if HOST_FUNCTIONS.contains(&name.as_str()) => {
+                let function = MontyObject::function(&name, None);
                 checkout
                     .resume_name_lookup(NameLookupResult::Value(function), &mut on_print)
                     .await?

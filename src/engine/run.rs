@@ -5,7 +5,7 @@
 
 mod bridge;
 mod describe;
-mod discovery;
+pub(super) mod discovery;
 mod dispatch;
 mod rejections;
 mod timers;

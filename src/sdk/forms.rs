@@ -8,7 +8,7 @@
 use indexmap::IndexMap;
 
 use super::search::summary_of;
-use super::{SdkOptions, instructions, longest_backtick_run, render_declarations, templates};
+use super::{SdkOptions, instructions, longest_backtick_run, render_in, templates};
 use crate::tool::definition::ToolDefinition;
 
 /// A summary in the index is cut to this many characters.
@@ -31,7 +31,7 @@ pub(crate) fn run_code_text(
             return full;
         }
     }
-    let frame = render_declarations(&[]);
+    let frame = render_in(options.language, &[]);
     let partial = Partial {
         count: tools.len(),
         sdk_bytes: declarations.len(),
@@ -61,13 +61,15 @@ impl Partial<'_> {
     fn fill(&self, template: &str, list: &str) -> String {
         let longest = longest_backtick_run(list).max(longest_backtick_run(self.frame));
         let fence = "`".repeat(longest.max(2) + 1);
+        let texts = templates::texts(self.options.language);
         let tools = templates::fill(
             template,
             &[
                 ("count", &self.count.to_string()),
                 ("sdk_size", &approximate_size(self.sdk_bytes)),
-                ("discovery", templates::DISCOVERY),
+                ("discovery", texts.discovery),
                 ("fence", &fence),
+                ("fence_language", texts.fence_language),
                 ("list", list),
                 ("declarations", self.frame),
             ],

@@ -8,7 +8,8 @@ use serde_json::Value;
 
 use super::forms::run_code_text;
 use super::typescript::ESCALATION_NOTE;
-use super::{SdkOptions, render_declarations, run_code_parameters};
+use super::{SdkOptions, render_in, run_code_parameters};
+use crate::contract::run_code::Language;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::registry::Mode;
 
@@ -33,7 +34,8 @@ pub struct PresentedTool {
 pub struct Presentation {
     /// `native`: the visible tools; `ptc`: only `run_code`; `both`: the tools, then `run_code`.
     pub tools: Vec<PresentedTool>,
-    /// The TypeScript declarations of the visible tools (also inside `run_code`'s description).
+    /// The SDK of the visible tools (also inside `run_code`'s description):
+    /// TypeScript declarations, or Python stubs when `run_code` speaks Python.
     pub sdk: Arc<str>,
 }
 
@@ -41,17 +43,21 @@ pub struct Presentation {
 /// every change) and which of its tools are visible, in order.
 pub(crate) type CacheKey = (u64, Vec<bool>);
 
+/// A rendered SDK's: its definitions and its language.
+type SdkKey = (CacheKey, Language);
+
 /// Caches rendered SDKs, so repeated presentations of an unchanged registry
 /// do no rendering work.
 #[derive(Default)]
 pub(crate) struct SdkCache {
-    entries: Mutex<Vec<(CacheKey, Arc<str>)>>,
+    /// The SDKs of recent sets of definitions, each in one language.
+    entries: Mutex<Vec<(SdkKey, Arc<str>)>>,
 }
 
 const CACHE_ENTRIES: usize = 8;
 
 impl SdkCache {
-    fn declarations(&self, key: CacheKey, tools: &[&ToolDefinition]) -> Arc<str> {
+    fn declarations(&self, key: SdkKey, tools: &[&ToolDefinition]) -> Arc<str> {
         let mut entries = self.entries.lock().unwrap_or_else(PoisonError::into_inner);
         if let Some(i) = entries.iter().position(|(k, _)| *k == key) {
             let hit = entries.remove(i);
@@ -59,7 +65,7 @@ impl SdkCache {
             entries.push(hit);
             return sdk;
         }
-        let sdk: Arc<str> = render_declarations(tools).into();
+        let sdk: Arc<str> = render_in(key.1, tools).into();
         if entries.len() == CACHE_ENTRIES {
             entries.remove(0);
         }
@@ -75,7 +81,7 @@ pub(crate) fn present(
     mode: Mode,
     options: &SdkOptions,
 ) -> Presentation {
-    let sdk = cache.declarations(key, tools);
+    let sdk = cache.declarations((key, options.language), tools);
     let mut presented = Vec::new();
     if mode.offers_tools() {
         presented.extend(

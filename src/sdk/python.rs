@@ -42,12 +42,22 @@ use crate::tool::definition::ToolDefinition;
 /// classes filled in, ending with one newline. The same tools always
 /// give the same bytes.
 pub(super) fn render_module(tools: &[&ToolDefinition]) -> String {
+    render_in_frame(templates::FRAME_PY, tools)
+}
+
+/// What `describe_tools` answers for these tools: their types, methods and
+/// namespaces as the module declares them, without its preamble.
+pub(super) fn render_described(tools: &[&ToolDefinition]) -> String {
+    render_in_frame("{{types}}class _Tools:{{methods}}\n{{namespaces}}", tools)
+}
+
+fn render_in_frame(frame: &str, tools: &[&ToolDefinition]) -> String {
     let layout = layout(tools);
     let mut types = Types::new(layout.attributes());
     let methods = members(&layout, &mut types);
     let namespaces = namespace_classes(&layout, &mut types);
     let mut module = templates::fill(
-        templates::FRAME_PY,
+        frame,
         &[
             ("types", &types.decls),
             ("methods", &methods),

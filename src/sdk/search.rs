@@ -11,7 +11,8 @@ use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use serde::Serialize;
 
-use super::typescript;
+use super::{python, typescript};
+use crate::contract::run_code::Language;
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
 use crate::tool::registry::{Scope, ToolMap};
 use documents::Document;
@@ -145,10 +146,11 @@ pub(crate) fn search(scope: &Scope, query: &str, limit: u32) -> Vec<Found> {
     index_of(&tools).search(query, limit, &visible)
 }
 
-/// `tools.$describe` in `scope`: the declarations of the visible tools
-/// among `names` (in registration order), as the SDK renders them, then
-/// `// unknown: …` naming the rest (hidden ones look just as unknown).
-pub(crate) fn describe(scope: &Scope, names: &[String]) -> String {
+/// `tools.$describe` (`describe_tools` in Python) in `scope`: the
+/// declarations of the visible tools among `names` (in registration
+/// order), as the SDK of `language` renders them, then `// unknown: …`
+/// (`# unknown: …`) naming the rest (hidden ones look just as unknown).
+pub(crate) fn describe(scope: &Scope, names: &[String], language: Language) -> String {
     let (tools, visible) = scope.visible_snapshot();
     let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
     let shown: Vec<&ToolDefinition> = tools
@@ -159,7 +161,12 @@ pub(crate) fn describe(scope: &Scope, names: &[String]) -> String {
         .collect();
     let mut out = String::new();
     if !shown.is_empty() {
-        out = typescript::render_sdk(&shown, ["", "declare const tools: {\n", "};\n"]);
+        out = match language {
+            Language::TypeScript => {
+                typescript::render_sdk(&shown, ["", "declare const tools: {\n", "};\n"])
+            }
+            Language::Python => python::render_described(&shown),
+        };
     }
     let known: HashSet<&str> = shown.iter().map(|t| t.name.as_str()).collect();
     let mut unknown: Vec<String> = Vec::new();
@@ -178,7 +185,10 @@ pub(crate) fn describe(scope: &Scope, names: &[String]) -> String {
         }
     }
     if !unknown.is_empty() {
-        out.push_str("// unknown: ");
+        out.push_str(match language {
+            Language::TypeScript => "// unknown: ",
+            Language::Python => "# unknown: ",
+        });
         out.push_str(&unknown.join(", "));
         out.push('\n');
     }

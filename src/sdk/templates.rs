@@ -1,6 +1,8 @@
 //! The texts around the rendered types, kept in `sdk-templates/` and embedded
 //! at build time so the binary is self-contained.
 
+use crate::contract::run_code::Language;
+
 /// The SDK frame: `ToolCallError`, then `{{types}}` and `{{methods}}`.
 pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 
@@ -9,16 +11,20 @@ pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 /// `{{namespaces}}` (a class per namespace).
 pub(crate) const FRAME_PY: &str = include_str!("../../sdk-templates/frame.pyi");
 
-/// The `run_code` instructions: `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
+/// The `run_code` instructions (TypeScript): `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
 /// `{{escalated_max_timeout_ms}}`, `{{working_directory}}` (a whole line, or
 /// nothing), `{{unavailable_sources}}` (whole lines, or nothing), then `{{tools}}`, the tools in one of the three forms below.
 pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
 
-/// The tools when every declaration fits: `{{fence}}`, `{{declarations}}`.
+/// The `run_code` instructions in Python: the placeholders of [`INSTRUCTIONS`].
+pub(crate) const INSTRUCTIONS_PY: &str = include_str!("../../sdk-templates/python/instructions.md");
+
+/// The tools when every declaration fits: `{{fence}}`, `{{fence_language}}`
+/// (the code block's language), `{{declarations}}`.
 pub(crate) const FULL: &str = include_str!("../../sdk-templates/full.md");
 
 /// The tools as an index of names and summaries: `{{count}}`,
-/// `{{sdk_size}}`, `{{discovery}}`, `{{fence}}`, `{{list}}` and
+/// `{{sdk_size}}`, `{{discovery}}`, `{{fence}}`, `{{fence_language}}`, `{{list}}` and
 /// `{{declarations}}` (the frame alone).
 pub(crate) const INDEX: &str = include_str!("../../sdk-templates/index.md");
 
@@ -27,6 +33,35 @@ pub(crate) const NAMESPACES: &str = include_str!("../../sdk-templates/namespaces
 
 /// How to find, read and call tools that are not declared in the description.
 pub(crate) const DISCOVERY: &str = include_str!("../../sdk-templates/discovery.md");
+
+/// [`DISCOVERY`] in Python.
+pub(crate) const DISCOVERY_PY: &str = include_str!("../../sdk-templates/python/discovery.md");
+
+/// The texts of `run_code`'s description that differ by language.
+pub(crate) struct Texts {
+    pub(crate) instructions: &'static str,
+    pub(crate) discovery: &'static str,
+    /// The language of the declarations' code block.
+    pub(crate) fence_language: &'static str,
+}
+
+/// The texts of `run_code` in `language`.
+pub(crate) fn texts(language: Language) -> &'static Texts {
+    static TYPESCRIPT: Texts = Texts {
+        instructions: INSTRUCTIONS,
+        discovery: DISCOVERY,
+        fence_language: "ts",
+    };
+    static PYTHON: Texts = Texts {
+        instructions: INSTRUCTIONS_PY,
+        discovery: DISCOVERY_PY,
+        fence_language: "python",
+    };
+    match language {
+        Language::TypeScript => &TYPESCRIPT,
+        Language::Python => &PYTHON,
+    }
+}
 
 /// The frame around `{{types}}` and `{{methods}}`: `[head, middle, tail]`.
 pub(crate) fn frame() -> [&'static str; 3] {
@@ -94,6 +129,7 @@ mod tests {
             ("unavailable_sources", ""),
             ("tools", ""),
             ("fence", ""),
+            ("fence_language", ""),
             ("declarations", ""),
             ("count", ""),
             ("sdk_size", ""),
@@ -105,7 +141,8 @@ mod tests {
             &[("types", ""), ("methods", ""), ("namespaces", "")],
         );
         assert!(!python.contains("{{"), "{python}");
-        for template in [INSTRUCTIONS, FULL, INDEX, NAMESPACES, DISCOVERY] {
+        let each = [INSTRUCTIONS, INSTRUCTIONS_PY, FULL, INDEX, NAMESPACES];
+        for template in each.into_iter().chain([DISCOVERY, DISCOVERY_PY]) {
             let text = fill(template, &vars);
             assert!(!text.contains("{{"), "{text}");
         }

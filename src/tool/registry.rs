@@ -17,6 +17,7 @@ use super::pipeline::{
     self, Approver, CallOptions, Decision, Denial, ExecuteWrapper, Guard, Hooks, Next, PostExecute,
     ResultObserver,
 };
+use crate::contract::run_code::Language;
 // What the registry holds, and the error adding to it gives: both are part
 // of its API, so they stay reachable from here.
 pub(crate) use super::registered::RegisteredTool;
@@ -66,6 +67,8 @@ struct RegistryInner {
     tools: RwLock<Arc<ToolMap>>,
     hooks: RwLock<Arc<Hooks>>,
     mode: RwLock<Mode>,
+    /// The language run_code speaks: its texts, and the programs the model sends.
+    language: RwLock<Language>,
     /// The directory the tools work in, for `run_code`'s description.
     working_directory: RwLock<Option<String>>,
     /// The tool sources declared so far, in order: where their tools go,
@@ -118,6 +121,7 @@ impl Registry {
                 tools: RwLock::new(Arc::new(IndexMap::new())),
                 hooks: RwLock::new(Arc::new(Hooks::default())),
                 mode: RwLock::new(Mode::default()),
+                language: RwLock::new(Language::default()),
                 working_directory: RwLock::new(None),
                 sources: Mutex::new(Vec::new()),
                 generation: AtomicU64::new(0),
@@ -398,6 +402,21 @@ impl Registry {
     /// Sets the default presentation mode. By default, [`Mode::Ptc`].
     pub fn set_mode(&self, mode: Mode) {
         *write(&self.inner.mode) = mode;
+    }
+
+    /// The language of `run_code`: what its description and schema say
+    /// (the SDK as TypeScript declarations or Python stubs), and what the
+    /// programs the model sends through it ([`Engine::invoke`]) are run as.
+    ///
+    /// [`Engine::invoke`]: crate::Engine::invoke
+    pub fn language(&self) -> Language {
+        *read(&self.inner.language)
+    }
+
+    /// Sets the language of `run_code` (contracts §4). Like the mode, not a
+    /// change of the tools. By default, [`Language::TypeScript`].
+    pub fn set_language(&self, language: Language) {
+        *write(&self.inner.language) = language;
     }
 
     /// The directory the tools work in, if one was set.

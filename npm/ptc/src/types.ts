@@ -26,6 +26,8 @@ export type ErrorCode =
 /** The session's configuration (`initialize`); members left out take ptc's defaults. */
 export interface Config {
   mode?: Mode;
+  /** The language `run_code` speaks and runs (docs/contracts.md §6.1); default "typescript". */
+  language?: "typescript" | "python";
   maxParallelSubCalls?: number;
   defaultTimeoutMs?: number;
   maxTimeoutMs?: number;

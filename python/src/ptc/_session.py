@@ -19,6 +19,7 @@ from ._errors import ProtocolError, PtcError, ServerExited, ToolError
 from ._tools import Policy, Tool
 
 Mode = Literal["ptc", "native", "both"]
+Language = Literal["typescript", "python"]
 
 
 class Config(TypedDict, total=False):
@@ -26,6 +27,8 @@ class Config(TypedDict, total=False):
     take ptc's defaults."""
 
     mode: Mode
+    language: Language
+    """The language ``run_code`` speaks and runs (docs/contracts.md §6.1)."""
     maxParallelSubCalls: int
     defaultTimeoutMs: int
     maxTimeoutMs: int

@@ -114,15 +114,13 @@ struct SdkArgs {
     /// (native), or both.
     #[arg(long, value_enum, default_value_t = ModeArg::Ptc)]
     mode: ModeArg,
-    /// text: run_code's description in ptc mode (the Python stubs with
-    /// --language python), else one section per tool; ts: the TypeScript
-    /// declarations (.d.ts); py: the Python stubs (.pyi, with --language
-    /// python); json: the presentation.
+    /// text: run_code's description in ptc mode, else one section per
+    /// tool; ts: the TypeScript declarations (.d.ts); py: the Python stubs
+    /// (.pyi, with --language python); json: the presentation.
     #[arg(long, value_enum, default_value_t = FormatArg::Text)]
     format: FormatArg,
-    /// The language of the SDK: typescript (what run_code runs) or python
-    /// (the stubs of what `ptc run` runs with --language python; run_code's
-    /// description in Python is still to come).
+    /// The language run_code speaks: its description, and the SDK as
+    /// TypeScript declarations or Python stubs (as `ptc mcp --language`).
     #[arg(long, value_enum, default_value_t = LanguageArg::Typescript)]
     language: LanguageArg,
     /// Compare with this snapshot instead of printing: exit 0 when equal,
@@ -162,9 +160,18 @@ enum FormatArg {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum LanguageArg {
+pub(crate) enum LanguageArg {
     Typescript,
     Python,
+}
+
+impl From<LanguageArg> for Language {
+    fn from(language: LanguageArg) -> Self {
+        match language {
+            LanguageArg::Typescript => Language::TypeScript,
+            LanguageArg::Python => Language::Python,
+        }
+    }
 }
 
 /// A usage or configuration error: exit status 2, each problem one line.
@@ -388,8 +395,7 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
 
     let progress = Progress::start();
     let language = match (args.language, &args.file) {
-        (Some(LanguageArg::Python), _) => Language::Python,
-        (Some(LanguageArg::Typescript), _) => Language::TypeScript,
+        (Some(language), _) => language.into(),
         (None, Some(file)) => Language::from_extension(file).unwrap_or_default(),
         (None, None) => Language::TypeScript,
     };
@@ -445,12 +451,9 @@ async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
     let engine = Engine::new(registry, args.limits.limits()?)?;
     let mode = Mode::from(args.mode);
     let format = sdk_format(args.format, args.language)?;
-    let scope = engine.registry().scope();
-    let presentation = engine.presentation(&scope, Some(mode));
-    let text = match format {
-        Some(format) => format_presentation(&presentation, format),
-        None => engine.python_sdk(&scope),
-    };
+    engine.registry().set_language(args.language.into());
+    let presentation = engine.presentation(&engine.registry().scope(), Some(mode));
+    let text = format_presentation(&presentation, format);
     let (output, status) = match &args.check {
         None => (text, ExitCode::SUCCESS),
         Some(path) => {
@@ -473,19 +476,17 @@ async fn sdk(args: SdkArgs) -> Result<ExitCode, Usage> {
     }
 }
 
-/// The presentation format to print, or `None` for the Python stubs; a
-/// format of the other language is a usage error.
-fn sdk_format(format: FormatArg, language: LanguageArg) -> Result<Option<SdkFormat>, Usage> {
+/// The presentation format to print; a format of the other language is a
+/// usage error.
+fn sdk_format(format: FormatArg, language: LanguageArg) -> Result<SdkFormat, Usage> {
     let python = language == LanguageArg::Python;
     Ok(match (format, python) {
-        (FormatArg::Text, false) => Some(SdkFormat::Text),
-        (FormatArg::Ts, false) => Some(SdkFormat::Ts),
-        (FormatArg::Json, false) => Some(SdkFormat::Json),
-        // The Python form of the model's view is the stubs themselves.
-        (FormatArg::Py | FormatArg::Text, true) => None,
-        (FormatArg::Ts | FormatArg::Json, true) => {
+        (FormatArg::Text, _) => SdkFormat::Text,
+        (FormatArg::Json, _) => SdkFormat::Json,
+        (FormatArg::Ts, false) | (FormatArg::Py, true) => SdkFormat::Sdk,
+        (FormatArg::Ts, true) => {
             return Err(Usage::new(
-                "--language python prints --format py or text; ts and json show the TypeScript SDK",
+                "--format ts prints the TypeScript SDK: with --language python, use --format py",
             ));
         }
         (FormatArg::Py, false) => {

@@ -9,7 +9,7 @@ use ptc::{Engine, McpHttpOptions, McpHttpServer, McpServeError, McpServer, Mode,
 use tokio_util::sync::CancellationToken;
 
 use crate::limits::LimitArgs;
-use crate::{ModeArg, ToolArgs, ToolsFor, Usage, registry, stop};
+use crate::{LanguageArg, ModeArg, ToolArgs, ToolsFor, Usage, registry, stop};
 
 #[derive(Args)]
 pub(crate) struct McpArgs {
@@ -21,6 +21,10 @@ pub(crate) struct McpArgs {
     /// themselves (native), or both.
     #[arg(long, value_enum, default_value_t = ModeArg::Ptc)]
     mode: ModeArg,
+    /// The language of run_code: its description and SDK, and the programs
+    /// it runs. Python needs a ptc built with the `python` feature.
+    #[arg(long, value_enum, default_value_t = LanguageArg::Typescript)]
+    language: LanguageArg,
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (ADDR is
     /// IP:PORT or localhost:PORT, such as 127.0.0.1:8765; port 0 picks one).
     #[arg(long, value_name = "ADDR", value_parser = parse_http_addr)]
@@ -64,6 +68,10 @@ fn parse_http_addr(text: &str) -> Result<SocketAddr, String> {
 
 pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     let token = token(&args)?;
+    let language = ptc::Language::from(args.language);
+    if let Some(why) = language.unavailable() {
+        return Err(Usage::new(format!("--language python: {why}")));
+    }
     // On stdio, the upstream servers start once the one client has said
     // whether it can elicit (they are told so); over HTTP, sessions come
     // and go and share them: they are told it cannot (docs/mcp.md).
@@ -78,6 +86,7 @@ pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
         }) as _
     });
     let (registry, servers) = registry(&args.tools, ToolsFor::McpServer, client_elicits).await?;
+    registry.set_language(language);
     let engine = Engine::new(registry, args.limits.mcp_limits()?)?;
     let server = McpServer::new(engine, Mode::from(args.mode));
     let asked = server.client_elicits();

@@ -1,4 +1,4 @@
-//! What `ptc` prints: the presentation as text, TypeScript or JSON, and an
+//! What `ptc` prints: the presentation as text, its SDK or JSON, and an
 //! outcome's content as plain text.
 
 use ptc::{ContentBlock, Presentation, RUN_CODE};
@@ -12,8 +12,9 @@ pub(crate) enum SdkFormat {
     /// parameters schema as pretty JSON. The default.
     #[default]
     Text,
-    /// Only the TypeScript declarations: a global-script `.d.ts`.
-    Ts,
+    /// Only the SDK: the TypeScript declarations (a global-script `.d.ts`),
+    /// or the Python stubs (a `.pyi` module) when run_code speaks Python.
+    Sdk,
     /// The whole presentation (`{ tools, sdk }`) as pretty JSON.
     Json,
 }
@@ -23,7 +24,7 @@ pub(crate) enum SdkFormat {
 /// same bytes.
 pub(crate) fn format_presentation(presentation: &Presentation, format: SdkFormat) -> String {
     let mut out = match format {
-        SdkFormat::Ts => presentation.sdk.to_string(),
+        SdkFormat::Sdk => presentation.sdk.to_string(),
         SdkFormat::Json => {
             serde_json::to_string_pretty(presentation).expect("a presentation serializes as JSON")
         }
@@ -140,7 +141,7 @@ mod tests {
             format!("{}\n", description.trim_end())
         );
         assert_eq!(
-            format_presentation(&p, SdkFormat::Ts),
+            format_presentation(&p, SdkFormat::Sdk),
             format!("{}\n", p.sdk.trim_end())
         );
         let json: Value = serde_json::from_str(&format_presentation(&p, SdkFormat::Json)).unwrap();

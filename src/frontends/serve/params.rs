@@ -5,6 +5,7 @@ use std::fmt::Display;
 use serde_json::{Map, Value};
 
 use super::errors::RpcError;
+use crate::contract::run_code::Language;
 use crate::json::json_type;
 use crate::tool::registry::Mode;
 
@@ -116,6 +117,14 @@ impl Params {
 
     pub(super) fn optional_mode(&mut self, key: &str) -> Result<Option<Mode>, RpcError> {
         self.optional_choice(key, "\"ptc\", \"native\" or \"both\"")
+    }
+
+    pub(super) fn optional_language(&mut self, key: &str) -> Result<Option<Language>, RpcError> {
+        let language = self.optional_choice(key, "\"typescript\" or \"python\"")?;
+        match language.and_then(Language::unavailable) {
+            Some(why) => Err(self.error(key, format!("is \"python\", but {why}"))),
+            None => Ok(language),
+        }
     }
 
     pub(super) fn required_array(&mut self, key: &str) -> Result<Vec<Value>, RpcError> {

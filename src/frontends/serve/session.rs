@@ -247,6 +247,7 @@ impl Session {
         let mut config = Params::new("initialize", config.unwrap_or_default()).within("config");
         let mut limits = Limits::default();
         let mode = config.optional_mode("mode")?.unwrap_or_default();
+        let language = config.optional_language("language")?.unwrap_or_default();
         for setting in &SETTINGS {
             if let Some(value) = config.optional_u64(setting.name)? {
                 setting.set(&mut limits, value);
@@ -257,6 +258,7 @@ impl Session {
             RpcError::params(format!("invalid params for `initialize`: config: {e}"))
         })?;
         self.registry.set_mode(mode);
+        self.registry.set_language(language);
         *self.engine.write().unwrap_or_else(PoisonError::into_inner) = engine;
         Ok(json!({
             "name": "ptc",
@@ -354,7 +356,8 @@ impl Session {
 
     fn run_code(&self, id: Value, mut params: Params) {
         let request = match RunRequest::from_host(params.take_all()) {
-            Ok(request) => request,
+            // The session's language: the one its presentation speaks.
+            Ok(request) => request.language(self.registry.language()),
             Err(what) => return self.outbox.fail(&id, params.invalid(what)),
         };
         self.spawn(id, |engine, options| async move {

@@ -1,5 +1,6 @@
 use super::*;
 use crate::limits::Limits;
+use crate::sdk::render_declarations;
 
 fn tool(name: &str, description: &str) -> ToolDefinition {
     ToolDefinition::new(name).description(description)

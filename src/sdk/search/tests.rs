@@ -195,6 +195,7 @@ fn describe_renders_visible_tools_and_names_the_rest() {
     let text = describe(
         &scope,
         &names(&["weather-forecast", "send_email", "nope", "a\nb"]),
+        Language::TypeScript,
     );
     assert!(text.starts_with("declare const tools: {\n"), "{text}");
     assert!(text.contains("\"weather-forecast\"(") || text.contains("weather-forecast"));
@@ -203,8 +204,25 @@ fn describe_renders_visible_tools_and_names_the_rest() {
         text.ends_with("};\n// unknown: send_email, nope, \"a\\nb\"\n"),
         "{text}"
     );
-    assert_eq!(describe(&scope, &names(&["nope"])), "// unknown: nope\n");
-    assert_eq!(describe(&scope, &[]), "");
+    let ts = Language::TypeScript;
+    assert_eq!(
+        describe(&scope, &names(&["nope"]), ts),
+        "// unknown: nope\n"
+    );
+    assert_eq!(describe(&scope, &[], ts), "");
+}
+
+/// In Python, the named tools are described as the stubs declare them,
+/// and the rest named on a `#` comment line.
+#[test]
+fn describe_in_python_renders_stubs() {
+    let scope = registry().scope();
+    let names = ["weather-forecast", "nope", "a\nb"].map(str::to_owned);
+    let text = describe(&scope, &names, Language::Python);
+    assert!(text.starts_with("class _Tools:\n"), "{text}");
+    assert!(text.contains("    async def weather_forecast("), "{text}");
+    assert!(!text.contains("send_email"), "{text}");
+    assert!(text.ends_with("\n# unknown: nope, \"a\\nb\"\n"), "{text}");
 }
 
 /// JSON leaves U+2028 and U+2029 as they are, and JavaScript ends a `//`
@@ -215,6 +233,7 @@ fn describe_keeps_unknown_names_on_the_comment_line() {
     let text = describe(
         &scope,
         &["a\u{2028}b".to_owned(), "c\u{2029}d\u{202e}".to_owned()],
+        Language::TypeScript,
     );
     assert_eq!(text, "// unknown: \"a\\u2028b\", \"c\\u2029d\\u202e\"\n");
 }
