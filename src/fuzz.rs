@@ -6,6 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::contract::run_code::Language;
 use crate::engine::{Engine, RunOptions, RunRequest};
 use crate::limits::Limits;
 use crate::tool::definition::ToolDefinition;
@@ -50,7 +51,8 @@ pub fn strip(data: &[u8]) {
     }
 }
 
-/// SDK rendering from an arbitrary schema: never fails, same bytes twice.
+/// SDK rendering from an arbitrary schema, in both languages: never
+/// fails, same bytes twice.
 pub fn sdk(data: &[u8]) {
     let Ok(parameters) = serde_json::from_slice::<Value>(data) else {
         return;
@@ -68,9 +70,12 @@ pub fn sdk(data: &[u8]) {
     let Ok(engine) = Engine::new(registry.clone(), Limits::default()) else {
         return;
     };
-    let first = engine.presentation(&registry.scope(), Some(Mode::Both));
-    let again = engine.presentation(&registry.scope(), Some(Mode::Both));
-    assert_eq!(first, again, "rendering is not deterministic");
+    for language in [Language::TypeScript, Language::Python] {
+        registry.set_language(language);
+        let first = engine.presentation(&registry.scope(), Some(Mode::Both));
+        let again = engine.presentation(&registry.scope(), Some(Mode::Both));
+        assert_eq!(first, again, "rendering is not deterministic");
+    }
 }
 
 /// One line of the host protocol, then end of input: `serve` ends cleanly
@@ -177,4 +182,55 @@ pub fn run(data: &[u8]) {
     assert!(outcome.text().len() <= engine.limits().output_cap_bytes);
     let retired = engine.retired_threads();
     assert_eq!(retired.total, 0, "a sandbox thread was retired: {code:?}");
+}
+
+/// A fuzzed Python program (contracts §6.1), run under a short deadline
+/// against an `echo` tool: it ends by its deadline plus a margin for a
+/// loaded machine, as one of the failure kinds or with text, its text
+/// within the cap. One engine serves every input, so its workers are
+/// reused as a host's are.
+#[cfg(feature = "python")]
+pub fn run_python(data: &[u8]) {
+    use std::sync::OnceLock;
+    use std::time::{Duration, Instant};
+
+    static HOST: OnceLock<(tokio::runtime::Runtime, Engine)> = OnceLock::new();
+    let Ok(code) = std::str::from_utf8(data) else {
+        return;
+    };
+    let (runtime, engine) = HOST.get_or_init(|| {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a tokio runtime");
+        let registry = Registry::new();
+        let echo = Tool::new(
+            ToolDefinition::new("echo").read_only(true),
+            |a: Value, _: crate::ToolContext| async move { Ok::<_, crate::ToolError>(a) },
+        );
+        registry.add(echo).expect("echo registers");
+        let limits = Limits {
+            memory_limit_bytes: 16 << 20,
+            ..Limits::default()
+        };
+        (
+            runtime,
+            Engine::new(registry, limits).expect("valid limits"),
+        )
+    });
+    const DEADLINE_MS: u64 = 300;
+    let request = RunRequest::new(code)
+        .language(Language::Python)
+        .timeout_ms(DEADLINE_MS as i64);
+    let started = Instant::now();
+    let outcome = runtime
+        .block_on(engine.run_code(request, RunOptions::default()))
+        .expect("a run in range");
+    let took = started.elapsed();
+    assert!(
+        took < Duration::from_millis(DEADLINE_MS) + Duration::from_secs(10),
+        "the run took {took:?}: {code:?}"
+    );
+    assert!(outcome.text().len() <= engine.limits().output_cap_bytes);
 }

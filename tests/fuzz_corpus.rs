@@ -51,3 +51,9 @@ fn json_roundtrip_corpus() {
 fn run_corpus() {
     replay("run", ptc::fuzz::run);
 }
+
+#[cfg(feature = "python")]
+#[test]
+fn run_python_corpus() {
+    replay("run_python", ptc::fuzz::run_python);
+}
