@@ -275,25 +275,14 @@ async fn drive(
                 function_name,
                 args,
                 call_id,
-                object_id: None,
+                object_id,
                 ..
-            } if function_name == HOST_CALL => {
-                let answer = run.submit(call_id, &args);
+            } => {
+                let answer = match object_id {
+                    None => run.host_function(&function_name, call_id, &args),
+                    Some(_) => ResumeValue::NotFound,
+                };
                 checkout.resume(answer, &mut on_print).await?
-            }
-            TurnEvent::FunctionCall {
-                function_name,
-                args,
-                object_id: None,
-                ..
-            } if [discovery::SEARCH, discovery::DESCRIBE].contains(&function_name.as_str()) => {
-                let answer = discovery::answer(&run.setup.scope, &function_name, &args);
-                checkout.resume(answer, &mut on_print).await?
-            }
-            TurnEvent::FunctionCall { .. } => {
-                checkout
-                    .resume(ResumeValue::NotFound, &mut on_print)
-                    .await?
             }
             // No file, clock-free sleeping, environment or process access:
             // every OS call gets the sandbox's own refusal.
@@ -387,6 +376,18 @@ impl PyRun {
                 run_id: Arc::clone(&self.setup.run_id),
                 kind,
             });
+        }
+    }
+
+    /// A call of one of the host's functions: a sub-call, or discovery
+    /// answered at once; any other name does not exist.
+    fn host_function(&mut self, name: &str, call_id: u32, args: &CallArgs) -> ResumeValue {
+        match name {
+            HOST_CALL => self.submit(call_id, args),
+            discovery::SEARCH | discovery::DESCRIBE => {
+                discovery::answer(&self.setup.scope, name, args)
+            }
+            _ => ResumeValue::NotFound,
         }
     }
 
