@@ -117,8 +117,11 @@ if (fs.existsSync(path.join(dir, 'ptc-python.jsonl'))) {
   for (const { engine, workload, ...rest } of lines('ptc-python.jsonl')) (rows[engine] ||= {})[workload] = rest;
   const ids = ['W1', 'W2', 'W3', 'W6', 'W7'];
   const figure = (r, id) => (r && r[id] ? (id === 'W6' ? r[id].mib_per_live_run.median : r[id].median) : undefined);
-  python.push('| engine | W1 cold run µs | W2 µs/sub-call | W3 wall ms | W6 MiB/live run | W7 runs/s |', '|---|---|---|---|---|---|');
-  for (const [engine, r] of Object.entries(rows)) python.push(`| ${engine} | ${ids.map((id) => fmt(figure(r, id))).join(' | ')} |`);
+  // W6: RSS summed over the host and its workers, and PSS (shared pages divided).
+  const cell = (r, id) =>
+    id === 'W6' && r.W6 && r.W6.pss_mib_per_live_run ? `${fmt(figure(r, id))} (${fmt(r.W6.pss_mib_per_live_run.median)})` : fmt(figure(r, id));
+  python.push('| engine | W1 cold run µs | W2 µs/sub-call | W3 wall ms | W6 MiB/live run: RSS (PSS) | W7 runs/s |', '|---|---|---|---|---|---|');
+  for (const [engine, r] of Object.entries(rows)) python.push(`| ${engine} | ${ids.map((id) => cell(r, id)).join(' | ')} |`);
   const [a, b] = Object.values(rows);
   if (a && b) {
     const ratio = (id) => {
@@ -151,7 +154,7 @@ const md = [
   ...notes,
   '',
   ...(python.length
-    ? ['## Python programs', '', 'Medians, and ptc\'s over Monty\'s (W7: above 1 is faster).', '', ...python, '', ...pythonDetail, '']
+    ? ['## Python programs', '', 'Medians; the last row is the first engine\'s figure over the second\'s (W6: RSS). Lower is better except W7.', '', ...python, '', ...pythonDetail, '']
     : []),
 ];
 fs.writeFileSync(path.join(dir, 'peers.md'), md.join('\n'));

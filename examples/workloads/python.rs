@@ -296,14 +296,15 @@ async fn w6_round(r: &Runner, code: &str, stats: &Arc<Stats>) -> (usize, usize, 
     (peak, pss, stats.peak.load(Ordering::Relaxed), wall)
 }
 
-/// W6 in this process. A live Python run holds a worker process; the pool
-/// starts them on demand, about 0.1 s each, longer than the runs' 200 ms
-/// sleep, so a first round of 100 runs starts the 100 workers and the
-/// measured round finds them idle in the pool: all 100 runs are alive at
-/// once. The baseline is before the first round (one worker, warm); the
-/// figure per live run is the measured round's peak over it, so it counts
-/// the worker process and the session; `session_mib` is the peak over the
-/// 100 idle workers, the session alone.
+/// W6 in this process. A live Python run holds a worker process, which the
+/// pool starts on demand; starting 100 of them on two cores can take longer
+/// than the runs' 200 ms sleep, so a first round of 100 runs starts the 100
+/// workers and the measured round finds them idle in the pool: all 100 runs
+/// are alive at once. The baseline is before the first round (one worker,
+/// warm); the figure per live run is the measured round's peak over it, so
+/// it counts the worker process and the session (RSS, and PSS once all 100
+/// calls are in flight); `session_mib` is the peak over the 100 idle
+/// workers, the session alone.
 async fn w6_child(r: &Runner, p: &Value, stats: &Arc<Stats>) {
     for _ in 0..5 {
         r.run(p["W1"].as_str().unwrap(), false).await;
