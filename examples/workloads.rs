@@ -5,6 +5,14 @@
 //! Every result is checked, so a broken run cannot report a fast figure.
 //! Each workload runs in a process of its own, so one workload's threads and
 //! heap do not colour the next one's figure.
+//!
+//! With the cargo feature `python`, `-- --python [--json] [--only W1,W3]`
+//! measures the Python programs of W1, W2, W3, W6 and W7
+//! (`fixtures/workloads/programs-python.json`) instead: on ptc
+//! (`Language::Python`, engine `ptc (Python)`) and on Monty used directly
+//! through its pool crate, without ptc (engine `Monty (monty-pool, direct)`,
+//! `workloads/monty_peer.rs`), each pair of rows from fresh processes side
+//! by side (`workloads/python.rs`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -16,6 +24,13 @@ use ptc::{
     ToolDefinition, ToolError,
 };
 use serde_json::{Value, json};
+
+#[cfg(feature = "python")]
+#[path = "workloads/monty_peer.rs"]
+mod monty_peer;
+#[cfg(feature = "python")]
+#[path = "workloads/python.rs"]
+mod python;
 
 fn peers(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -159,9 +174,56 @@ impl PreciseTimer {
     }
 }
 
-fn registry(stats: Arc<Stats>) -> Registry {
+/// The tools' handlers (WORKLOADS.md): `echo` returns its arguments,
+/// `sleep` waits `ms` on a timer, `get_rows` returns W4's rows; the rest
+/// return their arguments. Shared by ptc's registry and the Python peer, so
+/// both answer with the same work.
+#[derive(Clone)]
+struct Handlers {
+    stats: Arc<Stats>,
+    rows: Arc<Value>,
+}
+
+impl Handlers {
+    fn new(stats: Arc<Stats>) -> Self {
+        Self {
+            stats,
+            rows: Arc::new(rows()),
+        }
+    }
+
+    /// One call of tool `name`, counted in flight from now until it settles.
+    fn call(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> impl std::future::Future<Output = Value> + Send + use<> {
+        let (stats, rows) = (Arc::clone(&self.stats), Arc::clone(&self.rows));
+        let name = name.to_owned();
+        let now = stats.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
+        stats.peak.fetch_max(now, Ordering::Relaxed);
+        async move {
+            let result = match name.as_str() {
+                "sleep" => {
+                    let ms = Duration::from_millis(args["ms"].as_u64().unwrap_or(0));
+                    if stats.tokio_sleep.load(Ordering::Relaxed) {
+                        tokio::time::sleep(ms).await;
+                    } else {
+                        stats.timer.sleep(ms).await;
+                    }
+                    json!({ "slept": ms.as_millis() as u64 })
+                }
+                "get_rows" => Value::clone(&rows),
+                _ => args,
+            };
+            stats.in_flight.fetch_sub(1, Ordering::Relaxed);
+            result
+        }
+    }
+}
+
+fn registry(handlers: &Handlers) -> Registry {
     let registry = Registry::new();
-    let rows = Arc::new(rows());
     let tools = load("tools50.json").into_iter().map(|mut def| {
         let name = def.name.clone();
         // These handlers only read: say so, so W3's calls may overlap (a
@@ -169,28 +231,10 @@ fn registry(stats: Arc<Stats>) -> Registry {
         if matches!(name.as_str(), "echo" | "sleep" | "get_rows") {
             def.read_only = true;
         }
-        let (stats, rows) = (Arc::clone(&stats), Arc::clone(&rows));
+        let handlers = handlers.clone();
         Tool::new(def, move |args: Value, _cx: ToolContext| {
-            let (stats, rows, name) = (Arc::clone(&stats), Arc::clone(&rows), name.clone());
-            let now = stats.in_flight.fetch_add(1, Ordering::Relaxed) + 1;
-            stats.peak.fetch_max(now, Ordering::Relaxed);
-            async move {
-                let result = match name.as_str() {
-                    "sleep" => {
-                        let ms = Duration::from_millis(args["ms"].as_u64().unwrap_or(0));
-                        if stats.tokio_sleep.load(Ordering::Relaxed) {
-                            tokio::time::sleep(ms).await;
-                        } else {
-                            stats.timer.sleep(ms).await;
-                        }
-                        json!({ "slept": ms.as_millis() as u64 })
-                    }
-                    "get_rows" => Value::clone(&rows),
-                    _ => args,
-                };
-                stats.in_flight.fetch_sub(1, Ordering::Relaxed);
-                Ok::<_, ToolError>(result)
-            }
+            let call = handlers.call(&name, args);
+            async move { Ok::<_, ToolError>(call.await) }
         })
     });
     registry.add_all(tools).expect("tools50 registers");
@@ -604,9 +648,23 @@ fn in_child(id: &str) -> Value {
 }
 
 fn print_table(records: &[Value]) {
+    // The engine's column only when some record is not ptc's (the Python rows).
+    let engines = records.iter().any(|r| r["engine"] != "ptc");
+    let engine = |r: &Value| {
+        if engines {
+            format!("{:<28} ", r["engine"].as_str().unwrap_or(""))
+        } else {
+            String::new()
+        }
+    };
     println!(
-        "{:<4} {:<16} {:>12} {:>12} {:>12}  extra",
-        "id", "figure", "median", "min", "max"
+        "{}{:<4} {:<16} {:>12} {:>12} {:>12}  extra",
+        engine(&json!({ "engine": "engine" })),
+        "id",
+        "figure",
+        "median",
+        "min",
+        "max"
     );
     for r in records {
         let mut extra = r.clone();
@@ -614,12 +672,13 @@ fn print_table(records: &[Value]) {
             extra.as_object_mut().unwrap().remove(k);
         }
         println!(
-            "{:<4} {:<16} {:>12} {:>12} {:>12}  {}",
+            "{}{:<4} {:<16} {:>12} {:>12} {:>12}  {}",
+            engine(r),
             r["workload"].as_str().unwrap_or(""),
             r["figure"].as_str().unwrap_or(""),
-            r["median"],
-            r["min"],
-            r["max"],
+            r["median"].to_string(),
+            r["min"].to_string(),
+            r["max"].to_string(),
             extra
         );
     }
@@ -634,7 +693,25 @@ async fn main() {
         tokio_sleep: AtomicBool::new(false),
         timer: PreciseTimer::new(),
     });
-    let engine = Engine::new(registry(Arc::clone(&stats)), Limits::default()).unwrap();
+    let handlers = Handlers::new(Arc::clone(&stats));
+    let engine = Engine::new(registry(&handlers), Limits::default()).unwrap();
+    if args
+        .iter()
+        .any(|a| a == "--python" || a == "--python-engine")
+    {
+        #[cfg(feature = "python")]
+        {
+            python::main(&args, engine, handlers).await;
+            return;
+        }
+        #[cfg(not(feature = "python"))]
+        {
+            eprintln!(
+                "the Python rows need the cargo feature `python`: cargo run --release --features python --ignore-rust-version --example workloads -- --python"
+            );
+            std::process::exit(2);
+        }
+    }
     let p = programs();
     if args.iter().any(|a| a == "--w6-child") {
         w6_child(&engine, &p, &stats).await;

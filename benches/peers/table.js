@@ -7,7 +7,9 @@
 // (`node bench.js --check-dts` on ptc's declarations for tools1000) and
 // DIR/peers.jsonl (bench.js, every peer), writes DIR/peers.json (the input
 // of benches/plot_ratios.py) and DIR/peers.md (every figure with its spread),
-// and prints the README's table.
+// and prints the README's table. With DIR/ptc-python.jsonl (examples/workloads.rs
+// --python --json: the Python programs on ptc and on Monty directly), it
+// adds the README's table of the Python programs.
 'use strict';
 const fs = require('fs');
 const os = require('os');
@@ -106,6 +108,33 @@ for (const [name, w] of Object.entries(engines)) {
   if (w.W7) notes.push(`  W7 runs/s at 1, 4, 32 at once: ${Object.values(w.W7.by_concurrency).map(fmt).join(', ')}.`);
   if (w.W6) notes.push(`  W6: ${fmt(w.W6.baseline_mib)} MiB idle, ${fmt(w.W6.mib_per_live_run.median)} MiB per live run, 100 runs done in ${fmt(w.W6.wall_ms)} ms.`);
 }
+// The Python programs (DIR/ptc-python.jsonl, when measured): ptc and Monty
+// used directly, side by side, and ptc's figure over Monty's.
+const python = [];
+const pythonDetail = [];
+if (fs.existsSync(path.join(dir, 'ptc-python.jsonl'))) {
+  const rows = {};
+  for (const { engine, workload, ...rest } of lines('ptc-python.jsonl')) (rows[engine] ||= {})[workload] = rest;
+  const ids = ['W1', 'W2', 'W3', 'W6', 'W7'];
+  const figure = (r, id) => (r && r[id] ? (id === 'W6' ? r[id].mib_per_live_run.median : r[id].median) : undefined);
+  // W6: RSS summed over the host and its workers, and PSS (shared pages divided).
+  const cell = (r, id) =>
+    id === 'W6' && r.W6 && r.W6.pss_mib_per_live_run ? `${fmt(figure(r, id))} (${fmt(r.W6.pss_mib_per_live_run.median)})` : fmt(figure(r, id));
+  python.push('| engine | W1 cold run µs | W2 µs/sub-call | W3 wall ms | W6 MiB/live run: RSS (PSS) | W7 runs/s |', '|---|---|---|---|---|---|');
+  for (const [engine, r] of Object.entries(rows)) python.push(`| ${engine} | ${ids.map((id) => cell(r, id)).join(' | ')} |`);
+  const [a, b] = Object.values(rows);
+  if (a && b) {
+    const ratio = (id) => {
+      const x = figure(a, id);
+      const y = figure(b, id);
+      return x === undefined || y === undefined ? '–' : `${(x / y).toFixed(2)}×`;
+    };
+    python.push(`| ${Object.keys(rows)[0]} / ${Object.keys(rows)[1]} | ${ids.map(ratio).join(' | ')} |`);
+  }
+  pythonDetail.push('| engine | W1 µs | W2 µs | W3 ms | W6 peak MiB | W7 runs/s |', '|---|---|---|---|---|---|');
+  for (const [engine, r] of Object.entries(rows)) pythonDetail.push(`| ${engine} | ${ids.map((id) => spread(r[id])).join(' | ')} |`);
+}
+
 const md = [
   '# ptc and its peers on the reference workloads',
   '',
@@ -124,6 +153,10 @@ const md = [
   '',
   ...notes,
   '',
+  ...(python.length
+    ? ['## Python programs', '', 'Medians; the last row is the first engine\'s figure over the second\'s (W6: RSS). Lower is better except W7.', '', ...python, '', ...pythonDetail, '']
+    : []),
 ];
 fs.writeFileSync(path.join(dir, 'peers.md'), md.join('\n'));
 process.stdout.write(`${table.join('\n')}\n`);
+if (python.length) process.stdout.write(`\nPython programs:\n\n${python.join('\n')}\n`);
