@@ -176,6 +176,41 @@ mod workspace_tools {
         assert_eq!(code, ErrorCode::InvalidArguments);
     }
 
+    /// contracts §8: `read_file` refuses a file with a NUL anywhere in its
+    /// first 8 KiB, the last byte of them included.
+    #[tokio::test]
+    async fn a_nul_in_the_first_8_kib_is_binary() {
+        let (dir, registry) = workspace();
+        let mut bytes = vec![b'a'; 8 * 1024];
+        bytes[8 * 1024 - 1] = 0;
+        bytes.extend_from_slice(b"\nmore text\n");
+        fs::write(dir.path().join("late.bin"), &bytes).unwrap();
+        let (code, message) = fails(&registry, "read_file", json!({ "path": "late.bin" })).await;
+        assert_eq!(code, ErrorCode::ToolError);
+        assert!(message.contains("binary"), "{message}");
+    }
+
+    /// contracts §8: `write_file` renames a new file over the target with
+    /// the target's permissions kept, so a private file stays private.
+    #[tokio::test]
+    #[cfg(unix)]
+    async fn writing_keeps_the_files_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, registry) = workspace();
+        let path = dir.path().join("secret.txt");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        ok(
+            &registry,
+            "write_file",
+            json!({ "path": "secret.txt", "content": "new" }),
+        )
+        .await;
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{mode:o}");
+    }
+
     #[tokio::test]
     async fn large_files_are_cut_with_a_note() {
         let (dir, registry) = workspace();
