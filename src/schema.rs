@@ -294,6 +294,26 @@ mod tests {
         assert_eq!(problem.pointer, "/properties/a/type");
     }
 
+    /// Only a regex the engine rejects is dropped: any other failure to
+    /// build, even one at a `pattern` or under `patternProperties`, is
+    /// refused (no build error found today is one, so the rule is held
+    /// here, against the validator's next version).
+    #[test]
+    fn only_a_rejected_regex_is_a_bad_pattern() {
+        let other = jsonschema::ValidationError::custom("not a regex problem");
+        for pointer in ["/properties/s/pattern", "/patternProperties/^a", ""] {
+            assert!(!is_bad_pattern(&other, pointer), "{pointer}");
+        }
+        let (_, warning) = CompiledSchema::compile(&json!({
+            "properties": { "s": { "pattern": "\\p{Foo}[" } }
+        }))
+        .unwrap();
+        assert!(
+            warning.is_some_and(|w| w.contains("/properties/s/pattern dropped")),
+            "an unknown class is a regex the engine rejects"
+        );
+    }
+
     #[test]
     fn draft07_tuple_items_are_accepted_without_schema_uri() {
         let (s, warning) = CompiledSchema::compile(&json!({
