@@ -314,6 +314,38 @@ mod tests {
         );
     }
 
+    /// A schema's `$schema` picks the meta-schema it is checked against,
+    /// and a schema not valid in its draft is refused at the member that
+    /// is wrong (contracts §2: the error names the JSON path). Each is
+    /// valid 2020-12; the validator's own check of them would name a place
+    /// in the meta-schema instead (`/definitions/stringArray/minItems`).
+    #[test]
+    fn the_named_draft_is_checked_and_the_member_named() {
+        for (uri, schema, pointer) in [
+            (
+                "http://json-schema.org/draft-04/schema#",
+                json!({ "required": [] }),
+                "/required",
+            ),
+            (
+                "http://json-schema.org/draft-06/schema#",
+                json!({ "additionalItems": 5 }),
+                "/additionalItems",
+            ),
+            (
+                "https://json-schema.org/draft/2019-09/schema",
+                json!({ "additionalItems": 5 }),
+                "/additionalItems",
+            ),
+        ] {
+            let mut named = schema.clone();
+            named["$schema"] = json!(uri);
+            let problem = CompiledSchema::compile(&named).err().expect(uri);
+            assert_eq!(problem.pointer, pointer, "{uri}: {}", problem.message);
+            assert!(CompiledSchema::compile(&schema).is_ok(), "valid 2020-12");
+        }
+    }
+
     #[test]
     fn draft07_tuple_items_are_accepted_without_schema_uri() {
         let (s, warning) = CompiledSchema::compile(&json!({
