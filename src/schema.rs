@@ -294,6 +294,60 @@ mod tests {
         assert_eq!(problem.pointer, "/properties/a/type");
     }
 
+    /// Only a regex the engine rejects is dropped: any other failure to
+    /// build, even one at a `pattern` or under `patternProperties`, is
+    /// refused (no build error found today is one, so the rule is held
+    /// here, against the validator's next version).
+    #[test]
+    fn only_a_rejected_regex_is_a_bad_pattern() {
+        let other = jsonschema::ValidationError::custom("not a regex problem");
+        for pointer in ["/properties/s/pattern", "/patternProperties/^a", ""] {
+            assert!(!is_bad_pattern(&other, pointer), "{pointer}");
+        }
+        let (_, warning) = CompiledSchema::compile(&json!({
+            "properties": { "s": { "pattern": "\\p{Foo}[" } }
+        }))
+        .unwrap();
+        assert!(
+            warning.is_some_and(|w| w.contains("/properties/s/pattern dropped")),
+            "an unknown class is a regex the engine rejects"
+        );
+    }
+
+    /// A schema's `$schema` picks the meta-schema it is checked against,
+    /// and a schema not valid in its draft is refused at the member that
+    /// is wrong (contracts §2: the error names the JSON path). Each is
+    /// valid 2020-12; the validator's own check of them would name a place
+    /// in the meta-schema instead (`/definitions/stringArray/minItems`).
+    #[test]
+    fn the_named_draft_is_checked_and_the_member_named() {
+        for (uri, schema, pointer) in [
+            (
+                "http://json-schema.org/draft-04/schema#",
+                json!({ "required": [] }),
+                "/required",
+            ),
+            (
+                "http://json-schema.org/draft-06/schema#",
+                json!({ "additionalItems": 5 }),
+                "/additionalItems",
+            ),
+            (
+                "https://json-schema.org/draft/2019-09/schema",
+                json!({ "additionalItems": 5 }),
+                "/additionalItems",
+            ),
+        ] {
+            let mut named = schema.clone();
+            named["$schema"] = json!(uri);
+            let Err(problem) = CompiledSchema::compile(&named) else {
+                panic!("{uri}: accepted")
+            };
+            assert_eq!(problem.pointer, pointer, "{uri}: {}", problem.message);
+            assert!(CompiledSchema::compile(&schema).is_ok(), "valid 2020-12");
+        }
+    }
+
     #[test]
     fn draft07_tuple_items_are_accepted_without_schema_uri() {
         let (s, warning) = CompiledSchema::compile(&json!({

@@ -176,6 +176,80 @@ mod workspace_tools {
         assert_eq!(code, ErrorCode::InvalidArguments);
     }
 
+    /// contracts §8: `read_file` refuses a file with a NUL anywhere in its
+    /// first 8 KiB, the last byte of them included.
+    #[tokio::test]
+    async fn a_nul_in_the_first_8_kib_is_binary() {
+        let (dir, registry) = workspace();
+        let mut bytes = vec![b'a'; 8 * 1024];
+        bytes[8 * 1024 - 1] = 0;
+        bytes.extend_from_slice(b"\nmore text\n");
+        fs::write(dir.path().join("late.bin"), &bytes).unwrap();
+        let (code, message) = fails(&registry, "read_file", json!({ "path": "late.bin" })).await;
+        assert_eq!(code, ErrorCode::ToolError);
+        assert!(message.contains("binary"), "{message}");
+    }
+
+    /// contracts §8: `read_file` caps its text at 256 KiB: a file of
+    /// exactly that is read whole, one byte more (at a line's end) gets
+    /// the note and no more than the cap of the file.
+    #[tokio::test]
+    async fn read_file_caps_at_256_kib_exactly() {
+        let (dir, registry) = workspace();
+        let line = format!("{}\n", "x".repeat(63));
+        let whole = line.repeat(4096);
+        assert_eq!(whole.len(), 256 * 1024);
+        fs::write(dir.path().join("fits.txt"), &whole).unwrap();
+        let text = ok(&registry, "read_file", json!({ "path": "fits.txt" })).await;
+        assert!(text == json!(whole), "read whole, no note");
+        let over = format!("{}{}\n", line.repeat(4095), "y".repeat(64));
+        assert_eq!(over.len(), 256 * 1024 + 1);
+        fs::write(dir.path().join("over.txt"), &over).unwrap();
+        let text = ok(&registry, "read_file", json!({ "path": "over.txt" })).await;
+        let text = text.as_str().unwrap();
+        let (kept, note) = text.split_once("… [truncated").expect("a note");
+        assert!(kept.len() <= 256 * 1024 + 1, "{}", kept.len());
+        assert!(note.starts_with(": file has 1 more bytes"), "{note}");
+    }
+
+    /// contracts §8: `search_files` skips files over 1 MiB, so a file of
+    /// exactly 1 MiB is searched.
+    #[tokio::test]
+    async fn search_reads_a_file_of_exactly_1_mib() {
+        let (dir, registry) = workspace();
+        let mut text = "needle\n".to_owned();
+        text.push_str(&"x".repeat((1 << 20) - text.len() - 1));
+        text.push('\n');
+        assert_eq!(text.len(), 1 << 20);
+        fs::write(dir.path().join("mib.txt"), &text).unwrap();
+        let found = ok(&registry, "search_files", json!({ "pattern": "needle" })).await;
+        assert_eq!(
+            found,
+            json!([{ "path": "mib.txt", "line": 1, "text": "needle" }])
+        );
+    }
+
+    /// contracts §8: `write_file` renames a new file over the target with
+    /// the target's permissions kept, so a private file stays private.
+    #[tokio::test]
+    #[cfg(unix)]
+    async fn writing_keeps_the_files_permissions() {
+        use std::os::unix::fs::PermissionsExt;
+        let (dir, registry) = workspace();
+        let path = dir.path().join("secret.txt");
+        fs::write(&path, "old").unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o600)).unwrap();
+        ok(
+            &registry,
+            "write_file",
+            json!({ "path": "secret.txt", "content": "new" }),
+        )
+        .await;
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
+        let mode = fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "{mode:o}");
+    }
+
     #[tokio::test]
     async fn large_files_are_cut_with_a_note() {
         let (dir, registry) = workspace();

@@ -181,3 +181,19 @@ async fn the_description_budget_chooses_the_form() {
         "{shown}"
     );
 }
+
+/// contracts §6: a stack limit must leave 2 MiB of headroom below the
+/// sandbox threads' 16 MiB stack: 14 MiB is accepted, a byte more is not.
+#[test]
+fn a_stack_limit_may_take_all_but_the_headroom() {
+    let with_stack = |stack_limit_bytes| Limits {
+        stack_limit_bytes,
+        ..Limits::default()
+    };
+    assert!(with_stack(14 << 20).validate().is_ok());
+    assert!(Engine::new(Registry::new(), with_stack(14 << 20)).is_ok());
+    assert!(matches!(
+        with_stack((14 << 20) + 1).validate(),
+        Err(ptc::ConfigError::StackLimit { .. })
+    ));
+}

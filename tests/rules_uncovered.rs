@@ -3,7 +3,9 @@
 //! a manifest command's stdout past 16 MiB, a line that is not UTF-8, a
 //! wrapper's retries each under the tool's timeout, and `ptc mcp` over
 //! HTTP: the `Host` check on loopback and `--stateless` refusing
-//! escalations.
+//! escalations, an `INVALID_ARGUMENTS` message's three failures and a
+//! count, an unknown name's three nearest tools, and `droppedEvents` when
+//! a host does not read.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Command, Stdio};
@@ -730,4 +732,166 @@ fn ptc_mcp_passes_over_a_line_that_is_not_json() {
     assert_eq!(rest.len(), 1, "only the request is answered: {rest:#?}");
     assert_eq!(rest[0]["id"], 7, "{rest:#?}");
     assert!(rest[0]["result"]["tools"].is_array(), "{rest:#?}");
+}
+
+/// contracts §3: an `INVALID_ARGUMENTS` message names at most three
+/// failures, each at its JSON path with its rule, then "and N more".
+#[tokio::test]
+async fn invalid_arguments_name_three_failures_then_count_the_rest() {
+    let registry = Registry::new();
+    let properties: serde_json::Map<String, Value> = ["a", "b", "c", "d", "e"]
+        .iter()
+        .map(|name| (name.to_string(), json!({ "type": "string" })))
+        .collect();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("five").parameters(json!({
+                "type": "object",
+                "properties": properties,
+            })),
+            |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a) },
+        ))
+        .unwrap();
+    let scope = registry.scope();
+    let call =
+        |arguments: Value| scope.call(Call::new("c", "five", arguments), CallOptions::default());
+    let error = call(json!({ "a": 1, "b": 2, "c": 3, "d": 4, "e": 5 }))
+        .await
+        .expect_err("five wrong types");
+    assert_eq!(error.code, ErrorCode::InvalidArguments, "{}", error.message);
+    let message = &error.message;
+    assert!(
+        message.starts_with("invalid arguments for `five`: at $."),
+        "{message}"
+    );
+    assert_eq!(message.matches("at $.").count(), 3, "{message}");
+    assert_eq!(message.matches("(rule: type)").count(), 3, "{message}");
+    assert!(message.ends_with("; and 2 more"), "{message}");
+    // Three failures exactly: all named, nothing counted.
+    let three = call(json!({ "a": 1, "b": 2, "c": 3 })).await.unwrap_err();
+    assert_eq!(
+        three.message.matches("at $.").count(),
+        3,
+        "{}",
+        three.message
+    );
+    assert!(!three.message.contains("more"), "{}", three.message);
+    // One more than three: "and 1 more".
+    let four = call(json!({ "a": 1, "b": 2, "c": 3, "d": 4 }))
+        .await
+        .unwrap_err();
+    assert!(four.message.ends_with("; and 1 more"), "{}", four.message);
+}
+
+/// host-protocol, Backpressure: a host that does not read ptc's output
+/// loses `run/event` lines past 16 MiB of backlog, not memory, and the
+/// run's response says how many in `droppedEvents`: the events that
+/// arrive and the ones counted as dropped are all the run emitted.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_host_that_does_not_read_gets_dropped_events_counted() {
+    const LINES: usize = 24;
+    let mut serve = RawServe {
+        child: crate::common::spawn(
+            Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .arg("serve")
+                .stdin(Stdio::piped())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::null()),
+        ),
+    };
+    let pid = serve.child.id();
+    let mut stdin = serve.child.stdin.take().unwrap();
+    // The capture holds every line, so each console.log is an event.
+    let initialize = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": { "config": { "outputCapBytes": 64 << 20 } } });
+    let code = format!(
+        "const line = 'x'.repeat(1 << 20)\nfor (let i = 0; i < {LINES}; i++) console.log(line)\nreturn 'done'"
+    );
+    let run = json!({ "jsonrpc": "2.0", "id": 2, "method": "run_code",
+        "params": { "code": code, "description": "logs 1 MiB lines" } });
+    writeln!(stdin, "{initialize}").unwrap();
+    writeln!(stdin, "{run}").unwrap();
+    // Read nothing until the program is done: its sandbox thread ran and
+    // has been idle for a second (or was never seen running within 30 s,
+    // time enough for a loaded machine to start it).
+    let start = std::time::Instant::now();
+    let (mut seen, mut quiet_since) = (false, std::time::Instant::now());
+    while start.elapsed() < Duration::from_secs(120) {
+        if sandbox_running(pid) {
+            seen = true;
+            quiet_since = std::time::Instant::now();
+        } else if (seen && quiet_since.elapsed() > Duration::from_secs(1))
+            || (!seen && start.elapsed() > Duration::from_secs(30))
+        {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop(stdin);
+    let mut events = 0;
+    let mut response = None;
+    for line in BufReader::new(serve.child.stdout.take().unwrap()).lines() {
+        let message: Value = serde_json::from_str(&line.unwrap()).unwrap();
+        if message["method"] == "run/event" {
+            assert_eq!(message["params"]["event"], "log", "{}", head(&message));
+            events += 1;
+        } else if message["id"] == 2 {
+            response = Some(message);
+        }
+    }
+    let response = response.expect("the run is answered");
+    let result = &response["result"];
+    assert_eq!(result["isError"], false, "{}", head(&response));
+    let dropped = result["droppedEvents"].as_u64().unwrap_or_else(|| {
+        panic!(
+            "no droppedEvents, {events} events came: {}",
+            head(&response)
+        )
+    });
+    assert!(dropped >= 1, "{dropped}");
+    assert!(
+        events >= 16,
+        "16 MiB of events are kept before any is dropped: {events}"
+    );
+    assert_eq!(
+        events + dropped as usize,
+        LINES,
+        "{events} came, {dropped} dropped"
+    );
+}
+
+/// The start of a message too long to print whole.
+fn head(message: &Value) -> String {
+    message.to_string().chars().take(300).collect()
+}
+
+/// contracts §3: an unknown name's message names at most three visible
+/// tools near it, closest first, and never a hidden one.
+#[tokio::test]
+async fn an_unknown_tool_names_three_nearest_visible_tools_closest_first() {
+    let registry = Registry::new();
+    // Edits from `abcdefgh`: 3 (too far), 2, 1, 2, 2.
+    for name in ["abcdexxx", "abcdefxx", "abcdefgx", "abcdxfgx", "abxdefgx"] {
+        registry.add(crate::common::echo(name)).unwrap();
+    }
+    let scope = registry.scope();
+    let unknown = || {
+        scope.call(
+            Call::new("c", "abcdefgh", json!({})),
+            CallOptions::default(),
+        )
+    };
+    let error = unknown().await.unwrap_err();
+    assert_eq!(error.code, ErrorCode::UnknownTool);
+    assert_eq!(
+        error.message,
+        "unknown tool `abcdefgh`; nearest visible tools: `abcdefgx`, `abcdefxx`, `abcdxfgx`"
+    );
+    let _hidden = scope.deny(["abcdefgx"]);
+    let error = unknown().await.unwrap_err();
+    assert_eq!(
+        error.message,
+        "unknown tool `abcdefgh`; nearest visible tools: `abcdefxx`, `abcdxfgx`, `abxdefgx`"
+    );
 }

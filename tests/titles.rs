@@ -300,3 +300,14 @@ async fn workspace_tools_read_well() {
         ]
     );
 }
+
+/// contracts §2, Titles: each field of a template is cut to 100
+/// characters (the last of them `…`); a field of 100 is kept whole.
+#[test]
+fn a_template_field_is_cut_to_100_characters() {
+    let definition = ToolDefinition::new("t").call_title_template("Read {path}!");
+    let long = definition.title_of_call(&json!({ "path": "é".repeat(101) }));
+    assert_eq!(long, format!("Read {}…!", "é".repeat(99)));
+    let fits = definition.title_of_call(&json!({ "path": "é".repeat(100) }));
+    assert_eq!(fits, format!("Read {}!", "é".repeat(100)));
+}

@@ -296,6 +296,25 @@ mod tests {
         }
     }
 
+    /// Whatever the text, the gap and the cap, the outcome is at most the
+    /// cap: an empty or one-byte text with a gap too, where the marker
+    /// alone would pass a small cap.
+    #[test]
+    fn a_gap_never_takes_the_text_past_the_cap() {
+        for len in 0..=80 {
+            let text = "x".repeat(len);
+            for cap in 1..=120 {
+                let gap = Gap {
+                    at: 0,
+                    bytes: 1000,
+                    lines: 10,
+                };
+                let out = cap_text(text.clone(), Some(gap), cap);
+                assert!(out.len() <= cap, "{len} bytes, cap {cap}: {out:?}");
+            }
+        }
+    }
+
     #[test]
     fn a_cut_inside_one_line_starts_the_marker_on_a_line_of_its_own() {
         let out = cap_text("x".repeat(1000), None, 100);
