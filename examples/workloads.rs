@@ -593,6 +593,25 @@ fn w6() -> Value {
     )
 }
 
+/// W7's record: the best concurrency's runs/s, and each level's median.
+fn w7_record(levels: Vec<(usize, Summary)>) -> Value {
+    let by: serde_json::Map<String, Value> = levels
+        .iter()
+        .map(|(c, s)| (c.to_string(), json!(round(s.median, 1))))
+        .collect();
+    let (best_c, best) = levels
+        .into_iter()
+        .max_by(|a, b| a.1.median.partial_cmp(&b.1.median).unwrap())
+        .unwrap();
+    record(
+        "W7",
+        "runs_per_sec",
+        &best,
+        1,
+        json!({ "best_concurrency": best_c, "by_concurrency": by }),
+    )
+}
+
 async fn w7(engine: &Engine, p: &Value) -> Value {
     let code = p["W7"].as_str().unwrap().to_owned();
     let mut levels = Vec::new();
@@ -618,21 +637,7 @@ async fn w7(engine: &Engine, p: &Value) -> Value {
         }
         levels.push((concurrency, summary(xs)));
     }
-    let by: serde_json::Map<String, Value> = levels
-        .iter()
-        .map(|(c, s)| (c.to_string(), json!(round(s.median, 1))))
-        .collect();
-    let (best_c, best) = levels
-        .into_iter()
-        .max_by(|a, b| a.1.median.partial_cmp(&b.1.median).unwrap())
-        .unwrap();
-    record(
-        "W7",
-        "runs_per_sec",
-        &best,
-        1,
-        json!({ "best_concurrency": best_c, "by_concurrency": by }),
-    )
+    w7_record(levels)
 }
 
 /// One workload's record, from a fresh process running just that workload.

@@ -20,7 +20,9 @@ use ptc::{Engine, Language, RunEvent, RunOptions, RunRequest};
 use serde_json::{Value, json};
 
 use crate::monty_peer::Peer;
-use crate::{Handlers, Stats, print_table, record, repeat, round, summary, timer_latency_ms};
+use crate::{
+    Handlers, Stats, print_table, record, repeat, round, summary, timer_latency_ms, w7_record,
+};
 
 /// The Python workloads, in order.
 const WORKLOADS: [&str; 5] = ["W1", "W2", "W3", "W6", "W7"];
@@ -407,21 +409,7 @@ async fn w7(r: &Runner, p: &Value) -> Value {
         }
         levels.push((concurrency, summary(xs)));
     }
-    let by: serde_json::Map<String, Value> = levels
-        .iter()
-        .map(|(c, s)| (c.to_string(), json!(round(s.median, 1))))
-        .collect();
-    let (best_c, best) = levels
-        .into_iter()
-        .max_by(|a, b| a.1.median.partial_cmp(&b.1.median).unwrap())
-        .unwrap();
-    record(
-        "W7",
-        "runs_per_sec",
-        &best,
-        1,
-        json!({ "best_concurrency": best_c, "by_concurrency": by }),
-    )
+    w7_record(levels)
 }
 
 /// One workload on one engine, from a fresh process.
