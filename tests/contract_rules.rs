@@ -244,6 +244,23 @@ async fn a_huge_tool_result_ends_the_run_as_memory() {
     );
 }
 
+/// Waits until `notes` holds `count` entries. A run that ends before is the
+/// test's failure, shown, not a hang: its calls never reached the tools.
+async fn until_noted<T>(
+    notes: &Mutex<Vec<String>>,
+    count: usize,
+    run: &tokio::task::JoinHandle<T>,
+) {
+    while notes.lock().unwrap().len() < count {
+        assert!(
+            !run.is_finished(),
+            "the run ended with {:?} noted, before its calls reached the tools",
+            notes.lock().unwrap()
+        );
+        tokio::task::yield_now().await;
+    }
+}
+
 /// A registry with `gate` (records "gate", then waits until released) and
 /// `note` (records its label), for ordering tests that need no clock.
 fn gate_and_note() -> (Registry, Arc<tokio::sync::Notify>, Arc<Mutex<Vec<String>>>) {
@@ -297,9 +314,7 @@ async fn runs_waiting_for_admission_go_in_order() {
                 .await
         })
     };
-    while notes.lock().unwrap().len() < 2 {
-        tokio::task::yield_now().await;
-    }
+    until_noted(&notes, 2, &first).await;
     let later = |label: &'static str| {
         let engine = engine.clone();
         async move {
@@ -341,9 +356,7 @@ async fn each_run_has_its_own_sub_call_slots() {
                 .await
         })
     };
-    while notes.lock().unwrap().is_empty() {
-        tokio::task::yield_now().await;
-    }
+    until_noted(&notes, 1, &waiting).await;
     let other = engine
         .run_code(
             RunRequest::new("await tools.note({ l: 'other run' }); return 'other done'"),

@@ -174,6 +174,33 @@ async fn a_rejection_is_described_in_at_most_1_kib() {
         .strip_prefix("[warn] unhandled rejection: ")
         .expect(line);
     assert_eq!(described, format!("Error: {}…", "x".repeat(1024 - 7)));
+    // Exactly 1 KiB is whole; an empty message leaves the name alone.
+    let whole = run("Promise.reject(new Error('x'.repeat(1017)))\nreturn 'done'").await;
+    let line = format!("[warn] unhandled rejection: Error: {}\n", "x".repeat(1017));
+    assert!(whole.contains(&line), "{whole}");
+    let bare = run("Promise.reject(new Error(''))\nreturn 'done'").await;
+    assert_eq!(bare, "[warn] unhandled rejection: Error\ndone");
+}
+
+#[tokio::test]
+async fn past_sixteen_rejections_are_counted() {
+    let rejecting = |n: usize| {
+        format!(
+            "for (let i = 0; i < {n}; i++) Promise.reject(new Error('r' + i))\nawait null\nreturn 'done'"
+        )
+    };
+    let text = run(&rejecting(18)).await;
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 18, "{text}");
+    assert_eq!(lines[15], "[warn] unhandled rejection: Error: r15");
+    assert_eq!(lines[16], "[warn] … and 2 more unhandled rejections");
+    let text = run(&rejecting(17)).await;
+    assert!(
+        text.ends_with("[warn] … and 1 more unhandled rejection\ndone"),
+        "{text}"
+    );
+    let text = run(&rejecting(16)).await;
+    assert!(!text.contains("more unhandled"), "{text}");
 }
 
 /// A `ptc serve` session with `risky` (policy `ask`) and `deploy`

@@ -104,6 +104,22 @@ fn registration_errors_name_the_tool_and_the_path() {
         r.add(not_object).unwrap_err(),
         RegistrationError::NonObjectParameters { .. }
     ));
+    // A list of types is an object schema when it names "object".
+    let listed = |name: &str, types| {
+        Tool::from_arc(
+            ToolDefinition::new(name).parameters(json!({ "type": types })),
+            echo_handler(),
+        )
+    };
+    r.add(listed("t_listed", json!(["null", "object"])))
+        .unwrap();
+    assert!(r.remove("t_listed"));
+    assert_eq!(
+        r.add(listed("t_unlisted", json!(["string", "null"])))
+            .unwrap_err()
+            .to_string(),
+        "tool `t_unlisted`: $.parameters.type: parameters must be an object schema (type is [\"string\",\"null\"])"
+    );
 
     let bad_schema = Tool::from_arc(
         ToolDefinition::new("t3").parameters(json!({

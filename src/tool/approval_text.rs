@@ -167,16 +167,24 @@ mod tests {
 
     #[test]
     fn what_cannot_be_shown_is_refused() {
-        assert!(too_long_for_call("x", MAX_SHOWN_ARGUMENT_BYTES).is_none());
+        // The bounds as contracts §6 states them, literally: 16 KiB of
+        // arguments, 64 KiB of code, 2 KiB of each note, each exactly shown.
+        assert!(too_long_for_call("x", 16 * 1024).is_none());
+        assert!(too_long_for_call("x", 16 * 1024 + 1).is_some());
+        let at_most_and_over = |n: usize| ("x".repeat(n), "x".repeat(n + 1));
+        let (code, long_code) = at_most_and_over(64 * 1024);
+        assert!(too_long_for_escalation(&code, "", "").is_none());
+        let (note, long_note) = at_most_and_over(2 * 1024);
+        assert!(too_long_for_escalation("ok", &note, &note).is_none());
+        assert!(too_long_for_escalation("ok", &long_note, "").is_some());
+        assert!(too_long_for_escalation("ok", "", &long_note).is_some());
         assert_eq!(
             too_long_for_call("x", 20_000).unwrap(),
             "tool `x` needs approval and its arguments (20000 bytes of JSON) are too long to show a person in full (at most 16 KiB): make them shorter, or split the work into smaller calls"
         );
-        let code = "x".repeat(MAX_SHOWN_CODE_BYTES + 1);
         assert_eq!(
-            too_long_for_escalation(&code, "", "").unwrap(),
+            too_long_for_escalation(&long_code, "", "").unwrap(),
             "escalation needs approval and the program (65537 bytes) is too long to show a person in full (at most 64 KiB): make it shorter"
         );
-        assert!(too_long_for_escalation("ok", "d", &"j".repeat(3000)).is_some());
     }
 }

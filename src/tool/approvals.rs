@@ -117,6 +117,28 @@ fn duration(ms: u64) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn waits_read_in_the_largest_whole_unit() {
+        let read: Vec<String> = [1, 999, 1000, 1500, 2000, 59_000, 60_000, 90_000, 600_000]
+            .into_iter()
+            .map(duration)
+            .collect();
+        assert_eq!(
+            read,
+            [
+                "1 ms",
+                "999 ms",
+                "1 s",
+                "1500 ms",
+                "2 s",
+                "59 s",
+                "1 minute",
+                "90 s",
+                "10 minutes"
+            ]
+        );
+    }
+
     #[tokio::test(start_paused = true)]
     async fn too_many_or_too_long_is_refused() {
         let gate = Gate::new(ApprovalLimits {

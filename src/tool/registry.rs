@@ -839,6 +839,27 @@ mod tests {
         registry.replace_source("s", vec![tool("s.x")]);
         assert!(registry.absence_notes().is_empty());
         assert!(registry.absent_tool_error("s.y").is_none());
+
+        // Declared again (a restart): starting again unless it has tools.
+        registry.declare_source("t", "MCP server `t`", "t.");
+        registry.set_absence("t", Some(failed(None)));
+        registry.declare_source("s", "MCP server `s`", "s.");
+        registry.declare_source("t", "MCP server `t`", "t.");
+        assert_eq!(
+            registry.absence_notes(),
+            ["MCP server `t` is still starting: its tools (`t.*`) are not declared yet."]
+        );
+    }
+
+    #[test]
+    fn followers_see_the_generation_of_each_change() {
+        let registry = Registry::new();
+        let mut changes = registry.changes();
+        registry.add(tool("a")).unwrap();
+        registry.add(tool("b")).unwrap();
+        assert!(changes.has_changed().unwrap());
+        assert_eq!(*changes.borrow_and_update(), 2);
+        assert_eq!(registry.generation(), 2);
     }
 
     #[test]

@@ -141,8 +141,9 @@ fn ask(prompt: &str) -> Option<bool> {
     let mut line = String::new();
     let read = input.read_line(&mut line);
     status().prompting -= 1;
+    // End of input reads nothing, so it is a no like any other line.
     let yes = matches!(line.trim().to_ascii_lowercase().as_str(), "y" | "yes");
-    Some(read.is_ok_and(|n| n > 0) && yes)
+    Some(read.is_ok() && yes)
 }
 
 /// The most characters of a call's title on the progress line, so the line
