@@ -98,10 +98,10 @@ impl NoLeaks {
     /// they are killed, so one leak does not cascade into other tests.
     pub fn leaked(&self) -> Vec<Leak> {
         let started = Instant::now();
-        let mut alive = tagged(&self.tag);
+        let mut alive = tagged_twice(&self.tag);
         while !alive.is_empty() && started.elapsed() < self.settle {
             std::thread::sleep(Duration::from_millis(50));
-            alive = tagged(&self.tag);
+            alive = tagged_twice(&self.tag);
         }
         for leak in &alive {
             // SAFETY: kill has no memory effects; a pid gone is ESRCH.
@@ -170,6 +170,18 @@ pub fn tagged(tag: &str) -> Vec<Leak> {
             command_line: command_line(pid),
         })
         .collect()
+}
+
+/// [`tagged`], with an empty answer looked at again: a process in the
+/// middle of `execve` shows no environment for a moment, so one look can
+/// miss a child a shell just started.
+fn tagged_twice(tag: &str) -> Vec<Leak> {
+    let alive = tagged(tag);
+    if !alive.is_empty() {
+        return alive;
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    tagged(tag)
 }
 
 fn carries(pid: i32, wanted: &[u8]) -> bool {
