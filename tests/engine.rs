@@ -189,6 +189,12 @@ async fn syntax_failures_point_at_the_models_code() {
     assert!(o.text().contains("line 2"), "{}", o.text());
     let o = run(&engine(), "class A { constructor(private x: number) {} }").await;
     assert_eq!(o.kind, Some(FailureKind::Syntax));
+    // Past the stripper, QuickJS's own refusal, with its position.
+    let o = run(&engine(), "let b = 2\n  let b = 3\nreturn b").await;
+    assert_eq!(
+        o.text(),
+        "Error: code run failed (syntax): SyntaxError: invalid redefinition of lexical identifier (line 2, column 3)"
+    );
 }
 
 #[tokio::test]

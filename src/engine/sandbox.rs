@@ -444,11 +444,23 @@ pub(crate) fn eval_named<'js>(
             file_name.as_ptr(),
             qjs::JS_EVAL_TYPE_GLOBAL as i32,
         );
-        let value = Value::from_raw(ctx.clone(), raw);
-        if value.type_of() == rquickjs::Type::Exception {
+        returned(ctx, raw)
+    }
+}
+
+/// What a QuickJS call returned, or the exception it threw. `JS_EXCEPTION`
+/// is a tag, not an object: `Value::type_of` calls it `Unknown` (its
+/// `Exception` is an `Error` object), so the tag itself is tested.
+///
+/// # Safety
+/// `raw` is an owned value of `ctx`'s runtime, handed over.
+unsafe fn returned<'js>(ctx: &Ctx<'js>, raw: qjs::JSValue) -> rquickjs::Result<Value<'js>> {
+    // SAFETY: the caller hands `raw` over; the exception tag owns nothing.
+    unsafe {
+        if qjs::JS_IsException(raw) {
             Err(rquickjs::Error::Exception)
         } else {
-            Ok(value)
+            Ok(Value::from_raw(ctx.clone(), raw))
         }
     }
 }
@@ -478,10 +490,7 @@ impl Bytecode {
                     file_name.as_ptr(),
                     (qjs::JS_EVAL_TYPE_GLOBAL | qjs::JS_EVAL_FLAG_COMPILE_ONLY) as i32,
                 );
-                let function = Value::from_raw(ctx.clone(), function);
-                if function.type_of() == rquickjs::Type::Exception {
-                    return Err(rquickjs::Error::Exception);
-                }
+                let function = returned(&ctx, function)?;
                 let mut size = 0;
                 let buf = qjs::JS_WriteObject(
                     raw_ctx,
@@ -514,11 +523,7 @@ impl Bytecode {
             if qjs::JS_VALUE_GET_TAG(function) == qjs::JS_TAG_EXCEPTION {
                 return Err(rquickjs::Error::Exception);
             }
-            let value = Value::from_raw(ctx.clone(), qjs::JS_EvalFunction(raw_ctx, function));
-            if value.type_of() == rquickjs::Type::Exception {
-                return Err(rquickjs::Error::Exception);
-            }
-            Ok(value)
+            returned(ctx, qjs::JS_EvalFunction(raw_ctx, function))
         }
     }
 }
