@@ -5,8 +5,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use ptc::{
-    ContentBlock, Engine, ErrorCode, FailureKind, Limits, Outcome, Policy, Registry, RunEvent,
-    RunEventKind, RunOptions, RunRequest, Tool, ToolContext, ToolDefinition, ToolError, ToolOutput,
+    ContentBlock, Engine, ErrorCode, FailureKind, Limits, LogLevel, Outcome, Policy, Registry,
+    RunEvent, RunEventKind, RunOptions, RunRequest, Tool, ToolContext, ToolDefinition, ToolError,
+    ToolOutput,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -828,6 +829,33 @@ async fn output_never_exceeds_the_cap() {
     assert!(o.text().len() <= 1000);
     assert!(o.text().starts_with("aaa") && o.text().ends_with("bbb"));
     assert!(o.text().contains("bytes left out"), "{}", o.text());
+}
+
+#[tokio::test]
+async fn log_events_carry_the_console_methods_level() {
+    let events = Events::default();
+    let code = "console.log('l'); console.info('i'); console.warn('w'); console.error('e'); console.debug('d')";
+    engine()
+        .run_code(RunRequest::new(code), events.options())
+        .await
+        .unwrap();
+    let levels: Vec<(LogLevel, String)> = events
+        .take()
+        .into_iter()
+        .filter_map(|e| match e {
+            RunEventKind::Log { level, text } => Some((level, text)),
+            _ => None,
+        })
+        .collect();
+    let expected = [
+        (LogLevel::Log, "l"),
+        (LogLevel::Info, "i"),
+        (LogLevel::Warn, "w"),
+        (LogLevel::Error, "e"),
+        (LogLevel::Debug, "d"),
+    ]
+    .map(|(level, text)| (level, text.to_owned()));
+    assert_eq!(levels, expected);
 }
 
 #[tokio::test]
