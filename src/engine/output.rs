@@ -355,6 +355,19 @@ mod tests {
         assert_eq!(kept(&out).lines().count() + lines, 10_000);
     }
 
+    #[test]
+    fn head_and_tail_each_hold_exactly_the_cap() {
+        let mut c = Capture::new(6);
+        let streamed: Vec<bool> = ["aa", "bb", "cc", "dd"]
+            .into_iter()
+            .map(|l| c.push(l.to_owned()))
+            .collect();
+        assert_eq!(streamed, [true, true, false, false]);
+        let mut out = String::new();
+        assert!(c.render(&mut out).is_none(), "nothing dropped: {out}");
+        assert_eq!(out, "aa\nbb\ncc\ndd\n");
+    }
+
     /// The capture drops lines, then the output cap cuts what is left:
     /// one marker counts both (a run printing 300,000 bytes was told of
     /// only the cap's share).
