@@ -255,6 +255,9 @@ mod tests {
         assert_eq!(json_path("/a/0/b"), "$.a[0].b");
         assert_eq!(json_path("/x-request-id"), "$[\"x-request-id\"]");
         assert_eq!(json_path("/a~1b/c~0d"), "$[\"a/b\"][\"c~d\"]");
+        // `_` and `$` go anywhere in an identifier; a digit not first.
+        assert_eq!(json_path("/_a_b/$c$d/e1"), "$._a_b.$c$d.e1");
+        assert_eq!(json_path("/1e"), "$[\"1e\"]");
     }
 
     #[test]
