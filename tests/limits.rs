@@ -126,6 +126,29 @@ async fn every_front_end_refuses_a_limit_out_of_range_with_the_same_message() {
 
 /// The budget a host sets through `initialize` decides the description's
 /// form, as the command line's flag does for `ptc sdk`.
+#[test]
+fn limit_flags_show_their_defaults_in_help() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = ptc(dir.path(), &["run", "--help"]);
+    assert!(out.status.success());
+    let help = String::from_utf8_lossy(&out.stdout);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let limits = Limits::default();
+    for shown in [
+        format!(
+            "--max-parallel <N> Sub-calls in flight at once; 1 is strictly serial [default: {}]",
+            limits.max_parallel_sub_calls
+        ),
+        format!(
+            "Deadline of the run in milliseconds [default: {}; ptc mcp: 55000]",
+            limits.default_timeout_ms
+        ),
+    ] {
+        assert!(help.contains(&shown), "{shown} in {help}");
+    }
+    assert!(!help.contains("{default}"), "{help}");
+}
+
 #[tokio::test]
 async fn the_description_budget_chooses_the_form() {
     let dir = tempfile::tempdir().unwrap();

@@ -129,6 +129,8 @@ mod tests {
         assert_eq!(parse_size("64m"), Ok(64 << 20));
         assert_eq!(parse_size("32 KiB"), Ok(32 << 10));
         assert_eq!(parse_size("2GB"), Ok(2_000_000_000));
+        assert_eq!(parse_size("2GiB"), Ok(2 << 30));
+        assert_eq!(parse_size("3k"), Ok(3 << 10));
         assert_eq!(parse_size("10b"), Ok(10));
         assert!(parse_size("").is_err());
         assert!(parse_size("MiB").is_err());
