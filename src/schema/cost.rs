@@ -375,7 +375,8 @@ impl<'a> Builder<'a> {
 
 /// The document's resources (`$id`s) and anchors, by pointer.
 struct Resources {
-    /// `(pointer, $id)`; the document itself is `("", "")`.
+    /// `(pointer, $id)`; the document is `("", "")` whether it has an
+    /// `$id` or not, and `("", $id)` as well when it has one.
     ids: Vec<(String, String)>,
     /// `(pointer, name, dynamic)` for `$anchor`, `$dynamicAnchor` and
     /// `$recursiveAnchor: true` (name "").
@@ -410,13 +411,16 @@ impl Resources {
 
     fn note(&mut self, pointer: &str, object: &serde_json::Map<String, Value>) {
         let text = |key| object.get(key).and_then(Value::as_str);
-        if let Some(id) = text("$id")
-            .or_else(|| text("id"))
-            .filter(|id| !id.is_empty())
-        {
-            let id = id.split('#').next().unwrap_or(id);
-            if !pointer.is_empty() && !id.is_empty() {
-                self.ids.push((pointer.to_owned(), id.to_owned()));
+        // Draft-04 writes `id`; before 2019-09 an id's fragment names a
+        // plain anchor (`"$id": "#item"`). Both count, whatever the draft.
+        for id in ["$id", "id"].into_iter().filter_map(text) {
+            let (resource, fragment) = id.split_once('#').unwrap_or((id, ""));
+            if !resource.is_empty() {
+                self.ids.push((pointer.to_owned(), resource.to_owned()));
+            }
+            if !fragment.is_empty() {
+                self.anchors
+                    .push((pointer.to_owned(), fragment.to_owned(), false));
             }
         }
         if let Some(name) = text("$anchor") {

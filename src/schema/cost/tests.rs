@@ -171,3 +171,181 @@ fn members_and_positions_take_the_widest() {
     });
     assert_eq!(worst_case(&schema), Ok((50 + 1 + 7 + 1, 1)));
 }
+
+/// A ladder of `depth` rungs under `definitions`, rung `i` carrying
+/// `{ id_key: anchor(i) }` and reached as `{ "$ref": link(i) }`.
+fn linked_ladder(
+    depth: usize,
+    id_key: &str,
+    anchor: &dyn Fn(usize) -> String,
+    link: &dyn Fn(usize) -> String,
+) -> Value {
+    let mut defs = serde_json::Map::new();
+    for i in 0..depth {
+        let mut rung = if i + 1 == depth {
+            json!({ "type": "string" })
+        } else {
+            json!({ "anyOf": vec![json!({ "$ref": link(i + 1) }); 6] })
+        };
+        rung[id_key] = json!(anchor(i));
+        defs.insert(format!("a{i}"), rung);
+    }
+    json!({ "properties": { "p": { "$ref": link(0) } }, "definitions": defs })
+}
+
+/// The validator resolves a reference by the document's own `$id`, and
+/// takes an id's fragment for an anchor (drafts 4 to 7): both are counted.
+#[test]
+fn references_by_the_documents_id_and_by_legacy_anchors_are_followed() {
+    let by_root_id = |depth| {
+        let root = "https://example.com/root.json";
+        let link = |i| format!("{root}#/definitions/a{i}");
+        let mut ladder = linked_ladder(depth, "$comment", &|_| String::new(), &link);
+        ladder["$id"] = json!(root);
+        ladder
+    };
+    let legacy = |id_key: &'static str, draft: &'static str| {
+        move |depth| {
+            let name = |i| format!("#a{i}");
+            let mut ladder = linked_ladder(depth, id_key, &name, &name);
+            ladder["$schema"] = json!(draft);
+            ladder
+        }
+    };
+    let draft_07 = legacy("$id", "http://json-schema.org/draft-07/schema#");
+    let draft_04 = legacy("id", "http://json-schema.org/draft-04/schema#");
+    // Relative ids resolve against the document's: `a1.json` is
+    // https://example.com/schemas/a1.json.
+    let by_resolved_id = |depth| {
+        let id = |i| format!("a{i}.json");
+        let link = |i| format!("https://example.com/schemas/a{i}.json");
+        let mut ladder = linked_ladder(depth, "$id", &id, &link);
+        ladder["$id"] = json!("https://example.com/schemas/root.json");
+        ladder
+    };
+    let ladders: [&dyn Fn(usize) -> Value; 4] =
+        [&by_root_id, &draft_07, &draft_04, &by_resolved_id];
+    for ladder in ladders {
+        // Three rungs: the validator reaches the last one (a number under
+        // `p` fails), and the count is the plain ladder's.
+        let short = ladder(3);
+        let (compiled, _) = crate::schema::CompiledSchema::compile(&short).unwrap();
+        assert!(compiled.check(&json!({ "p": 5 })).is_err(), "{short}");
+        assert!(compiled.check(&json!({ "p": "x" })).is_ok(), "{short}");
+        assert_eq!(worst_case(&short), worst_case(&ref_ladder(3, 6)), "{short}");
+        let long = ladder(10);
+        assert!(
+            matches!(check(&long), Err(TooCostly::Fanout { depth: 1, .. })),
+            "{long}"
+        );
+    }
+}
+
+#[test]
+fn the_message_names_the_place_and_the_reference() {
+    let too_wide = wide(1000);
+    let message = check(&too_wide).unwrap_err().to_string();
+    assert!(
+        message.contains("more than 1000 subschemas at one place (the value itself)"),
+        "{message}"
+    );
+    let nested = json!({ "properties": { "a": { "items": too_wide } } });
+    let message = check(&nested).unwrap_err().to_string();
+    assert!(message.contains("(2 levels in)"), "{message}");
+    let message = check(&json!({ "$ref": "#" })).unwrap_err().to_string();
+    assert_eq!(
+        message,
+        "the $ref at the root leads back to itself without going into the value"
+    );
+    let inner = json!({ "properties": { "x": { "$ref": "#/properties/x" } } });
+    let message = check(&inner).unwrap_err().to_string();
+    assert!(
+        message.starts_with("the $ref at /properties/x leads back"),
+        "{message}"
+    );
+}
+
+/// `anyOf` of `n` plain subschemas: `n + 1` apply where it does.
+fn wide(n: usize) -> Value {
+    json!({ "anyOf": vec![json!({ "type": "string" }); n] })
+}
+
+/// The limit is 1,000 inclusive, at the value itself and inside it.
+#[test]
+fn exactly_the_limit_is_accepted() {
+    assert_eq!(worst_case(&wide(999)), Ok((1000, 0)));
+    assert!(check(&wide(1000)).is_err());
+    let inside = |n| json!({ "properties": { "a": wide(n) } });
+    assert_eq!(worst_case(&inside(999)), Ok((1000, 1)));
+    assert!(check(&inside(1000)).is_err());
+}
+
+/// Every applicator is read: in place, per member, per element.
+#[test]
+fn every_applicator_counts() {
+    let w = wide(10); // 11 where it applies
+    let cases = [
+        (json!({ "allOf": [w], "oneOf": [w, w] }), (34, 0)),
+        (json!({ "not": w }), (12, 0)),
+        (json!({ "if": w, "then": w, "else": w }), (34, 0)),
+        (json!({ "dependentSchemas": { "a": w, "b": w } }), (23, 0)),
+        (json!({ "dependencies": { "a": w, "b": ["a"] } }), (12, 0)),
+        (json!({ "allOf": [w], "unevaluatedItems": false }), (23, 0)),
+        (json!({ "patternProperties": { "a": w, "b": w } }), (22, 1)),
+        (
+            json!({ "propertyNames": w, "unevaluatedProperties": w }),
+            (22, 1),
+        ),
+        (
+            json!({ "items": [w, wide(3)], "additionalItems": w }),
+            (22, 1),
+        ),
+        (json!({ "items": w, "contains": w }), (22, 1)),
+    ];
+    for (schema, expected) in cases {
+        assert_eq!(worst_case(&schema), Ok(expected), "{schema}");
+    }
+}
+
+/// A `#/...` reference inside a resource (an `$id`) points into that
+/// resource, not into the document.
+#[test]
+fn fragments_resolve_in_the_enclosing_resource() {
+    let schema = json!({
+        "properties": { "s": { "$ref": "sub.json" } },
+        "$defs": {
+            "sub": {
+                "$id": "sub.json",
+                "properties": { "x": { "$ref": "#/$defs/w" } },
+                "$defs": { "w": wide(20) }
+            },
+            "another-resource": { "$id": "other.json", "$defs": { "w": true } }
+        }
+    });
+    assert_eq!(worst_case(&schema), Ok((22, 2)));
+}
+
+/// `$recursiveRef` may land on any `$recursiveAnchor: true` resource;
+/// `$dynamicRef` only on the dynamic anchors of its name.
+#[test]
+fn dynamic_references_take_only_their_anchors() {
+    let recursive = json!({
+        "$recursiveAnchor": true,
+        "anyOf": vec![json!({ "type": "string" }); 4],
+        "properties": { "i": { "$ref": "item.json" } },
+        "$defs": { "item": { "$id": "item.json", "properties": { "x": { "$recursiveRef": "#" } } } }
+    });
+    // Under each `x` both the root and the item apply: the counts grow as
+    // Fibonacci's numbers, past the limit 13 levels in.
+    assert!(matches!(
+        check(&recursive),
+        Err(TooCostly::Fanout { depth: 13, .. })
+    ));
+    let dynamic = json!({
+        "$dynamicAnchor": "node",
+        "anyOf": vec![json!({ "type": "string" }); 4],
+        "properties": { "x": { "$dynamicRef": "#node" } },
+        "$defs": { "other": { "$recursiveAnchor": true, "anyOf": vec![json!(true); 20] } }
+    });
+    assert_eq!(worst_case(&dynamic), Ok((6, 1)));
+}
