@@ -12,15 +12,20 @@
 //! costs at most that many evaluations per node of the value: linear in its
 //! size, whatever the schema.
 //!
-//! The count is an upper bound: each branch is taken as applying, the
-//! largest property or position is taken for every member, and a schema
-//! with `unevaluatedProperties` or `unevaluatedItems` counts what applies
-//! beside it twice (the validator walks it again to learn what was
-//! evaluated).
+//! The count is an upper bound: each branch is taken as applying, a
+//! reference leads to every place it could (`places`) and the largest of
+//! them counts, the largest property or position is taken for every member,
+//! and a schema with `unevaluatedProperties` or `unevaluatedItems` counts
+//! what applies beside it twice (the validator walks it again to learn
+//! what was evaluated).
 
 use std::collections::HashMap;
 
 use serde_json::Value;
+
+use places::{META_SCHEMA_WEIGHT, Places, Target};
+
+mod places;
 
 /// The most subschemas that may apply at one place of a value. Real tool
 /// schemas stay far below it (the largest in the real MCP tool lists the tests register: 9); the
@@ -87,8 +92,11 @@ pub(crate) fn check(schema: &Value) -> Result<(), TooCostly> {
 /// The most subschemas that can apply at one place of a value, and how
 /// deep into the value that place is.
 pub(crate) fn worst_case(schema: &Value) -> Result<(u64, usize), TooCostly> {
-    let graph = Graph::build(schema);
-    let order = graph.in_place_order()?;
+    let places = Places::new(schema);
+    let graph = Graph::build(&places);
+    let order = graph.in_place_order().map_err(|place| TooCostly::Cycle {
+        pointer: places.pointer(place),
+    })?;
     let root = 0;
     let mut count = graph.at_the_place(&order);
     let mut worst = (count[root], 0);
@@ -125,7 +133,15 @@ fn add(a: u64, b: u64) -> u64 {
 /// One subschema and where its applicators lead.
 #[derive(Debug, Default)]
 struct Node {
-    pointer: String,
+    /// The place of the schema, or of the reference a target node stands for.
+    place: usize,
+    /// How many subschemas applying here count for: 1 for a subschema, 0
+    /// for where a reference leads (what it reaches counts), more for a
+    /// meta-schema.
+    weight: u64,
+    /// Where a reference leads: one of `in_place` applies, whichever it
+    /// is, so the largest counts (each is a bound at every depth).
+    choice: bool,
     /// Subschemas applied at the same place of the value (a child listed
     /// twice counts twice).
     in_place: Vec<usize>,
@@ -139,33 +155,46 @@ struct Node {
     every_element: Vec<usize>,
 }
 
+impl Node {
+    /// What its in-place children add up to: their sum, or for a choice
+    /// the largest.
+    fn join(&self, counts: impl Iterator<Item = u64>) -> u64 {
+        if self.choice {
+            counts.max().unwrap_or(0)
+        } else {
+            counts.fold(0, add)
+        }
+    }
+}
+
 /// The schema's subschemas, reached from the root through applicators and
-/// `$ref`s; node 0 is the root.
+/// references; node 0 is the root.
 struct Graph {
     nodes: Vec<Node>,
 }
 
 impl Graph {
-    fn build(root: &Value) -> Self {
+    fn build(places: &Places<'_>) -> Self {
         let mut builder = Builder {
-            root,
-            resources: Resources::collect(root),
-            index: HashMap::new(),
+            places,
+            of_place: HashMap::new(),
+            of_target: HashMap::new(),
             nodes: Vec::new(),
             pending: Vec::new(),
         };
-        builder.node("");
-        while let Some((id, pointer)) = builder.pending.pop() {
-            let node = builder.read(&pointer);
-            builder.nodes[id] = Node { pointer, ..node };
+        builder.schema(0);
+        while let Some(id) = builder.pending.pop() {
+            let place = builder.nodes[id].place;
+            builder.nodes[id] = builder.read(place);
         }
         Self {
             nodes: builder.nodes,
         }
     }
 
-    /// The nodes with every in-place child before its parent, or the cycle.
-    fn in_place_order(&self) -> Result<Vec<usize>, TooCostly> {
+    /// The nodes with every in-place child before its parent, or the place
+    /// of a reference on a cycle.
+    fn in_place_order(&self) -> Result<Vec<usize>, usize> {
         #[derive(Clone, Copy, PartialEq)]
         enum Mark {
             New,
@@ -191,10 +220,7 @@ impl Graph {
                             marks[child] = Mark::Open;
                             stack.push((child, 0));
                         }
-                        Mark::Open => {
-                            let pointer = self.nodes[id].pointer.clone();
-                            return Err(TooCostly::Cycle { pointer });
-                        }
+                        Mark::Open => return Err(self.referrer(&stack)),
                         Mark::Done => {}
                     }
                 } else {
@@ -207,14 +233,25 @@ impl Graph {
         Ok(order)
     }
 
+    /// The place of the reference last taken on the walk `stack`: where a
+    /// reference's target is shared, the node's own place may be off the
+    /// cycle.
+    fn referrer(&self, stack: &[(usize, usize)]) -> usize {
+        let took_reference = |&&(id, next): &&(usize, usize)| {
+            let node = &self.nodes[id];
+            !node.choice && self.nodes[node.in_place[next - 1]].choice
+        };
+        let (id, _) = stack.iter().rev().find(took_reference).unwrap_or(&stack[0]);
+        self.nodes[*id].place
+    }
+
     /// How many subschemas apply at the place where each node is applied.
     fn at_the_place(&self, order: &[usize]) -> Vec<u64> {
         let mut count = vec![0; self.nodes.len()];
         for &id in order {
-            count[id] = self.nodes[id]
-                .in_place
-                .iter()
-                .fold(1, |sum, &child| add(sum, count[child]));
+            let node = &self.nodes[id];
+            let here = node.in_place.iter().map(|&child| count[child]);
+            count[id] = add(node.weight, node.join(here));
         }
         count
     }
@@ -228,19 +265,15 @@ impl Graph {
         let mut elements = vec![0; self.nodes.len()];
         for &id in order {
             let node = &self.nodes[id];
-            let (mut m, mut e) = (
+            let (m, e) = (
                 add(largest(&node.by_key, inner), sum(&node.every_member, inner)),
                 add(
                     largest(&node.by_position, inner),
                     sum(&node.every_element, inner),
                 ),
             );
-            for &child in &node.in_place {
-                m = add(m, members[child]);
-                e = add(e, elements[child]);
-            }
-            members[id] = m;
-            elements[id] = e;
+            members[id] = add(m, node.join(node.in_place.iter().map(|&c| members[c])));
+            elements[id] = add(e, node.join(node.in_place.iter().map(|&c| elements[c])));
         }
         members
             .into_iter()
@@ -258,58 +291,138 @@ fn sum(ids: &[usize], count: &[u64]) -> u64 {
     ids.iter().fold(0, |total, &id| add(total, count[id]))
 }
 
-struct Builder<'a> {
-    root: &'a Value,
-    resources: Resources,
-    index: HashMap<String, usize>,
+struct Builder<'p, 'a> {
+    places: &'p Places<'a>,
+    of_place: HashMap<usize, usize>,
+    of_target: HashMap<Target, usize>,
     nodes: Vec<Node>,
-    pending: Vec<(usize, String)>,
+    /// Schema nodes made but not read yet.
+    pending: Vec<usize>,
 }
 
-impl<'a> Builder<'a> {
-    /// The node for the subschema at `pointer`, made (and queued to be
-    /// read) the first time it is reached.
-    fn node(&mut self, pointer: &str) -> usize {
-        if let Some(&id) = self.index.get(pointer) {
+impl Builder<'_, '_> {
+    /// The node for the subschema at `place`, made (and queued to be read)
+    /// the first time it is reached.
+    fn schema(&mut self, place: usize) -> usize {
+        if let Some(&id) = self.of_place.get(&place) {
             return id;
         }
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
-        self.index.insert(pointer.to_owned(), id);
-        self.pending.push((id, pointer.to_owned()));
+        let id = self.push(Node {
+            place,
+            weight: 1,
+            ..Node::default()
+        });
+        self.of_place.insert(place, id);
+        self.pending.push(id);
         id
     }
 
-    fn read(&mut self, pointer: &str) -> Node {
-        let mut node = Node::default();
-        let root: &'a Value = self.root;
-        let Some(Value::Object(schema)) = root.pointer(pointer) else {
-            return node; // `true`, `false`, or what the validator skips
-        };
-        let at = |key: &str| format!("{pointer}/{}", escape(key));
-        for (key, value) in schema {
-            let here = at(key);
-            match key.as_str() {
-                "allOf" | "anyOf" | "oneOf" => {
-                    node.in_place.extend(self.each(&here, value));
+    /// The node for where the reference at `place` can lead: one choice
+    /// among its targets, shared by every reference to them.
+    fn reference(&mut self, targets: Vec<Target>, place: usize) -> usize {
+        if let [target] = &targets[..] {
+            return self.target(target, place);
+        }
+        let choices = targets
+            .iter()
+            .map(|target| self.target(target, place))
+            .collect();
+        self.choice(choices, place)
+    }
+
+    /// The node for one target: a choice among the schemas it reaches.
+    fn target(&mut self, target: &Target, place: usize) -> usize {
+        if let Some(&id) = self.of_target.get(target) {
+            return id;
+        }
+        let id = match target {
+            Target::MetaSchema => self.meta_schema(place),
+            _ => {
+                let reached = self.places.reached(target);
+                let mut choices: Vec<usize> =
+                    reached.into_iter().map(|at| self.schema(at)).collect();
+                if matches!(target, Target::Resource(name) if !name.is_empty()) {
+                    choices.push(self.target(&Target::Directories, place));
                 }
-                "not" | "if" | "then" | "else" => node.in_place.push(self.node(&here)),
+                self.choice(choices, place)
+            }
+        };
+        self.of_target.insert(target.clone(), id);
+        id
+    }
+
+    fn choice(&mut self, mut choices: Vec<usize>, place: usize) -> usize {
+        choices.sort_unstable();
+        choices.dedup();
+        self.push(Node {
+            place,
+            choice: true,
+            in_place: choices,
+            ..Node::default()
+        })
+    }
+
+    /// A bundled meta-schema: its own subschemas at the place, the parts
+    /// of the document that replace its own, and itself or the document's
+    /// dynamic anchors on every member and element.
+    fn meta_schema(&mut self, place: usize) -> usize {
+        let id = self.push(Node {
+            place,
+            weight: META_SCHEMA_WEIGHT,
+            ..Node::default()
+        });
+        let replaced = self.places.reached(&Target::MetaSchema);
+        let in_place = replaced.into_iter().map(|at| self.schema(at)).collect();
+        let mut again = vec![id];
+        again.extend(
+            self.places
+                .dynamic_anchors()
+                .iter()
+                .map(|&at| self.schema(at)),
+        );
+        let node = &mut self.nodes[id];
+        node.in_place = in_place;
+        node.every_member.clone_from(&again);
+        node.every_element = again;
+        id
+    }
+
+    fn push(&mut self, node: Node) -> usize {
+        self.nodes.push(node);
+        self.nodes.len() - 1
+    }
+
+    fn read(&mut self, place: usize) -> Node {
+        let mut node = Node {
+            place,
+            weight: 1,
+            ..Node::default()
+        };
+        let Value::Object(schema) = self.places.value(place) else {
+            return node; // `true` or `false`
+        };
+        for (key, value) in schema {
+            match key.as_str() {
+                "allOf" | "anyOf" | "oneOf" => node.in_place.extend(self.each(value)),
+                "not" | "if" | "then" | "else" => node.in_place.extend(self.one(value)),
                 "dependentSchemas" | "dependencies" => {
-                    node.in_place.extend(self.members(&here, value));
+                    node.in_place.extend(self.members(value));
                 }
                 "$ref" | "$dynamicRef" | "$recursiveRef" => {
-                    let targets = self.resolve(pointer, key, value);
-                    node.in_place.extend(targets.iter().map(|t| self.node(t)));
+                    let targets = Target::of(key, value);
+                    if !targets.is_empty() {
+                        node.in_place.push(self.reference(targets, place));
+                    }
                 }
-                "properties" => node.by_key.extend(self.members(&here, value)),
-                "patternProperties" => node.every_member.extend(self.members(&here, value)),
+                "properties" => node.by_key.extend(self.members(value)),
+                "patternProperties" => node.every_member.extend(self.members(value)),
                 "additionalProperties" | "unevaluatedProperties" | "propertyNames" => {
-                    node.every_member.push(self.node(&here));
+                    node.every_member.extend(self.one(value));
                 }
-                "prefixItems" => node.by_position.extend(self.each(&here, value)),
-                "items" if value.is_array() => node.by_position.extend(self.each(&here, value)),
+                "prefixItems" => node.by_position.extend(self.each(value)),
+                "items" if value.is_array() => node.by_position.extend(self.each(value)),
                 "items" | "additionalItems" | "contains" | "unevaluatedItems" => {
-                    node.every_element.push(self.node(&here));
+                    node.every_element.extend(self.one(value));
                 }
                 _ => {}
             }
@@ -320,203 +433,29 @@ impl<'a> Builder<'a> {
         node
     }
 
+    /// The subschema `value`, if it is one (an object or a boolean).
+    fn one(&mut self, value: &Value) -> Option<usize> {
+        let place = self.places.of_value(value)?;
+        (!value.is_array()).then(|| self.schema(place))
+    }
+
     /// The subschemas of an array keyword (`anyOf`, `prefixItems`, ...).
-    fn each(&mut self, here: &str, value: &Value) -> Vec<usize> {
-        let count = value.as_array().map_or(0, Vec::len);
-        (0..count)
-            .map(|i| self.node(&format!("{here}/{i}")))
-            .collect()
+    fn each(&mut self, value: &Value) -> Vec<usize> {
+        let items = value.as_array().map_or(&[][..], Vec::as_slice);
+        items.iter().filter_map(|item| self.one(item)).collect()
     }
 
     /// The subschemas of an object keyword (`properties`, ...); draft-07's
     /// `dependencies` also holds arrays of names, which apply nothing.
-    fn members(&mut self, here: &str, value: &Value) -> Vec<usize> {
+    fn members(&mut self, value: &Value) -> Vec<usize> {
         let Some(object) = value.as_object() else {
             return Vec::new();
         };
         object
-            .iter()
-            .filter(|(_, schema)| schema.is_object() || schema.is_boolean())
-            .map(|(key, _)| self.node(&format!("{here}/{}", escape(key))))
+            .values()
+            .filter_map(|member| self.one(member))
             .collect()
     }
-
-    /// Where a reference can lead, as pointers into the document. Every
-    /// candidate counts (a dynamic reference may take any of its anchors);
-    /// a reference that leaves the document leads nowhere here (it is
-    /// fetched as a schema that accepts anything).
-    fn resolve(&self, from: &str, keyword: &str, value: &Value) -> Vec<String> {
-        let Some(reference) = value.as_str() else {
-            return Vec::new();
-        };
-        let (base, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-        let resources = if base.is_empty() {
-            vec![self.resources.enclosing(from)]
-        } else {
-            self.resources.named(base)
-        };
-        let mut targets = Vec::new();
-        if fragment.is_empty() || fragment.starts_with('/') {
-            let pointer = percent_decoded(fragment);
-            targets.extend(resources.iter().map(|r| format!("{r}{pointer}")));
-        } else {
-            targets.extend(self.resources.anchored(fragment));
-        }
-        if keyword != "$ref" {
-            // Dynamic scope can pick the anchor of any resource.
-            targets.extend(self.resources.dynamic(fragment, keyword));
-        }
-        targets.retain(|t| self.root.pointer(t).is_some());
-        targets.sort();
-        targets.dedup();
-        targets
-    }
-}
-
-/// The document's resources (`$id`s) and anchors, by pointer.
-struct Resources {
-    /// `(pointer, $id)`; the document is `("", "")` whether it has an
-    /// `$id` or not, and `("", $id)` as well when it has one.
-    ids: Vec<(String, String)>,
-    /// `(pointer, name, dynamic)` for `$anchor`, `$dynamicAnchor` and
-    /// `$recursiveAnchor: true` (name "").
-    anchors: Vec<(String, String, bool)>,
-}
-
-impl Resources {
-    fn collect(root: &Value) -> Self {
-        let mut found = Self {
-            ids: vec![(String::new(), String::new())],
-            anchors: Vec::new(),
-        };
-        let mut stack = vec![(String::new(), root)];
-        while let Some((pointer, value)) = stack.pop() {
-            match value {
-                Value::Object(object) => {
-                    found.note(&pointer, object);
-                    for (key, child) in object {
-                        stack.push((format!("{pointer}/{}", escape(key)), child));
-                    }
-                }
-                Value::Array(items) => {
-                    for (i, child) in items.iter().enumerate() {
-                        stack.push((format!("{pointer}/{i}"), child));
-                    }
-                }
-                _ => {}
-            }
-        }
-        found
-    }
-
-    fn note(&mut self, pointer: &str, object: &serde_json::Map<String, Value>) {
-        let text = |key| object.get(key).and_then(Value::as_str);
-        // Draft-04 writes `id`; before 2019-09 an id's fragment names a
-        // plain anchor (`"$id": "#item"`). Both count, whatever the draft.
-        for id in ["$id", "id"].into_iter().filter_map(text) {
-            let (resource, fragment) = id.split_once('#').unwrap_or((id, ""));
-            if !resource.is_empty() {
-                self.ids.push((pointer.to_owned(), resource.to_owned()));
-            }
-            if !fragment.is_empty() {
-                self.anchors
-                    .push((pointer.to_owned(), fragment.to_owned(), false));
-            }
-        }
-        if let Some(name) = text("$anchor") {
-            self.anchors
-                .push((pointer.to_owned(), name.to_owned(), false));
-        }
-        if let Some(name) = text("$dynamicAnchor") {
-            self.anchors
-                .push((pointer.to_owned(), name.to_owned(), true));
-        }
-        if object.get("$recursiveAnchor") == Some(&Value::Bool(true)) {
-            self.anchors.push((pointer.to_owned(), String::new(), true));
-        }
-    }
-
-    /// The resource a pointer lies in: the deepest `$id` above it.
-    fn enclosing(&self, pointer: &str) -> String {
-        self.ids
-            .iter()
-            .map(|(at, _)| at)
-            .filter(|at| is_within(pointer, at))
-            .max_by_key(|at| at.len())
-            .cloned()
-            .unwrap_or_default()
-    }
-
-    /// Resources whose `$id` could be `base`: the same text, or the same
-    /// last path segment (relative ids resolve against a base URI).
-    fn named(&self, base: &str) -> Vec<String> {
-        let last = |uri: &str| uri.rsplit('/').next().unwrap_or(uri).to_owned();
-        self.ids
-            .iter()
-            .filter(|(_, id)| !id.is_empty() && (id == base || last(id) == last(base)))
-            .map(|(at, _)| at.clone())
-            .collect()
-    }
-
-    /// Anchors of the name, in any resource: where a base URI places one is
-    /// the validator's to decide, and every candidate counts.
-    fn anchored(&self, name: &str) -> Vec<String> {
-        self.anchors
-            .iter()
-            .filter(|(_, anchor, _)| !name.is_empty() && anchor == name)
-            .map(|(at, _, _)| at.clone())
-            .collect()
-    }
-
-    /// For `$dynamicRef`/`$recursiveRef`: every dynamic anchor of the name
-    /// (`$recursiveAnchor: true` is the anchor named "").
-    fn dynamic(&self, fragment: &str, keyword: &str) -> Vec<String> {
-        let name = if keyword == "$recursiveRef" {
-            ""
-        } else {
-            fragment
-        };
-        self.anchors
-            .iter()
-            .filter(|(_, anchor, dynamic)| *dynamic && anchor == name)
-            .map(|(at, _, _)| at.clone())
-            .collect()
-    }
-}
-
-/// Whether `pointer` is `ancestor` or lies under it.
-fn is_within(pointer: &str, ancestor: &str) -> bool {
-    pointer
-        .strip_prefix(ancestor)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-}
-
-/// A key as a JSON pointer segment.
-fn escape(key: &str) -> String {
-    key.replace('~', "~0").replace('/', "~1")
-}
-
-/// A URI fragment's `%XX` escapes decoded (a `$ref` writes `%25` for `%`).
-fn percent_decoded(fragment: &str) -> String {
-    let bytes = fragment.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok());
-        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| fragment.to_owned())
 }
 
 #[cfg(test)]

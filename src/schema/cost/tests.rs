@@ -1,6 +1,6 @@
 use serde_json::{Value, json};
 
-use super::{MAX_EVALUATIONS, TooCostly, check, worst_case};
+use super::{MAX_EVALUATIONS, META_SCHEMA_WEIGHT, TooCostly, check, worst_case};
 
 /// The red team's schema: `$defs` a0..a{depth-1}, each an `anyOf` of
 /// `fanout` `$ref`s to the next, the first under `properties.p`.
@@ -172,73 +172,143 @@ fn members_and_positions_take_the_widest() {
     assert_eq!(worst_case(&schema), Ok((50 + 1 + 7 + 1, 1)));
 }
 
-/// A ladder of `depth` rungs under `definitions`, rung `i` carrying
-/// `{ id_key: anchor(i) }` and reached as `{ "$ref": link(i) }`.
-fn linked_ladder(
-    depth: usize,
-    id_key: &str,
-    anchor: &dyn Fn(usize) -> String,
-    link: &dyn Fn(usize) -> String,
-) -> Value {
-    let mut defs = serde_json::Map::new();
-    for i in 0..depth {
-        let mut rung = if i + 1 == depth {
-            json!({ "type": "string" })
-        } else {
-            json!({ "anyOf": vec![json!({ "$ref": link(i + 1) }); 6] })
-        };
-        rung[id_key] = json!(anchor(i));
-        defs.insert(format!("a{i}"), rung);
-    }
-    json!({ "properties": { "p": { "$ref": link(0) } }, "definitions": defs })
+/// The rungs of a ladder as `$defs`: `a{i}` is an `anyOf` of six
+/// `{ "$ref": link(i + 1) }`, the last one a string.
+fn rungs(depth: usize, link: &dyn Fn(usize) -> String) -> serde_json::Map<String, Value> {
+    (0..depth)
+        .map(|i| {
+            let rung = if i + 1 == depth {
+                json!({ "type": "string" })
+            } else {
+                json!({ "anyOf": vec![json!({ "$ref": link(i + 1) }); 6] })
+            };
+            (format!("a{i}"), rung)
+        })
+        .collect()
 }
 
-/// The validator resolves a reference by the document's own `$id`, and
-/// takes an id's fragment for an anchor (drafts 4 to 7): both are counted.
-#[test]
-fn references_by_the_documents_id_and_by_legacy_anchors_are_followed() {
-    let by_root_id = |depth| {
-        let root = "https://example.com/root.json";
-        let link = |i| format!("{root}#/definitions/a{i}");
-        let mut ladder = linked_ladder(depth, "$comment", &|_| String::new(), &link);
-        ladder["$id"] = json!(root);
-        ladder
-    };
-    let legacy = |id_key: &'static str, draft: &'static str| {
-        move |depth| {
-            let name = |i| format!("#a{i}");
-            let mut ladder = linked_ladder(depth, id_key, &name, &name);
-            ladder["$schema"] = json!(draft);
-            ladder
-        }
-    };
-    let draft_07 = legacy("$id", "http://json-schema.org/draft-07/schema#");
-    let draft_04 = legacy("id", "http://json-schema.org/draft-04/schema#");
-    // Relative ids resolve against the document's: `a1.json` is
-    // https://example.com/schemas/a1.json.
-    let by_resolved_id = |depth| {
-        let id = |i| format!("a{i}.json");
-        let link = |i| format!("https://example.com/schemas/a{i}.json");
-        let mut ladder = linked_ladder(depth, "$id", &id, &link);
-        ladder["$id"] = json!("https://example.com/schemas/root.json");
-        ladder
-    };
-    let ladders: [&dyn Fn(usize) -> Value; 4] =
-        [&by_root_id, &draft_07, &draft_04, &by_resolved_id];
-    for ladder in ladders {
-        // Three rungs: the validator reaches the last one (a number under
-        // `p` fails), and the count is the plain ladder's.
-        let short = ladder(3);
-        let (compiled, _) = crate::schema::CompiledSchema::compile(&short).unwrap();
-        assert!(compiled.check(&json!({ "p": 5 })).is_err(), "{short}");
-        assert!(compiled.check(&json!({ "p": "x" })).is_ok(), "{short}");
-        assert_eq!(worst_case(&short), worst_case(&ref_ladder(3, 6)), "{short}");
-        let long = ladder(10);
-        assert!(
-            matches!(check(&long), Err(TooCostly::Fanout { depth: 1, .. })),
-            "{long}"
-        );
+/// Each rung of `rungs` with `{ key: value(i) }` added.
+fn marked(
+    mut rungs: serde_json::Map<String, Value>,
+    key: &str,
+    value: &dyn Fn(usize) -> String,
+) -> serde_json::Map<String, Value> {
+    for (i, rung) in rungs.values_mut().enumerate() {
+        rung[key] = json!(value(i));
     }
+    rungs
+}
+
+/// A ladder `ladder(depth)` reached from the property `p`: the validator
+/// follows it (with three rungs a number under `p` fails, a string passes,
+/// and nothing is left unchecked), and the bound counts it (ten rungs, 6^9
+/// evaluations, are refused).
+#[track_caller]
+fn assert_followed_and_counted(ladder: &dyn Fn(usize) -> Value) {
+    let short = ladder(3);
+    let (compiled, warning) = crate::schema::CompiledSchema::compile(&short).unwrap();
+    assert_eq!(warning, None, "{short}");
+    assert!(compiled.check(&json!({ "p": 5 })).is_err(), "{short}");
+    assert!(compiled.check(&json!({ "p": "x" })).is_ok(), "{short}");
+    let long = ladder(10);
+    assert!(
+        matches!(check(&long), Err(TooCostly::Fanout { .. })),
+        "{long}"
+    );
+}
+
+/// The validator resolves a reference by the document's own `$id`, takes
+/// an id's fragment for an anchor (drafts 4 to 7), and resolves a relative
+/// id against the document's: all are counted.
+#[test]
+fn references_by_ids_and_legacy_anchors_are_followed() {
+    let root = "https://example.com/schemas/root.json";
+    assert_followed_and_counted(&|depth| {
+        let link = |i| format!("{root}#/$defs/a{i}");
+        json!({ "$id": root, "properties": { "p": { "$ref": link(0) } }, "$defs": rungs(depth, &link) })
+    });
+    for (id_key, draft) in [
+        ("$id", "http://json-schema.org/draft-07/schema#"),
+        ("id", "http://json-schema.org/draft-04/schema#"),
+    ] {
+        assert_followed_and_counted(&|depth| {
+            let name = |i| format!("#a{i}");
+            let definitions = marked(rungs(depth, &name), id_key, &name);
+            json!({ "$schema": draft, "properties": { "p": { "$ref": name(0) } }, "definitions": definitions })
+        });
+    }
+    // `r1.json` is https://example.com/schemas/r1.json; `%72` is `r`.
+    assert_followed_and_counted(&|depth| {
+        let link = |i| format!("https://example.com/schemas/%72{i}.json");
+        let defs = marked(rungs(depth, &link), "$id", &|i| format!("r{i}.json"));
+        json!({ "$id": root, "properties": { "p": { "$ref": link(0) } }, "$defs": defs })
+    });
+}
+
+/// A pointer is followed from wherever the validator may take it: its
+/// base need not be where the bound would place it.
+#[test]
+fn pointers_are_followed_from_every_place() {
+    // Two resources with one `$id`: the last one wins, and `X`'s pointer
+    // leads into `Y`.
+    assert_followed_and_counted(&|depth| {
+        let link = |i| format!("#/$defs/a{i}");
+        json!({
+            "properties": { "p": { "$ref": "#/$defs/X" } },
+            "$defs": {
+                "X": { "$id": "https://example.com/s", "$ref": link(0) },
+                "Y": { "$id": "https://example.com/s", "$defs": rungs(depth, &link) }
+            }
+        })
+    });
+    // An `$id` under a key that is no keyword is not a resource.
+    assert_followed_and_counted(&|depth| {
+        let link = |i| format!("#/x/a{i}");
+        let x = marked(rungs(depth, &link), "$id", &|i| {
+            format!("https://example.com/a{i}")
+        });
+        json!({ "properties": { "p": { "$ref": link(0) } }, "x": x })
+    });
+    // Draft 7 ignores an `$id` beside a `$ref`.
+    assert_followed_and_counted(&|depth| {
+        let link = |i| format!("#/definitions/a{i}");
+        json!({
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "properties": { "p": { "$id": "https://example.com/x", "$ref": link(0) } },
+            "definitions": rungs(depth, &link)
+        })
+    });
+    // The validator reads an index `01` as 1.
+    assert_followed_and_counted(&|depth| {
+        let link = |i| format!("#/$defs/L/allOf/0{i}");
+        let all_of: Vec<Value> = rungs(depth, &link)
+            .into_iter()
+            .map(|(_, rung)| rung)
+            .collect();
+        json!({ "properties": { "p": { "$ref": link(0) } }, "$defs": { "L": { "allOf": all_of } } })
+    });
+}
+
+/// A meta-schema checks a schema given as a value: it is bundled with the
+/// validator, counts as [`META_SCHEMA_WEIGHT`] at every place, and its
+/// dynamic references can come back to the document's anchors.
+#[test]
+fn meta_schemas_are_counted() {
+    let meta = json!({ "$ref": "https://json-schema.org/draft/2020-12/schema" });
+    let schema = json!({ "properties": { "s": meta } });
+    assert_eq!(worst_case(&schema), Ok((1 + META_SCHEMA_WEIGHT, 1)));
+    let (compiled, warning) = crate::schema::CompiledSchema::compile(&schema).unwrap();
+    assert_eq!(warning, None);
+    assert!(compiled.check(&json!({ "s": { "type": 5 } })).is_err());
+    assert!(
+        compiled
+            .check(&json!({ "s": { "type": "string" } }))
+            .is_ok()
+    );
+    // The meta-schema's `$dynamicRef: "#meta"` takes the outermost anchor
+    // in scope: this document, six times per level of the value.
+    let taken_over = json!({ "$dynamicAnchor": "meta", "anyOf": vec![meta; 6] });
+    assert!(matches!(check(&taken_over), Err(TooCostly::Fanout { .. })));
 }
 
 #[test]
@@ -256,6 +326,16 @@ fn the_message_names_the_place_and_the_reference() {
     assert_eq!(
         message,
         "the $ref at the root leads back to itself without going into the value"
+    );
+    // The first reference to `x` is off the cycle; the one named is on it.
+    let shared = json!({
+        "anyOf": [{ "allOf": [{ "$ref": "#/anyOf/0" }] }],
+        "properties": { "b": { "$ref": "#/anyOf/0" } }
+    });
+    let message = check(&shared).unwrap_err().to_string();
+    assert!(
+        message.starts_with("the $ref at /anyOf/0/allOf/0 leads back"),
+        "{message}"
     );
     let inner = json!({ "properties": { "x": { "$ref": "#/properties/x" } } });
     let message = check(&inner).unwrap_err().to_string();
@@ -325,8 +405,9 @@ fn fragments_resolve_in_the_enclosing_resource() {
     assert_eq!(worst_case(&schema), Ok((22, 2)));
 }
 
-/// `$recursiveRef` may land on any `$recursiveAnchor: true` resource;
-/// `$dynamicRef` only on the dynamic anchors of its name.
+/// `$recursiveRef` lands on the outermost `$recursiveAnchor: true`, or
+/// the resource it is in; `$dynamicRef` on the dynamic anchors of its
+/// name. Where several can be, the largest counts.
 #[test]
 fn dynamic_references_take_only_their_anchors() {
     let recursive = json!({
@@ -335,12 +416,8 @@ fn dynamic_references_take_only_their_anchors() {
         "properties": { "i": { "$ref": "item.json" } },
         "$defs": { "item": { "$id": "item.json", "properties": { "x": { "$recursiveRef": "#" } } } }
     });
-    // Under each `x` both the root and the item apply: the counts grow as
-    // Fibonacci's numbers, past the limit 13 levels in.
-    assert!(matches!(
-        check(&recursive),
-        Err(TooCostly::Fanout { depth: 13, .. })
-    ));
+    // Under `x` (two levels in) the root: `x` and five.
+    assert_eq!(worst_case(&recursive), Ok((6, 2)));
     let dynamic = json!({
         "$dynamicAnchor": "node",
         "anyOf": vec![json!({ "type": "string" }); 4],
@@ -348,4 +425,40 @@ fn dynamic_references_take_only_their_anchors() {
         "$defs": { "other": { "$recursiveAnchor": true, "anyOf": vec![json!(true); 20] } }
     });
     assert_eq!(worst_case(&dynamic), Ok((6, 1)));
+}
+
+/// The real MCP tool lists the tests register (and the workloads' tool
+/// sets) stay far below the limit: the widest is notion's, 9 subschemas two
+/// levels in (docs/contracts.md says so).
+#[test]
+fn real_tool_schemas_stay_far_below_the_limit() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let lists = [
+        "github",
+        "notion",
+        "server-everything",
+        "server-filesystem",
+        "server-memory",
+    ];
+    let files = lists.map(|name| format!("mcp-tools/{name}.json"));
+    let files = files
+        .iter()
+        .map(String::as_str)
+        .chain(["workloads/tools1000.json", "workloads/tools50.json"]);
+    let mut widest = (0, 0);
+    for file in files {
+        let text = std::fs::read_to_string(fixtures.join(file)).unwrap();
+        let list: Value = serde_json::from_str(&text).unwrap();
+        let tools = list.get("tools").unwrap_or(&list).as_array().unwrap();
+        let mut schemas = 0;
+        for tool in tools {
+            let keys = ["inputSchema", "outputSchema", "parameters", "output"];
+            for schema in keys.iter().filter_map(|key| tool.get(key)) {
+                widest = widest.max(worst_case(schema).unwrap());
+                schemas += 1;
+            }
+        }
+        assert!(schemas >= tools.len(), "{file}: {schemas} schemas");
+    }
+    assert_eq!(widest, (9, 2));
 }
