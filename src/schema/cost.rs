@@ -84,39 +84,68 @@ fn display_pointer(pointer: &str) -> &str {
 }
 
 /// Checks that `schema` (already compiled by the validator, so its `$ref`s
-/// resolve) cannot cost more than [`MAX_EVALUATIONS`] per place of a value.
-pub(crate) fn check(schema: &Value) -> Result<(), TooCostly> {
-    worst_case(schema).map(|_| ())
+/// resolve) cannot cost more than [`MAX_EVALUATIONS`] per place of a value,
+/// and returns what explaining why one place fails can cost.
+pub(crate) fn check(schema: &Value) -> Result<u64, TooCostly> {
+    let (graph, order) = read(schema)?;
+    let (evaluations, _) = graph.worst_case(&order)?;
+    Ok(evaluations.saturating_mul(graph.nesting(&order)))
 }
 
 /// The most subschemas that can apply at one place of a value, and how
 /// deep into the value that place is.
+#[cfg(test)]
 pub(crate) fn worst_case(schema: &Value) -> Result<(u64, usize), TooCostly> {
+    let (graph, order) = read(schema)?;
+    graph.worst_case(&order)
+}
+
+/// The schema's graph and its nodes in order, unless it has a cycle.
+fn read(schema: &Value) -> Result<(Graph, Vec<usize>), TooCostly> {
     let places = Places::new(schema);
     let graph = Graph::build(&places);
     let order = graph.in_place_order().map_err(|place| TooCostly::Cycle {
         pointer: places.pointer(place),
     })?;
-    let root = 0;
-    let mut count = graph.at_the_place(&order);
-    let mut worst = (count[root], 0);
-    for depth in 1..=MAX_VALUE_DEPTH {
+    Ok((graph, order))
+}
+
+impl Graph {
+    fn worst_case(&self, order: &[usize]) -> Result<(u64, usize), TooCostly> {
+        let graph = self;
+        let root = 0;
+        let mut count = graph.at_the_place(order);
+        let mut worst = (count[root], 0);
+        for depth in 1..=MAX_VALUE_DEPTH {
+            if worst.0 > MAX_EVALUATIONS {
+                return Err(too_many(worst.0, worst.1));
+            }
+            let next = graph.one_level_in(order, &count);
+            if next == count {
+                break;
+            }
+            count = next;
+            if count[root] > worst.0 {
+                worst = (count[root], depth);
+            }
+        }
         if worst.0 > MAX_EVALUATIONS {
             return Err(too_many(worst.0, worst.1));
         }
-        let next = graph.one_level_in(&order, &count);
-        if next == count {
-            break;
-        }
-        count = next;
-        if count[root] > worst.0 {
-            worst = (count[root], depth);
-        }
+        Ok(worst)
     }
-    if worst.0 > MAX_EVALUATIONS {
-        return Err(too_many(worst.0, worst.1));
+
+    /// The longest chain of subschemas applied in place, one inside the
+    /// next: explaining a failure checks each link's branches again.
+    fn nesting(&self, order: &[usize]) -> u64 {
+        let mut nesting = vec![0; self.nodes.len()];
+        for &id in order {
+            let node = &self.nodes[id];
+            let inner = node.in_place.iter().map(|&child| nesting[child]).max();
+            nesting[id] = add(u64::from(node.weight > 0), inner.unwrap_or(0));
+        }
+        nesting.into_iter().max().unwrap_or(0)
     }
-    Ok(worst)
 }
 
 fn too_many(evaluations: u64, depth: usize) -> TooCostly {
