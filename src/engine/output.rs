@@ -434,4 +434,98 @@ mod tests {
         tiny.render(&mut out);
         assert!(out.len() <= 10, "{out}");
     }
+
+    /// Texts of every shape the cap meets: whole lines, a cut line, no
+    /// newline at all, two- and three-byte characters everywhere.
+    fn shapes() -> Vec<String> {
+        let lines = |f: &dyn Fn(usize) -> String| (0..30).map(f).collect::<String>();
+        vec![
+            lines(&|i| format!("{}\n", "é".repeat(i % 7))),
+            lines(&|i| format!("{}{}\n", "x".repeat(i % 13), "日".repeat(i % 3)))
+                + "tail without newline",
+            "日本語".repeat(40),
+            lines(&|i| {
+                if i == 12 {
+                    format!("{}\n", "y".repeat(90))
+                } else {
+                    "ab\n".to_owned()
+                }
+            }),
+        ]
+    }
+
+    /// `out` as `text[..head] + marker + text[tail..]`: the head and tail
+    /// and the marker's numbers, if `out` reads so with a truthful marker
+    /// that starts a line of its own where the head ends mid-line.
+    fn reading(text: &str, out: &str, gap: (usize, usize)) -> Option<(usize, usize)> {
+        let start = out.find("[… ")?;
+        let end = start + out[start..].find("…]\n")? + "…]\n".len();
+        let (bytes, lines) = marked(&out[start..]);
+        let kept_tail = &out[end..];
+        let tail = text.len().checked_sub(kept_tail.len())?;
+        let ends_line = |head: usize| head == 0 || text.as_bytes()[head - 1] == b'\n';
+        let candidates = [(start, false), (start.wrapping_sub(1), true)];
+        candidates.into_iter().find_map(|(head, mid_line)| {
+            let left_out = text.get(head..tail)?;
+            let fits = text.get(..head) == out.get(..head)
+                && text.ends_with(kept_tail)
+                && mid_line != ends_line(head)
+                && (!mid_line || out.as_bytes()[head] == b'\n');
+            let counted =
+                left_out.len() + gap.0 == bytes && left_out.matches('\n').count() + gap.1 == lines;
+            (fits && counted).then_some((head, tail))
+        })
+    }
+
+    /// Every shape, every gap at a line start, every cap: the outcome fits
+    /// the cap, is the text's head and tail around one truthful marker that
+    /// holds the gap, and keeps at least half of what the cap allows.
+    #[test]
+    fn the_cap_keeps_a_head_and_a_tail_around_one_truthful_marker() {
+        for text in shapes() {
+            let len = text.len();
+            let starts = (0..=len).filter(|&i| i == 0 || text.as_bytes()[i - 1] == b'\n');
+            let gaps = starts.flat_map(|at| [(at, 1, 1), (at, 5000, 3)].map(Some));
+            for gap in gaps.chain([None]) {
+                let gap = gap.map(|(at, bytes, lines)| Gap { at, bytes, lines });
+                let (gap_bytes, gap_lines) = gap.map_or((0, 0), |g| (g.bytes, g.lines));
+                for cap in 1..=len + 80 {
+                    let out = cap_text(text.clone(), gap, cap);
+                    let case = format!("cap {cap}, gap {gap:?}, text {text:?}: {out:?}");
+                    assert!(out.len() <= cap, "{case}");
+                    let marker_len = marker(len + gap_bytes, len + gap_bytes, true).len();
+                    let budget = cap.saturating_sub(marker_len);
+                    if let Some(g) =
+                        gap.filter(|_| len + marker(gap_bytes, gap_lines, false).len() <= cap)
+                    {
+                        let whole = format!(
+                            "{}{}{}",
+                            &text[..g.at],
+                            marker(g.bytes, g.lines, false),
+                            &text[g.at..]
+                        );
+                        assert_eq!(out, whole, "{case}");
+                    } else if gap.is_none() && len <= cap {
+                        assert_eq!(out, text, "{case}");
+                    } else if budget == 0 {
+                        assert!(
+                            text.starts_with(&out) && out.len() + 3 > cap.min(len),
+                            "{case}"
+                        );
+                    } else {
+                        let (head, tail) =
+                            reading(&text, &out, (gap_bytes, gap_lines)).expect(&case);
+                        if let Some(g) = gap {
+                            assert!(head <= g.at && g.at <= tail, "{case}");
+                        }
+                        let kept = head + len - tail;
+                        assert!(
+                            2 * (kept + 6) >= budget.min(len),
+                            "kept {kept} of {budget}: {case}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 }
