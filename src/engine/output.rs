@@ -528,4 +528,56 @@ mod tests {
             }
         }
     }
+
+    /// The cap that leaves `budget` bytes of `text` around the marker.
+    fn cap_for(text: &str, budget: usize) -> usize {
+        budget + marker(text.len(), text.len(), true).len()
+    }
+
+    /// The head ends at a line's end when that end is in its outer half
+    /// (here the head is `budget / 2` bytes, the line ends after 21).
+    #[test]
+    fn the_head_ends_at_a_line_end_in_its_outer_half() {
+        let text = format!("{}\n{}", "x".repeat(20), "y".repeat(500));
+        let out = cap_text(text.clone(), None, cap_for(&text, 84));
+        assert!(
+            out.starts_with(&format!("{}\n[… ", "x".repeat(20))),
+            "{out}"
+        );
+        let out = cap_text(text.clone(), None, cap_for(&text, 88));
+        let cut_mid_line = format!("{}\n{}\n[… ", "x".repeat(20), "y".repeat(23));
+        assert!(out.starts_with(&cut_mid_line), "{out}");
+    }
+
+    /// The tail starts at a line's start when that start is in its outer
+    /// half; a tail that starts a line already is left as it is.
+    #[test]
+    fn the_tail_starts_at_a_line_start_in_its_outer_half() {
+        let text = format!("{}\n{}", "y".repeat(500), "z".repeat(10));
+        // 20 bytes of tail: the line starts 10 in, 9 bytes past the cut.
+        let out = cap_text(text.clone(), None, cap_for(&text, 40));
+        assert!(out.ends_with(&format!("…]\n{}", "z".repeat(10))), "{out}");
+        assert_eq!(marked(&out), (481, 1), "{out}");
+        // 21 bytes: 10 past the cut, not in the outer half.
+        let out = cap_text(text.clone(), None, cap_for(&text, 42));
+        let whole = format!("…]\n{}\n{}", "y".repeat(10), "z".repeat(10));
+        assert!(out.ends_with(&whole), "{out}");
+        let at_a_start = format!("{}\n{}\n{}", "y".repeat(500), "z".repeat(5), "z".repeat(14));
+        let out = cap_text(at_a_start.clone(), None, cap_for(&at_a_start, 40));
+        let whole = format!("…]\n{}\n{}", "z".repeat(5), "z".repeat(14));
+        assert!(out.ends_with(&whole), "{out}");
+    }
+
+    /// A cut line's note is whole whatever its numbers' widths (the note
+    /// for 150 bytes is as wide as the one for what is left out).
+    #[test]
+    fn a_cut_line_keeps_its_note_whole() {
+        for len in [150, 1000, 100_000] {
+            let mut line = "x".repeat(len);
+            cut_line(&mut line, 100);
+            let xs = line.matches('x').count();
+            assert!(line.len() < 100, "{line}");
+            assert!(line.ends_with(&note_for_line(len - xs)), "{line}");
+        }
+    }
 }
