@@ -580,4 +580,22 @@ mod tests {
             assert!(line.ends_with(&note_for_line(len - xs)), "{line}");
         }
     }
+
+    /// A cut inside a character leaves the whole character out: keeping it
+    /// would pass the cap where the marker's numbers are nearly as wide as
+    /// they can be (here 600 bytes and 50 lines of 702, one digit short).
+    #[test]
+    fn a_cut_inside_a_character_leaves_it_out() {
+        let text = format!(
+            "{}{}bb{}",
+            "日".repeat(100),
+            "a\n".repeat(50),
+            "日".repeat(100)
+        );
+        let cap = cap_for(&text, 103);
+        let out = cap_text(text, None, cap);
+        assert_eq!(marked(&out), (600, 50), "{out}");
+        assert_eq!(out.len(), cap - 2, "{out}");
+        assert!(out.ends_with(&format!("…]\n{}", "日".repeat(17))), "{out}");
+    }
 }
