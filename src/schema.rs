@@ -502,6 +502,38 @@ mod tests {
         assert!(all.ends_with("; and 997 more"), "{all}");
     }
 
+    /// The budget is 10 million evaluations, inclusive: a chain of 100
+    /// references costs 100 × 100 per failing place, and 499 failing
+    /// elements (500 nodes, 2 deep) are exactly the budget.
+    #[test]
+    fn the_explaining_budget_is_inclusive() {
+        let link = |i| format!("#/$defs/a{i}");
+        let defs: serde_json::Map<String, Value> = (0..98)
+            .map(|i| (format!("a{i}"), json!({ "$ref": link(i + 1) })))
+            .chain([("a98".to_owned(), json!({ "type": "string" }))])
+            .collect();
+        let schema = json!({ "type": "array", "items": { "$ref": link(0) }, "$defs": defs });
+        let (chain, _) = CompiledSchema::compile(&schema).unwrap();
+        assert_eq!(chain.explaining, 100 * 100);
+        let at_the_budget = chain.check(&json!(vec![5; 499])).unwrap_err();
+        assert!(at_the_budget.starts_with("at $[0]: "), "{at_the_budget}");
+        let past_it = chain.check(&json!(vec![5; 500])).unwrap_err();
+        assert!(past_it.contains("too large for this schema"), "{past_it}");
+    }
+
+    /// Three failures are named; a fourth is counted.
+    #[test]
+    fn more_than_three_failures_are_counted() {
+        let (strings, _) =
+            CompiledSchema::compile(&json!({ "type": "array", "items": { "type": "string" } }))
+                .unwrap();
+        let three = strings.check(&json!([1, 2, 3])).unwrap_err();
+        assert_eq!(three.matches("(rule: type)").count(), 3, "{three}");
+        assert!(!three.contains("more"), "{three}");
+        let four = strings.check(&json!([1, 2, 3, 4])).unwrap_err();
+        assert!(four.ends_with("(rule: type); and 1 more"), "{four}");
+    }
+
     #[test]
     fn a_value_is_measured_in_nodes_and_depth() {
         assert_eq!(size_of(&json!(1)), (1, 1));
