@@ -569,10 +569,10 @@ mod tests {
     }
 
     /// A cut line's note is whole whatever its numbers' widths (the note
-    /// for 150 bytes is as wide as the one for what is left out).
+    /// for 160 bytes is as wide as the one for the 108 left out).
     #[test]
     fn a_cut_line_keeps_its_note_whole() {
-        for len in [150, 1000, 100_000] {
+        for len in [160, 1000, 100_000] {
             let mut line = "x".repeat(len);
             cut_line(&mut line, 100);
             let xs = line.matches('x').count();
