@@ -336,9 +336,9 @@ impl Builder<'_, '_> {
         if let Some(&id) = self.of_place.get(&place) {
             return id;
         }
+        // Read later (`Graph::build`): only its place for now.
         let id = self.push(Node {
             place,
-            weight: 1,
             ..Node::default()
         });
         self.of_place.insert(place, id);

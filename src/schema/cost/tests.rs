@@ -337,6 +337,17 @@ fn the_message_names_the_place_and_the_reference() {
         message.starts_with("the $ref at /anyOf/0/allOf/0 leads back"),
         "{message}"
     );
+    // The walk comes back through an `allOf` of a schema without a `$ref`:
+    // the reference named is the one that led there.
+    let through_all_of = json!({
+        "properties": { "p": { "$ref": "#/$defs/S/allOf/0" } },
+        "$defs": { "S": { "allOf": [{ "$ref": "#/$defs/S" }] } }
+    });
+    let message = check(&through_all_of).unwrap_err().to_string();
+    assert!(
+        message.starts_with("the $ref at /$defs/S/allOf/0 leads back"),
+        "{message}"
+    );
     let inner = json!({ "properties": { "x": { "$ref": "#/properties/x" } } });
     let message = check(&inner).unwrap_err().to_string();
     assert!(
