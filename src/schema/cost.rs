@@ -162,7 +162,8 @@ fn add(a: u64, b: u64) -> u64 {
 /// One subschema and where its applicators lead.
 #[derive(Debug, Default)]
 struct Node {
-    /// The place of the schema, or of the reference a target node stands for.
+    /// The place of the schema (0 where a reference leads and for a
+    /// meta-schema: they have none in the document).
     place: usize,
     /// How many subschemas applying here count for: 1 for a subschema, 0
     /// for where a reference leads (what it reaches counts), more for a
@@ -262,9 +263,9 @@ impl Graph {
         Ok(order)
     }
 
-    /// The place of the reference last taken on the walk `stack`: where a
-    /// reference's target is shared, the node's own place may be off the
-    /// cycle.
+    /// The place of the schema whose reference the walk `stack` took last:
+    /// every cycle goes through a reference, and where it leads has no
+    /// place of its own.
     fn referrer(&self, stack: &[(usize, usize)]) -> usize {
         let took_reference = |&&(id, next): &&(usize, usize)| {
             let node = &self.nodes[id];
@@ -346,45 +347,41 @@ impl Builder<'_, '_> {
         id
     }
 
-    /// The node for where the reference at `place` can lead: one choice
-    /// among its targets, shared by every reference to them.
-    fn reference(&mut self, targets: Vec<Target>, place: usize) -> usize {
+    /// The node for where a reference can lead: one choice among its
+    /// targets, shared by every reference to them.
+    fn reference(&mut self, targets: Vec<Target>) -> usize {
         if let [target] = &targets[..] {
-            return self.target(target, place);
+            return self.target(target);
         }
-        let choices = targets
-            .iter()
-            .map(|target| self.target(target, place))
-            .collect();
-        self.choice(choices, place)
+        let choices = targets.iter().map(|target| self.target(target)).collect();
+        self.choice(choices)
     }
 
     /// The node for one target: a choice among the schemas it reaches.
-    fn target(&mut self, target: &Target, place: usize) -> usize {
+    fn target(&mut self, target: &Target) -> usize {
         if let Some(&id) = self.of_target.get(target) {
             return id;
         }
         let id = match target {
-            Target::MetaSchema => self.meta_schema(place),
+            Target::MetaSchema => self.meta_schema(),
             _ => {
                 let reached = self.places.reached(target);
                 let mut choices: Vec<usize> =
                     reached.into_iter().map(|at| self.schema(at)).collect();
                 if matches!(target, Target::Resource(name) if !name.is_empty()) {
-                    choices.push(self.target(&Target::Directories, place));
+                    choices.push(self.target(&Target::Directories));
                 }
-                self.choice(choices, place)
+                self.choice(choices)
             }
         };
         self.of_target.insert(target.clone(), id);
         id
     }
 
-    fn choice(&mut self, mut choices: Vec<usize>, place: usize) -> usize {
+    fn choice(&mut self, mut choices: Vec<usize>) -> usize {
         choices.sort_unstable();
         choices.dedup();
         self.push(Node {
-            place,
             choice: true,
             in_place: choices,
             ..Node::default()
@@ -394,9 +391,8 @@ impl Builder<'_, '_> {
     /// A bundled meta-schema: its own subschemas at the place, the parts
     /// of the document that replace its own, and itself or the document's
     /// dynamic anchors on every member and element.
-    fn meta_schema(&mut self, place: usize) -> usize {
+    fn meta_schema(&mut self) -> usize {
         let id = self.push(Node {
-            place,
             weight: META_SCHEMA_WEIGHT,
             ..Node::default()
         });
@@ -440,7 +436,7 @@ impl Builder<'_, '_> {
                 "$ref" | "$dynamicRef" | "$recursiveRef" => {
                     let targets = Target::of(key, value);
                     if !targets.is_empty() {
-                        node.in_place.push(self.reference(targets, place));
+                        node.in_place.push(self.reference(targets));
                     }
                 }
                 "properties" => node.by_key.extend(self.members(value)),
