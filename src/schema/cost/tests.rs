@@ -473,3 +473,17 @@ fn real_tool_schemas_stay_far_below_the_limit() {
     }
     assert_eq!(widest, (9, 2));
 }
+
+/// A reference to `.` may name any resource and the root; an id ending in
+/// `..` may be what any named reference resolves to.
+#[test]
+fn directories_may_be_any_resource() {
+    let to_the_root =
+        json!({ "properties": { "p": { "$ref": "." } }, "anyOf": vec![json!(true); 5] });
+    assert_eq!(worst_case(&to_the_root), Ok((7, 1)));
+    let up = json!({
+        "properties": { "p": { "$ref": "sub.json" } },
+        "$defs": { "s": { "$id": "https://example.com/a/..", "anyOf": vec![json!(true); 20] } }
+    });
+    assert_eq!(worst_case(&up), Ok((22, 1)));
+}
