@@ -19,6 +19,25 @@ pub(crate) fn json_type(value: &Value) -> &'static str {
     }
 }
 
+/// A URI part with its `%XX` escapes decoded; `None` where an escape is
+/// malformed or the bytes are not UTF-8.
+pub(crate) fn percent_decoded(s: &str) -> Option<String> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::json_type;

@@ -112,15 +112,14 @@ fn read(schema: &Value) -> Result<(Graph, Vec<usize>), TooCostly> {
 
 impl Graph {
     fn worst_case(&self, order: &[usize]) -> Result<(u64, usize), TooCostly> {
-        let graph = self;
         let root = 0;
-        let mut count = graph.at_the_place(order);
+        let mut count = self.at_the_place(order);
         let mut worst = (count[root], 0);
         for depth in 1..=MAX_VALUE_DEPTH {
             if worst.0 > MAX_EVALUATIONS {
                 return Err(too_many(worst.0, worst.1));
             }
-            let next = graph.one_level_in(order, &count);
+            let next = self.one_level_in(order, &count);
             if next == count {
                 break;
             }

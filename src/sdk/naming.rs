@@ -1,14 +1,17 @@
 //! Type names from schema places: a `$ref`'s label in PascalCase, for the
 //! TypeScript aliases and the Python classes and aliases alike.
 
-use super::refs::percent_decode;
+use crate::json::percent_decoded;
 
 /// The name a non-root `$ref` asks for: its label in PascalCase, never empty
 /// and never starting with a digit.
 pub(super) fn ref_name(r: &str) -> String {
     let mut base = String::new();
     if r.contains('%') {
-        pascal(ref_label(&percent_decode(r).unwrap_or_default()), &mut base);
+        pascal(
+            ref_label(&percent_decoded(r).unwrap_or_default()),
+            &mut base,
+        );
     } else {
         pascal(ref_label(r), &mut base);
     }

@@ -18,24 +18,7 @@ pub(super) fn resolve<'a>(root: &'a Value, r: &str) -> Option<&'a Value> {
     if !pointer.contains('%') {
         return root.pointer(pointer);
     }
-    root.pointer(&percent_decode(pointer)?)
-}
-
-pub(super) fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+    root.pointer(&crate::json::percent_decoded(pointer)?)
 }
 
 /// Every `$ref` reachable from `r`, with its target, in a fixed order.

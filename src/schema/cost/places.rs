@@ -82,6 +82,12 @@ impl Target {
     }
 }
 
+/// Whether a reference can land on `value` or pass through it: an object,
+/// an array or a boolean.
+fn can_reach(value: &Value) -> bool {
+    value.is_object() || value.is_array() || value.is_boolean()
+}
+
 /// One object, array or boolean of the document.
 struct Place<'a> {
     parent: usize,
@@ -127,17 +133,18 @@ impl<'a> Places<'a> {
             match value {
                 Value::Object(object) => {
                     places.note(id, object, &mut pointers);
-                    for (key, child) in object {
-                        if child.is_object() || child.is_array() || child.is_boolean() {
-                            stack.push((id, Cow::Borrowed(key.as_str()), child));
-                        }
+                    let children = object.iter().filter(|(_, child)| can_reach(child));
+                    for (key, child) in children {
+                        stack.push((id, Cow::Borrowed(key.as_str()), child));
                     }
                 }
                 Value::Array(items) => {
-                    for (i, child) in items.iter().enumerate() {
-                        if child.is_object() || child.is_array() || child.is_boolean() {
-                            stack.push((id, Cow::Owned(i.to_string()), child));
-                        }
+                    let children = items
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, child)| can_reach(child));
+                    for (i, child) in children {
+                        stack.push((id, Cow::Owned(i.to_string()), child));
                     }
                 }
                 _ => {}
@@ -346,25 +353,8 @@ fn escape(key: &str) -> String {
     key.replace('~', "~0").replace('/', "~1")
 }
 
-/// A URI part's `%XX` escapes decoded (a `$ref` writes `%25` for `%`).
+/// A URI part's `%XX` escapes decoded (a `$ref` writes `%25` for `%`); as
+/// written where an escape is malformed (the validator refuses such a URI).
 fn percent_decoded(text: &str) -> String {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .and_then(|h| std::str::from_utf8(h).ok());
-        match (bytes[i], hex.and_then(|h| u8::from_str_radix(h, 16).ok())) {
-            (b'%', Some(byte)) => {
-                out.push(byte);
-                i += 3;
-            }
-            (byte, _) => {
-                out.push(byte);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8(out).unwrap_or_else(|_| text.to_owned())
+    crate::json::percent_decoded(text).unwrap_or_else(|| text.to_owned())
 }
