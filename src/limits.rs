@@ -467,3 +467,28 @@ pub(crate) fn size(bytes: u64) -> String {
         b => format!("{b} bytes"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::size;
+
+    /// Exact mebibytes and kibibytes read as such; anything else, zero
+    /// included, in bytes (a cut `1.5 MiB` would misstate a limit).
+    #[test]
+    fn sizes_read_as_people_write_them() {
+        for (bytes, shown) in [
+            (0, "0 bytes"),
+            (64, "64 bytes"),
+            (1023, "1023 bytes"),
+            (1024, "1 KiB"),
+            (1025, "1025 bytes"),
+            (1536 << 10, "1536 KiB"),
+            ((1 << 20) + 1, "1048577 bytes"),
+            (1 << 20, "1 MiB"),
+            (64 << 20, "64 MiB"),
+            (u64::MAX, "18446744073709551615 bytes"),
+        ] {
+            assert_eq!(size(bytes), shown, "{bytes}");
+        }
+    }
+}
