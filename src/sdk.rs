@@ -115,7 +115,7 @@ pub fn render_python(tools: &[&ToolDefinition]) -> String {
 }
 
 #[cfg(feature = "python")]
-pub(crate) use python::runtime_bindings;
+pub(crate) use python::runtime_layout;
 
 /// The SDK of these tools in `language`: [`render_declarations`] or
 /// [`render_python`].

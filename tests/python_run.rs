@@ -597,6 +597,65 @@ fn the_readme_python_example_runs() {
     );
 }
 
+/// A call is made as the stubs declare it: mangled arguments (`from_`,
+/// `user_id`, `self_`) reach the tool under their JSON names, `None` is not
+/// sent, and a tool whose stub takes one positional `args` (a schema that is
+/// no plain object) takes it, in a namespace as at the top. One dict of the
+/// arguments works for any tool; more is a `TypeError` naming the tool.
+#[tokio::test]
+async fn calls_reach_tools_as_their_stubs_declare() {
+    use ptc::{Tool, ToolContext, ToolDefinition, ToolError, render_python};
+    let echo = |a: serde_json::Value, _: ToolContext| async move { Ok::<_, ToolError>(a) };
+    let keywords = ToolDefinition::new("kw").read_only(true).parameters(serde_json::json!({
+        "type": "object",
+        "properties": { "from": { "type": "string" }, "user-id": { "type": "integer" }, "self": {} },
+        "required": ["from"]
+    }));
+    let positional = ToolDefinition::new("ns.either").read_only(true).parameters(serde_json::json!({
+        "anyOf": [
+            { "type": "object", "properties": { "a": { "type": "integer" } }, "required": ["a"] },
+            { "type": "object", "properties": { "b": { "type": "integer" } }, "required": ["b"] }
+        ]
+    }));
+    let stubs = render_python(&[&keywords, &positional]);
+    let stubs = stubs.split_whitespace().collect::<Vec<_>>().join(" ");
+    for declared in [
+        "async def kw( self, *, from_: str, user_id: int | None = None, self_: Any = None, )",
+        "async def either(self, args: NsEitherArgs1 | NsEitherArgs2, /)",
+    ] {
+        assert!(stubs.contains(declared), "{declared} in {stubs}");
+    }
+    let registry = Registry::new();
+    registry.add(Tool::new(keywords, echo)).unwrap();
+    registry.add(Tool::new(positional, echo)).unwrap();
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let code = "\
+print(await tools.kw(from_='x', user_id=3, self_=[1]))
+print(await tools.kw(from_='x', user_id=None))
+print(await tools.ns.either({'b': 2}))
+print(await tools['ns.either']({'a': 1}))
+print(await tools.kw({'from': 'y', 'user-id': 4}))
+print(await tools['kw'](**{'from': 'z'}))
+try:
+    await tools.kw({'from': 'y'}, user_id=2)
+except TypeError as e:
+    print('TypeError:', e)
+'done'";
+    let outcome = run(&engine, python(code)).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(
+        outcome.text(),
+        "{'from': 'x', 'user-id': 3, 'self': [1]}\n\
+         {'from': 'x'}\n\
+         {'b': 2}\n\
+         {'a': 1}\n\
+         {'from': 'y', 'user-id': 4}\n\
+         {'from': 'z'}\n\
+         TypeError: tool `kw` takes keyword arguments, or one dict holding them all\n\
+         done"
+    );
+}
+
 /// Images a Python program's sub-calls returned follow its text, as in
 /// TypeScript, under the same `max_images`.
 #[tokio::test]

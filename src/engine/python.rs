@@ -46,20 +46,48 @@ const HOST_CALL: &str = "_ptc_tool";
 /// The functions the host answers, looked up by name.
 const HOST_FUNCTIONS: [&str; 3] = [HOST_CALL, discovery::SEARCH, discovery::DESCRIBE];
 
-/// What every run has before its `tools` bindings: how a call reaches the
-/// host, `tools["exact-name"]`, and `ToolCallError`. Monty has no class
-/// inheritance and no attributes on exceptions, so a failed call raises
-/// `RuntimeError` (`ToolCallError` names it) whose message carries the
-/// code and the tool.
+/// The input the prelude binds `tools` from: [`crate::sdk::runtime_layout`].
+const LAYOUT_INPUT: &str = "_ptc_layout";
+
+/// What every run has before the program: how a call reaches the host,
+/// `tools` bound from [`LAYOUT_INPUT`] (an attribute per tool, an object
+/// per namespace, `tools["exact-name"]`), and `ToolCallError`. The same
+/// text every run, so the worker parses no per-tool code. Monty has no
+/// class inheritance and no attributes on exceptions, so a failed call
+/// raises `RuntimeError` (`ToolCallError` names it) whose message carries
+/// the code and the tool; it has no `del`, so the input is cleared.
 const PRELUDE: &str = "\
 import asyncio
 ToolCallError = RuntimeError
 async def _ptc_call(name, arguments):
     return await _ptc_tool(name, {k: v for k, v in arguments.items() if v is not None})
-def _ptc_bind(name):
-    async def call(**arguments):
+def _ptc_bind(name, renamed=None):
+    async def call(*args, **arguments):
+        if args:
+            if len(args) > 1 or arguments:
+                raise TypeError('tool `' + name + '` takes keyword arguments, or one dict holding them all')
+            return await _ptc_tool(name, args[0])
+        if renamed:
+            arguments = {renamed.get(k, k): v for k, v in arguments.items()}
         return await _ptc_call(name, arguments)
     return call
+class _Namespace:
+    pass
+class _Tools:
+    def __getitem__(self, name):
+        return _ptc_bind(name)
+def _ptc_bound(layout, into):
+    for attr, bound in layout.items():
+        if isinstance(bound, str):
+            bound = _ptc_bind(bound)
+        elif isinstance(bound, list):
+            bound = _ptc_bind(bound[0], bound[1])
+        else:
+            bound = _ptc_bound(bound, _Namespace())
+        setattr(into, attr, bound)
+    return into
+tools = _ptc_bound(_ptc_layout, _Tools())
+_ptc_layout = None
 ";
 
 /// The engine's Python workers: a pool started on the first Python run.
@@ -133,11 +161,10 @@ pub(super) async fn run(
         .filter(|(_, v)| **v)
         .map(|(t, _)| &t.definition)
         .collect();
-    let bindings = format!(
-        "{PRELUDE}{}{}",
-        discovery::PRELUDE,
-        crate::sdk::runtime_bindings(&shown)
-    );
+    let bindings = Bindings {
+        code: format!("{PRELUDE}{}", discovery::PRELUDE),
+        layout: convert::to_monty(&crate::sdk::runtime_layout(&shown)),
+    };
     let mut run = PyRun::new(setup);
     let ended = {
         let driven = drive(runtime, &mut run, bindings, code, timeout);
@@ -198,6 +225,12 @@ pub(super) async fn run(
     outcome
 }
 
+/// What a run's first feed binds: the prelude and the tools' layout.
+struct Bindings {
+    code: String,
+    layout: MontyObject,
+}
+
 /// How a Python run ended, other than with a value.
 enum Ended {
     /// Its deadline or cancellation.
@@ -227,7 +260,7 @@ impl From<PoolError> for Ended {
 async fn drive(
     runtime: &PythonRuntime,
     run: &mut PyRun,
-    bindings: String,
+    bindings: Bindings,
     code: String,
     timeout: Duration,
 ) -> Result<MontyObject, Ended> {
@@ -254,7 +287,13 @@ async fn drive(
         Box::pin(std::future::ready(()))
     };
     match checkout
-        .feed(bindings, vec![], vec![], false, &mut on_print)
+        .feed(
+            bindings.code,
+            vec![(LAYOUT_INPUT.to_owned(), bindings.layout)],
+            vec![],
+            false,
+            &mut on_print,
+        )
         .await?
     {
         TurnEvent::Complete(_) => {}

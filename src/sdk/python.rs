@@ -118,39 +118,41 @@ fn namespace_classes<'a>(layout: &Layout<'a>, types: &mut Types<'a>) -> String {
 }
 
 #[cfg(feature = "python")]
-/// The Python that binds `tools` inside a run: the runtime twin of the
-/// stubs' layout (the same attributes, namespaces and `tools["name"]`),
-/// each method calling `_ptc_call` with the tool's exact name. The run
-/// defines `_ptc_call` before this (engine::python).
-pub(crate) fn runtime_bindings(tools: &[&ToolDefinition]) -> String {
-    use std::fmt::Write as _;
+/// Where a run binds each tool: the runtime twin of the stubs' layout (the
+/// same attributes, namespaces and argument names), as `{attr: "exact
+/// name"}`, `{attr: ["exact name", {python_name: json_name}]}` for a tool
+/// with renamed arguments, and a namespace as `{attr: {member: …}}`. The
+/// run's prelude binds `tools` from it (engine::python): data, so no
+/// per-tool Python is parsed.
+pub(crate) fn runtime_layout(tools: &[&ToolDefinition]) -> serde_json::Value {
+    use serde_json::Value;
     let layout = layout(tools);
-    let mut out = String::new();
-    // A JSON string literal is a Python one (`\uXXXX` and all).
-    let literal = |name: &str| serde_json::to_string(name).unwrap_or_default();
-    let method = |out: &mut String, attr: &str, name: &str| {
-        let _ = write!(
-            out,
-            "    async def {attr}(self, **arguments):\n        return await _ptc_call({}, arguments)\n",
-            literal(name)
-        );
-    };
-    for namespace in &layout.namespaces {
-        let _ = writeln!(out, "class {}:", namespace.class_name());
-        out.push_str("    pass\n");
-        for member in &namespace.members {
-            method(&mut out, &member.attr, &member.tool.name);
+    let bound = |tool: &ToolDefinition| {
+        let renamed = methods::renamed_arguments(tool);
+        if renamed.is_empty() {
+            return Value::from(tool.name.as_str());
         }
-    }
-    out.push_str(
-        "class _Tools:\n    def __getitem__(self, name):\n        return _ptc_bind(name)\n",
-    );
-    for member in &layout.top {
-        method(&mut out, &member.attr, &member.tool.name);
-    }
+        let renamed = renamed
+            .into_iter()
+            .map(|(name, key)| (name, Value::from(key)))
+            .collect();
+        Value::Array(vec![
+            Value::from(tool.name.as_str()),
+            Value::Object(renamed),
+        ])
+    };
+    let names = |members: &[names::Member<'_>]| {
+        members
+            .iter()
+            .map(|m| (m.attr.clone(), bound(m.tool)))
+            .collect::<serde_json::Map<_, _>>()
+    };
+    let mut bound = names(&layout.top);
     for namespace in &layout.namespaces {
-        let _ = writeln!(out, "    {} = {}()", namespace.attr, namespace.class_name());
+        bound.insert(
+            namespace.attr.clone(),
+            serde_json::Value::Object(names(&namespace.members)),
+        );
     }
-    out.push_str("tools = _Tools()\n");
-    out
+    serde_json::Value::Object(bound)
 }

@@ -11,6 +11,8 @@ use crate::sdk::keywords::Keywords;
 use crate::sdk::naming::{pascal, root_name};
 use crate::sdk::text::trim;
 use crate::sdk::typescript::ESCALATION_NOTE;
+#[cfg(feature = "python")]
+use crate::tool::definition::ToolDefinition;
 
 /// Lines longer than this put each parameter on a line of its own.
 const LINE: usize = 88;
@@ -103,13 +105,12 @@ fn params<'a>(types: &mut Types<'a>, member: &Member<'a>) -> Vec<Param> {
             },
         ];
     };
-    let mut names = Names::with(&["self"]);
+    let (arguments, mut names) = argument_names(&kw);
     let mut out = vec![Param {
         text: "*".to_owned(),
         doc: None,
     }];
-    for (key, property) in plain_properties(&kw).into_iter().flatten() {
-        let name = names.claim(identifier(key));
+    for (name, key, property) in arguments {
         let mut hint = member_hint(&tool.name);
         pascal(key, &mut hint);
         let ty = types.ty(property, &hint, 1);
@@ -142,6 +143,34 @@ fn params<'a>(types: &mut Types<'a>, member: &Member<'a>) -> Vec<Param> {
         });
     }
     out
+}
+
+/// The keyword argument of each property, in order, as (Python name, JSON
+/// name, schema), and the names they took (`**other` comes after them).
+fn argument_names<'a>(kw: &Keywords<'a>) -> (Vec<(String, &'a String, &'a Value)>, Names) {
+    let mut names = Names::with(&["self"]);
+    let arguments = plain_properties(kw)
+        .into_iter()
+        .flatten()
+        .map(|(key, property)| (names.claim(identifier(key)), key, property))
+        .collect();
+    (arguments, names)
+}
+
+/// The keyword arguments of a tool whose Python name is not its JSON name,
+/// as (Python name, JSON name): a call sends them under the JSON name.
+/// None for a tool whose stub takes one positional `args`.
+#[cfg(feature = "python")]
+pub(super) fn renamed_arguments(tool: &ToolDefinition) -> Vec<(String, String)> {
+    let Some(kw) = Keywords::of(&tool.parameters).filter(|kw| is_plain_object(kw)) else {
+        return Vec::new();
+    };
+    argument_names(&kw)
+        .0
+        .into_iter()
+        .filter(|(name, key, _)| name != *key)
+        .map(|(name, key, _)| (name, key.clone()))
+        .collect()
 }
 
 /// The name prefix of a tool's argument types: `CreateIssue`.
