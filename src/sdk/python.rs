@@ -151,8 +151,8 @@ pub(crate) fn runtime_layout(tools: &[&ToolDefinition]) -> serde_json::Value {
     for namespace in &layout.namespaces {
         bound.insert(
             namespace.attr.clone(),
-            serde_json::Value::Object(names(&namespace.members)),
+            Value::Object(names(&namespace.members)),
         );
     }
-    serde_json::Value::Object(bound)
+    Value::Object(bound)
 }

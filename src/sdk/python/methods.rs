@@ -159,7 +159,7 @@ fn argument_names<'a>(kw: &Keywords<'a>) -> (Vec<(String, &'a String, &'a Value)
 
 /// The keyword arguments of a tool whose Python name is not its JSON name,
 /// as (Python name, JSON name): a call sends them under the JSON name.
-/// None for a tool whose stub takes one positional `args`.
+/// Empty for a tool whose stub takes one positional `args`.
 #[cfg(feature = "python")]
 pub(super) fn renamed_arguments(tool: &ToolDefinition) -> Vec<(String, String)> {
     let Some(kw) = Keywords::of(&tool.parameters).filter(|kw| is_plain_object(kw)) else {
