@@ -1,8 +1,7 @@
 //! JSON values in words, for messages that say what was given instead;
-//! what a JSON message costs in host memory before it is parsed (`cost`);
-//! and the id of a message that cannot be read whole (`envelope`).
+//! and the id of a message that cannot be read whole (`envelope`). What a
+//! JSON text costs before it is parsed is the gate's ([`crate::gate`]).
 
-pub(crate) mod cost;
 pub(crate) mod envelope;
 
 use serde_json::Value;

@@ -23,8 +23,8 @@
 //!
 //! Each layer uses only the ones before it, and no module is reached back
 //! from one it uses: the bases (`json`, `schema`, `deadline`, `limits`,
-//! `contract`) → `tool/` → `sdk/` and `sources/`, side by side → `engine/`
-//! → `frontends/`. The `ptc` binary (`src/bin/ptc/`) is a user of the
+//! `gate`, `contract`) → `tool/` → `sdk/` and `sources/`, side by side →
+//! `engine/` → `frontends/`. The `ptc` binary (`src/bin/ptc/`) is a user of the
 //! library like any other.
 //!
 //! - `contract/`: what crosses a wire, each shape once: `run_code`'s
@@ -55,7 +55,10 @@
 //!   types, methods, docstrings).
 //! - `limits.rs`: [`Limits`], and the one table of the limits hosts and
 //!   users set: each one's config key, range and command-line flag, from
-//!   which validation, `initialize`'s config and the binary's flags come.
+//!   which validation, `initialize`'s config and the binary's flags come;
+//!   and the bounds of what enters the host, each once. `gate.rs`: the one
+//!   gate every value entering the host passes, measured before it is
+//!   built (`json_text`; the cost model the program doors' readers use).
 //!   `deadline.rs`: the [`Deadline`] primitive.
 //! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
@@ -78,10 +81,11 @@
 //!   mapping of their `tools` and call `results`. A connection tells its
 //!   server of changed tools through `listing`'s `ListChanged`, so
 //!   `connection` does not reach back into `server`.
-//! - `transport/`: MCP over pipes, bounded: the `lines` every message
-//!   crosses (measured before it is parsed, answered when it cannot be
-//!   read, read only while the backlog has room) and a server's `child`
-//!   process in a process group of its own.
+//! - `transport/`: MCP over pipes, bounded: the `line_reader` every door
+//!   that reads lines reads through (`ptc serve` too), the `lines` every
+//!   MCP message crosses (measured before it is parsed, answered when it
+//!   cannot be read, read only while the backlog has room) and a server's
+//!   `child` process in a process group of its own.
 //! - `frontends/`: how non-Rust hosts reach the engine: `serve/`, the host
 //!   protocol (its `outbox`, `errors`, `peer` requests and `params`; the
 //!   `session` and its methods; the `host_tool` and the `approver`); `mcp/`, ptc as an MCP server (its rmcp `handler`, the
@@ -135,6 +139,7 @@ mod engine;
 mod frontends;
 #[doc(hidden)]
 pub mod fuzz;
+mod gate;
 mod json;
 mod limits;
 mod schema;
@@ -145,7 +150,7 @@ mod transport;
 
 pub use contract::run_code::{Language, RunRequest, SandboxPermissions};
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
-pub use engine::events::{EventSink, RunEvent, RunEventKind};
+pub use engine::events::{Carried, EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
 pub use engine::strip::SyntaxError;
 pub use engine::{Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions};

@@ -458,6 +458,57 @@ pub(crate) fn limit_flags() -> Vec<LimitFlag> {
         .collect()
 }
 
+/// What one value entering the host may take (contracts §6, "What enters
+/// the host"): its JSON text, and its cost once built ([`crate::gate`]: the
+/// text plus 144 bytes a value, a value shared n times counted n times).
+/// Every door measures what it is given against one of the bounds below
+/// before it builds anything.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Bound {
+    /// The longest JSON text, in bytes (a longer one is not read whole).
+    pub max_bytes: usize,
+    /// The most host memory the value may take once built.
+    pub max_cost: usize,
+}
+
+impl Bound {
+    /// Texts of at most `max_bytes`, costing at most four times that once
+    /// built: a long string passes, a flood of tiny values does not.
+    pub(crate) const fn of_bytes(max_bytes: usize) -> Self {
+        Self {
+            max_bytes,
+            max_cost: max_bytes.saturating_mul(4),
+        }
+    }
+}
+
+/// A request to `ptc mcp` (stdio; HTTP by default): MCP requests are small
+/// (a program, a tool's arguments); 4 MiB is also what rmcp's HTTP
+/// transport reads.
+pub(crate) const REQUEST: Bound = Bound::of_bytes(4 << 20);
+
+/// What a tool source or a host answers (an MCP server's message, a JSON
+/// text block of its result, a manifest command's stdout, a `ptc serve`
+/// host's line): 16 MiB, rmcp's own line limit.
+pub(crate) const ANSWER: Bound = Bound::of_bytes(16 << 20);
+
+/// The arguments of one sub-call, as a program passes them: what a tool's
+/// answer may be, so every tool source can take them. The run's memory
+/// limit bounds them too (they are charged to it until they settle).
+pub(crate) const ARGUMENTS: Bound = ANSWER;
+
+/// How deep a value from a program may nest (arrays and objects, lists and
+/// dicts; the root counting as one): JSON text past this depth is refused
+/// by serde, and by every host that parses with its default limit.
+pub(crate) const MAX_DEPTH: u32 = 128;
+
+/// The most of a sub-call's arguments or value a run event carries whole,
+/// as JSON text; past it the event carries its start and its length.
+pub(crate) const EVENT_VALUE_BYTES: usize = 16 << 10;
+
+/// How much of such a value's JSON text the event carries instead.
+pub(crate) const EVENT_PREVIEW_BYTES: usize = 1 << 10;
+
 /// A size as people write it: `64 MiB`, `512 KiB`, or bytes when neither
 /// is exact.
 pub(crate) fn size(bytes: u64) -> String {

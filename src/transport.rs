@@ -3,7 +3,8 @@
 //! rmcp speaks the protocol; this room decides what reaches it and how much
 //! may wait.
 //!
-//! Rooms: `lines` (an rmcp transport over newline-delimited JSON that
+//! Rooms: `line_reader` (newline-delimited messages read within a bound,
+//! for every door that reads lines: MCP's `lines`, `ptc serve`), `lines` (an rmcp transport over newline-delimited JSON that
 //! measures every message before parsing it, answers what it cannot read,
 //! and stops reading while answers wait), `http` (the HTTP client under
 //! rmcp's streamable HTTP transport, measuring every body and event the
@@ -12,4 +13,5 @@
 
 pub(crate) mod child;
 pub(crate) mod http;
+pub(crate) mod line_reader;
 pub(crate) mod lines;

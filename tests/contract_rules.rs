@@ -133,7 +133,9 @@ async fn invalid_output_and_settled_values() {
         .take()
         .into_iter()
         .filter_map(|k| match k {
-            ptc::RunEventKind::Settled { ok, value, .. } => Some((ok, value)),
+            ptc::RunEventKind::Settled { ok, value, .. } => {
+                Some((ok, value.and_then(|v| v.whole().cloned())))
+            }
             _ => None,
         })
         .collect();

@@ -73,6 +73,12 @@ async fn unreadable_answers_fail_their_call_at_once() {
         );
         assert!(took < Duration::from_secs(10), "{tool} took {took:?}");
     }
+    // A text block of JSON too costly to parse: the gate refuses the text.
+    let (text, _) = run(&registry, &catching("zeros_text")).await;
+    assert!(
+        text.starts_with("TOOL_ERROR: the tool answered with JSON text ptc cannot take: it holds so many values that parsing it would take more than 64 MiB of memory (the limit)"),
+        "{text}"
+    );
     // The session survived each of them.
     let (text, _) = run(&registry, "return await tools['h.fine']({})").await;
     assert!(text.contains("ok"), "{text}");
@@ -358,6 +364,20 @@ fn a_costly_answer_costs_ptc_a_small_multiple_of_its_size() {
     let (_, out, peak) = run_measured(ptc_run_with(dir.path(), "answers", &code));
     assert!(out.contains("sent an answer ptc cannot read"), "{out}");
     // Parsed, the 16 MB would have taken over a gigabyte.
+    assert!(peak > 0.0 && peak < 250.0, "peak RSS {peak:.0} MiB");
+}
+
+/// The same zeros as JSON text in a text block: measured by the gate
+/// before the text is parsed (issue 39: 1.15 GB).
+#[test]
+fn a_costly_text_block_costs_ptc_a_small_multiple_of_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = format!(
+        "const e = await (async () => {{ {} }})(); await new Promise(r => setTimeout(r, 1500)); return e",
+        catching("zeros_text")
+    );
+    let (_, out, peak) = run_measured(ptc_run_with(dir.path(), "answers", &code));
+    assert!(out.contains("JSON text ptc cannot take"), "{out}");
     assert!(peak > 0.0 && peak < 250.0, "peak RSS {peak:.0} MiB");
 }
 

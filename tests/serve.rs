@@ -1597,3 +1597,138 @@ async fn a_language_that_is_not_one_of_the_two_is_invalid_params() {
         "invalid params for `initialize`: `config.language` must be \"typescript\" or \"python\", got \"ruby\""
     );
 }
+
+impl Host {
+    /// The peak resident memory of `ptc serve` so far, in MiB.
+    fn peak_mib(&self) -> f64 {
+        let pid = self.child.id().expect("ptc serve runs");
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        let kib: f64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        kib / 1024.0
+    }
+}
+
+/// A line is read through the gate (contracts §6, "What enters the
+/// host"): 1 GiB without a newline is passed over as it streams by, never
+/// held (issue 39: 1.5 GB sent held 1.48 GB), and the session goes on.
+#[tokio::test]
+async fn a_line_past_the_bound_is_passed_over_unheld() {
+    let mut host = Host::start();
+    let chunk = vec![b'x'; 1 << 20];
+    {
+        let stdin = host.stdin.as_mut().unwrap();
+        for _ in 0..1024 {
+            stdin.write_all(&chunk).await.unwrap();
+        }
+        stdin.write_all(b"\n").await.unwrap();
+    }
+    let error = host.expect("the error", |m| m["id"].is_null()).await;
+    assert_eq!(
+        error["error"]["message"],
+        "invalid request: the message is 1073741824 bytes long, more than the 16777216 bytes ptc reads",
+        "{error}"
+    );
+    let listed = host.call("tools/list", json!({})).await;
+    assert!(listed["tools"].is_array(), "{listed}");
+    let peak = host.peak_mib();
+    assert!(peak < 128.0, "ptc serve peaked at {peak:.0} MiB");
+    host.finish().await;
+}
+
+/// A host's answer costing more than an answer may once parsed fails its
+/// call at once, unparsed (issue 39: 16 MB of zeros took 1.16 GB).
+#[tokio::test]
+async fn a_costly_answer_of_the_host_fails_its_call_unparsed() {
+    let mut host = Host::start();
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "zeros", "readOnly": true }] }),
+    )
+    .await;
+    let run = host
+        .request(
+            "run_code",
+            json!({
+                "code": "try { await tools.zeros({}) } catch (e: any) { return e.code + ': ' + e.message }",
+                "description": "a costly answer",
+            }),
+        )
+        .await;
+    let call = host.incoming_request("tools/call").await;
+    let zeros = format!("[{}0]", "0,".repeat(7_999_999));
+    host.send_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":{},"result":{{"value":{zeros}}}}}"#,
+        call["id"]
+    ))
+    .await;
+    let response = host.response(run).await;
+    let text = response["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("TOOL_ERROR: the host's answer could not be read: the message holds so many values that parsing it would take more than 64 MiB of memory (the limit)"),
+        "{text}"
+    );
+    let peak = host.peak_mib();
+    assert!(peak < 250.0, "ptc serve peaked at {peak:.0} MiB");
+    host.finish().await;
+}
+
+/// Events carry a sub-call's arguments and value whole up to 16 KiB of
+/// JSON, and past it their start and length (contracts §6, Events), so a
+/// program cannot make an event a host cannot read.
+#[tokio::test]
+async fn events_carry_large_values_as_a_preview() {
+    let mut host = Host::start();
+    host.call(
+        "tools/register",
+        json!({ "tools": [{ "name": "echo", "readOnly": true }] }),
+    )
+    .await;
+    let run = host
+        .request(
+            "run_code",
+            json!({
+                "code": "const big = 'é'.repeat(20000); await tools.echo({ big }); await tools.echo({ small: 1 }); return 'done'",
+                "description": "large and small",
+            }),
+        )
+        .await;
+    for _ in 0..2 {
+        let call = host.incoming_request("tools/call").await;
+        let arguments = call["params"]["arguments"].clone();
+        host.reply(&call, json!({ "value": arguments })).await;
+    }
+    let response = host.response(run).await;
+    assert_eq!(response["result"]["content"][0]["text"], "done");
+    let events: Vec<Value> = host
+        .seen
+        .iter()
+        .filter(|m| m["method"] == "run/event")
+        .map(|m| m["params"].clone())
+        .collect();
+    let started: Vec<&Value> = events.iter().filter(|e| e["event"] == "started").collect();
+    let settled: Vec<&Value> = events.iter().filter(|e| e["event"] == "settled").collect();
+    // `{"big":"éé…"}`: 40,010 bytes of JSON; the preview is its first KiB
+    // (each `é` is two bytes).
+    let expected_start = format!("{{\"big\":\"{}", "é".repeat(508));
+    for (event, whole, preview, bytes) in [
+        (
+            started[0],
+            "arguments",
+            "argumentsPreview",
+            "argumentsBytes",
+        ),
+        (settled[0], "value", "valuePreview", "valueBytes"),
+    ] {
+        assert!(event.get(whole).is_none(), "{event:.300}");
+        assert_eq!(event[bytes], 40_010, "{event:.300}");
+        assert_eq!(event[preview], expected_start.as_str());
+    }
+    assert_eq!(started[1]["arguments"], json!({ "small": 1 }));
+    assert_eq!(settled[1]["value"], json!({ "small": 1 }));
+    assert!(started[1].get("argumentsPreview").is_none());
+    host.finish().await;
+}

@@ -29,6 +29,8 @@ mod noleaks;
 mod pipeline;
 mod presentation;
 #[cfg(feature = "python")]
+mod python_gate;
+#[cfg(feature = "python")]
 mod python_run;
 mod registry;
 mod repair;

@@ -6,6 +6,7 @@
 use rquickjs::{Atom, Ctx, Object, Type, Value, qjs};
 
 use super::text;
+use crate::gate::{self, Meter};
 use serde_json::Value as Json;
 
 /// Deeper than this, a subtree goes through JSON text (whose parser checks
@@ -156,15 +157,8 @@ const WHOLE_ARRAY: usize = 1 << 16;
 /// 2^63 as a float: integral floats below it convert to `i64` exactly.
 const TWO_63: f64 = 9_223_372_036_854_775_808.0;
 
-/// How deep arguments may nest (arrays and objects, the root counting as
-/// one): JSON text past this depth is refused by serde, and by every host
-/// that parses with its default limit.
-pub(crate) const MAX_ARGUMENT_DEPTH: u32 = 128;
-
-/// What the host's copy of one value costs beyond its text: a `Value`, or an
-/// object's entry (key, value, index).
-const VALUE_BYTES: usize = std::mem::size_of::<Json>();
-const ENTRY_BYTES: usize = 2 * VALUE_BYTES + 16;
+/// How deep arguments may nest (the gate's one depth bound).
+pub(crate) const MAX_ARGUMENT_DEPTH: u32 = crate::limits::MAX_DEPTH;
 
 /// Why arguments were not read as plain data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -181,9 +175,9 @@ pub(crate) enum NotPlain {
 /// objects whose prototype is `Object.prototype` (or none) without `toJSON`,
 /// arrays without holes, strings, booleans, null and finite numbers (and
 /// `undefined` as the whole arguments: `{}`). Lone surrogates in strings and
-/// keys become U+FFFD. Returns the value and the bytes its copy holds, at
-/// most `room`. (A getter runs here; on the exact path it runs again in
-/// `JSON.stringify`.)
+/// keys become U+FFFD. Returns the value and the bytes its copy holds as
+/// the gate counts them ([`crate::gate`]), at most `room`. (A getter runs
+/// here; on the exact path it runs again in `JSON.stringify`.)
 pub(crate) fn plain_from_js(value: &Value<'_>, room: usize) -> Result<(Json, usize), NotPlain> {
     let object_proto = object_prototype(value.ctx()).ok_or(NotPlain::Lossy)?;
     plain_from_js_with(value, object_proto, room)
@@ -205,13 +199,12 @@ pub(crate) fn plain_from_js_with<'js>(
     room: usize,
 ) -> Result<(Json, usize), NotPlain> {
     if value.is_undefined() {
-        return Ok((Json::Object(serde_json::Map::new()), VALUE_BYTES));
+        return Ok((Json::Object(serde_json::Map::new()), gate::PER_VALUE));
     }
     let ctx = value.ctx();
     let mut reader = Reader {
         object_proto,
-        room,
-        used: 0,
+        meter: Meter::new(room),
     };
     let json = reader.plain(value, 0);
     if json.is_err() {
@@ -219,27 +212,21 @@ pub(crate) fn plain_from_js_with<'js>(
         // again and reports it; nothing may stay pending from this try.
         let _ = ctx.catch();
     }
-    json.map(|json| (json, reader.used))
+    json.map(|json| (json, reader.meter.used()))
 }
 
 struct Reader<'js> {
     object_proto: Object<'js>,
-    room: usize,
-    used: usize,
+    meter: Meter,
 }
 
 impl<'js> Reader<'js> {
     fn take(&mut self, bytes: usize) -> Result<(), NotPlain> {
-        self.used += bytes;
-        if self.used > self.room {
-            Err(NotPlain::TooLarge)
-        } else {
-            Ok(())
-        }
+        self.meter.bytes(bytes).map_err(|_| NotPlain::TooLarge)
     }
 
     fn plain(&mut self, value: &Value<'js>, depth: u32) -> Result<Json, NotPlain> {
-        self.take(VALUE_BYTES)?;
+        self.meter.value().map_err(|_| NotPlain::TooLarge)?;
         let nested = matches!(value.type_of(), Type::Array | Type::Object);
         if nested && depth >= MAX_ARGUMENT_DEPTH {
             return Err(NotPlain::TooDeep);
@@ -301,7 +288,7 @@ impl<'js> Reader<'js> {
                 continue;
             }
             let key = text::of_atom(ctx, &key).ok_or(NotPlain::Lossy)?;
-            self.take(ENTRY_BYTES + key.len())?;
+            self.take(key.len())?;
             let item = self.plain(&item, depth + 1)?;
             map.insert(key, item);
         }

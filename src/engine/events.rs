@@ -1,11 +1,14 @@
 //! Run events (contracts §6, events): what a host can watch while a run goes.
 
+use std::io;
 use std::sync::Arc;
 
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use serde_json::Value;
 
 use super::output::LogLevel;
+use crate::limits::{EVENT_PREVIEW_BYTES, EVENT_VALUE_BYTES};
 use crate::tool::call::ToolError;
 
 /// One event of a run. Serializes as the host protocol's `run/event` params.
@@ -34,8 +37,10 @@ pub enum RunEventKind {
         /// How the call reads to a person: the tool's call title, else
         /// `name(key: value, …)` (contracts §2, titles). Never the model's.
         title: String,
-        /// The arguments as the program passed them.
-        arguments: Value,
+        /// The arguments as the program passed them (on the wire
+        /// `arguments`, or `argumentsPreview` and `argumentsBytes`).
+        #[serde(flatten, serialize_with = "as_arguments")]
+        arguments: Carried,
     },
     /// A sub-call settled; exactly one per `started`.
     Settled {
@@ -46,9 +51,10 @@ pub enum RunEventKind {
         title: String,
         /// Whether it succeeded.
         ok: bool,
-        /// The value, on success.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        value: Option<Value>,
+        /// The value, on success (on the wire `value`, or `valuePreview`
+        /// and `valueBytes`).
+        #[serde(flatten, serialize_with = "as_value")]
+        value: Option<Carried>,
         /// The error, on failure.
         #[serde(skip_serializing_if = "Option::is_none")]
         error: Option<ToolError>,
@@ -75,6 +81,138 @@ pub enum RunEventKind {
         /// Lines that were not streamed.
         truncated: usize,
     },
+}
+
+impl RunEventKind {
+    /// A sub-call's `started`, carrying its arguments as events do.
+    pub(crate) fn started(id: Arc<str>, name: String, title: String, arguments: &Value) -> Self {
+        Self::Started {
+            id,
+            name,
+            title,
+            arguments: Carried::of(arguments),
+        }
+    }
+
+    /// A sub-call's `settled`: its value (as events carry it) or its error.
+    pub(crate) fn settled(id: Arc<str>, title: String, result: Result<&Value, &ToolError>) -> Self {
+        Self::Settled {
+            id,
+            title,
+            ok: result.is_ok(),
+            value: result.ok().map(Carried::of),
+            error: result.err().cloned(),
+        }
+    }
+}
+
+/// A sub-call's arguments or value as an event carries it (contracts §6,
+/// Events): whole when its JSON is at most 16 KiB, else the start of its
+/// JSON text and its length, so no program can make an event a host
+/// cannot read (or a watcher that much more to hold).
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum Carried {
+    /// The whole value.
+    Whole(Value),
+    /// Too large to carry: the first kilobyte or so of its JSON text (cut
+    /// at a character) and the text's whole length in bytes.
+    Preview {
+        /// The start of the JSON text.
+        start: String,
+        /// The JSON text's length in bytes.
+        bytes: usize,
+    },
+}
+
+impl Carried {
+    /// `value` whole, or its preview when its JSON is over 16 KiB
+    /// (written once, into a buffer of at most that much).
+    pub fn of(value: &Value) -> Self {
+        let mut head = Head {
+            kept: Vec::new(),
+            keep: EVENT_VALUE_BYTES + 1,
+            total: 0,
+        };
+        // Writing JSON into `Head` cannot fail.
+        let _ = serde_json::to_writer(&mut head, value);
+        if head.total <= EVENT_VALUE_BYTES {
+            return Self::Whole(value.clone());
+        }
+        head.kept.truncate(EVENT_PREVIEW_BYTES);
+        let start = match String::from_utf8(head.kept) {
+            Ok(text) => text,
+            Err(cut) => {
+                let valid = cut.utf8_error().valid_up_to();
+                let mut bytes = cut.into_bytes();
+                bytes.truncate(valid);
+                String::from_utf8(bytes).unwrap_or_default()
+            }
+        };
+        Self::Preview {
+            start,
+            bytes: head.total,
+        }
+    }
+
+    /// The value, when it was carried whole.
+    pub fn whole(&self) -> Option<&Value> {
+        match self {
+            Self::Whole(value) => Some(value),
+            Self::Preview { .. } => None,
+        }
+    }
+}
+
+/// Keeps the first `keep` bytes written and counts them all.
+struct Head {
+    kept: Vec<u8>,
+    keep: usize,
+    total: usize,
+}
+
+impl io::Write for Head {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let room = self.keep.saturating_sub(self.kept.len()).min(buf.len());
+        self.kept.extend_from_slice(&buf[..room]);
+        self.total += buf.len();
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `arguments`, or `argumentsPreview` and `argumentsBytes`.
+fn as_arguments<S: Serializer>(carried: &Carried, s: S) -> Result<S::Ok, S::Error> {
+    members(
+        Some(carried),
+        ["arguments", "argumentsPreview", "argumentsBytes"],
+        s,
+    )
+}
+
+/// `value`, or `valuePreview` and `valueBytes`; nothing without a value.
+fn as_value<S: Serializer>(carried: &Option<Carried>, s: S) -> Result<S::Ok, S::Error> {
+    members(carried.as_ref(), ["value", "valuePreview", "valueBytes"], s)
+}
+
+fn members<S: Serializer>(
+    carried: Option<&Carried>,
+    [whole, preview, bytes]: [&str; 3],
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    let mut map = s.serialize_map(None)?;
+    match carried {
+        Some(Carried::Whole(value)) => map.serialize_entry(whole, value)?,
+        Some(Carried::Preview { start, bytes: n }) => {
+            map.serialize_entry(preview, start)?;
+            map.serialize_entry(bytes, n)?;
+        }
+        None => {}
+    }
+    map.end()
 }
 
 /// Receives run events. Called on the sandbox thread: it must not block

@@ -69,9 +69,17 @@ impl Capture {
     }
 
     /// Adds a line; `true` while the line lands in the head (it may be streamed).
-    pub(crate) fn push(&mut self, mut line: String) -> bool {
-        if line.len() >= self.cap {
-            cut_line(&mut line, self.cap);
+    pub(crate) fn push(&mut self, line: String) -> bool {
+        let bytes = line.len();
+        self.push_started(line, bytes)
+    }
+
+    /// Adds a line of `bytes` bytes of which only the start, `line`, was
+    /// kept (at least the cap's worth when it is longer); `true` while it
+    /// lands in the head.
+    pub(crate) fn push_started(&mut self, mut line: String, bytes: usize) -> bool {
+        if bytes >= self.cap {
+            cut_line(&mut line, bytes, self.cap);
         }
         let size = line.len() + 1;
         if !self.head_closed && self.head_bytes + size <= self.cap {
@@ -120,12 +128,13 @@ impl Capture {
     }
 }
 
-/// Cuts a console line of at least `cap` bytes to fit under it, saying at
-/// its end how many bytes of it were left out.
-fn cut_line(line: &mut String, cap: usize) {
-    let longest_note = note_for_line(line.len()).len();
+/// Cuts a console line of `bytes` (at least `cap`) bytes, of which `line`
+/// is the start, to fit under the cap, saying at its end how many bytes of
+/// it were left out.
+fn cut_line(line: &mut String, bytes: usize, cap: usize) {
+    let longest_note = note_for_line(bytes).len();
     let keep = floor_char_boundary(line, cap.saturating_sub(1 + longest_note));
-    let note = note_for_line(line.len() - keep);
+    let note = note_for_line(bytes - keep);
     line.truncate(keep);
     line.push_str(&note);
     if line.len() >= cap {
@@ -574,11 +583,34 @@ mod tests {
     fn a_cut_line_keeps_its_note_whole() {
         for len in [160, 1000, 100_000] {
             let mut line = "x".repeat(len);
-            cut_line(&mut line, 100);
+            cut_line(&mut line, len, 100);
             let xs = line.matches('x').count();
             assert!(line.len() < 100, "{line}");
             assert!(line.ends_with(&note_for_line(len - xs)), "{line}");
         }
+    }
+
+    /// A line known only by its start (a Python program's endless
+    /// unfinished line) is cut as the whole line would be: the same text,
+    /// the same count of bytes left out.
+    #[test]
+    fn a_line_known_by_its_start_is_cut_as_the_whole() {
+        let whole = "é".repeat(5_000);
+        let mut by_whole = Capture::new(100);
+        by_whole.push(whole.clone());
+        let mut by_start = Capture::new(100);
+        by_start.push_started(whole[..100].to_owned(), whole.len());
+        let (mut a, mut b) = (String::new(), String::new());
+        by_whole.render(&mut a);
+        by_start.render(&mut b);
+        assert_eq!(a, b);
+        assert!(
+            a.ends_with(&format!(
+                "{}\n",
+                note_for_line(10_000 - a.matches('é').count() * 2)
+            )),
+            "{a}"
+        );
     }
 
     /// A cut inside a character leaves the whole character out: keeping it

@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::tool::definition::quoted_name;
+
 use super::request::Language;
 
 /// What a run had done when a limit stopped it.
@@ -55,7 +57,7 @@ impl fmt::Display for Progress {
                     f.write_str(")")?;
                 }
                 if let Some((tool, lines)) = &self.last {
-                    write!(f, ", the last to `{tool}`")?;
+                    write!(f, ", the last to {}", quoted_name(tool))?;
                     write_lines(f, lines)?;
                 }
             }
@@ -87,7 +89,7 @@ impl Progress {
             let mut shown: Vec<String> = names
                 .iter()
                 .take(NAMES_SHOWN)
-                .map(|name| format!("`{name}`"))
+                .map(|name| quoted_name(name))
                 .collect();
             if names.len() > NAMES_SHOWN {
                 shown.push(format!("{} more tools", names.len() - NAMES_SHOWN));

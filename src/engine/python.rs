@@ -15,6 +15,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use monty_pool::{Pool, PoolConfig, PoolError, ReplConfig, ResumeValue, TurnEvent};
+use monty_types::unstable::{self, MontyNode, NodeId};
 use monty_types::{
     CallArgs, ExcType, MontyException, MontyObject, NameLookupResult, PrintStream, ResourceLimits,
 };
@@ -28,8 +29,10 @@ use super::progress::Progress;
 use super::report::{Located, Report};
 use super::run::{Image, RunSetup, sub_call_id};
 use super::scheduler::Scheduler;
+use crate::gate;
+use crate::limits::ARGUMENTS;
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolError, ToolResult};
-use crate::tool::definition::ToolDefinition;
+use crate::tool::definition::{ToolDefinition, quoted_name};
 use crate::tool::registry::RegisteredTool;
 use crate::tool::title::default_title;
 
@@ -180,8 +183,16 @@ pub(super) async fn run(
     let cut = run.close().await;
     let capture = run.printed.take();
     let sub_calls = run.submitted;
-    let mut outcome = match ended {
-        Ok(value) => report.render_success(convert::render(&value), &capture, cut, 0, sub_calls),
+    let mut outcome = match ended.and_then(|value| rendered(&value, run.setup.memory_limit)) {
+        Ok(text) => report.render_success(text, &capture, cut, 0, sub_calls),
+        Err(Ended::HostMemory(why)) => report.limit_failure(
+            FailureKind::Memory,
+            Some(why),
+            Some(&progress),
+            &capture,
+            sub_calls,
+            None,
+        ),
         Err(Ended::Stopped(kind)) => {
             let progress = (kind != FailureKind::Cancelled).then_some(&progress);
             report.limit_failure(kind, None, progress, &capture, sub_calls, None)
@@ -243,6 +254,9 @@ enum Ended {
     Start(String),
     /// Every task waits and nothing is in flight.
     NeverFinishes,
+    /// A value of the program would take more of the host's memory than
+    /// the run may (why, in words).
+    HostMemory(String),
 }
 
 impl From<PoolError> for Ended {
@@ -318,7 +332,7 @@ async fn drive(
                 ..
             } => {
                 let answer = match object_id {
-                    None => run.host_function(&function_name, call_id, &args),
+                    None => run.host_function(&function_name, call_id, &args)?,
                     Some(_) => ResumeValue::NotFound,
                 };
                 checkout.resume(answer, &mut on_print).await?
@@ -362,6 +376,8 @@ struct Queued {
     name: String,
     tool: Option<Arc<RegisteredTool>>,
     arguments: serde_json::Value,
+    /// What its arguments cost the run until it settles.
+    charged: usize,
     title: Option<String>,
 }
 
@@ -372,6 +388,7 @@ struct Flight {
     name: String,
     tool: Option<Arc<RegisteredTool>>,
     arguments: Option<serde_json::Value>,
+    charged: usize,
     title: Option<String>,
 }
 
@@ -387,6 +404,9 @@ struct PyRun {
     last_tool: String,
     images: Vec<Image>,
     calls_cancel: CancellationToken,
+    /// Host memory the run's values hold (arguments waiting or in
+    /// flight), bounded by its memory limit.
+    held: usize,
     printed: Arc<Printed>,
     /// The program, for positions and the failing line.
     code: String,
@@ -403,6 +423,7 @@ impl PyRun {
             last_tool: String::new(),
             images: Vec::new(),
             calls_cancel: CancellationToken::new(),
+            held: 0,
             printed: Arc::new(Printed::new(&setup)),
             code: String::new(),
             setup,
@@ -420,38 +441,43 @@ impl PyRun {
 
     /// A call of one of the host's functions: a sub-call, or discovery
     /// answered at once; any other name does not exist.
-    fn host_function(&mut self, name: &str, call_id: u32, args: &CallArgs) -> ResumeValue {
-        match name {
-            HOST_CALL => self.submit(call_id, args),
+    fn host_function(
+        &mut self,
+        name: &str,
+        call_id: u32,
+        args: &CallArgs,
+    ) -> Result<ResumeValue, Ended> {
+        Ok(match name {
+            HOST_CALL => self.submit(call_id, args)?,
             discovery::SEARCH | discovery::DESCRIBE => {
                 discovery::answer(&self.setup.scope, name, args)
             }
             _ => ResumeValue::NotFound,
-        }
+        })
     }
 
     /// `_ptc_tool(name, arguments)`: a sub-call through the pipeline, as
-    /// the program's future; arguments that are not plain data raise.
-    fn submit(&mut self, call_id: u32, args: &CallArgs) -> ResumeValue {
-        let name = args.arg(0).and_then(|a| a.as_str().map(str::to_owned));
-        let arguments = args.arg(1).map(convert::to_json);
-        let (name, arguments) = match (name, arguments) {
-            (Some(name), Some(Ok(arguments))) => (name, arguments),
-            (Some(name), Some(Err(convert::NotPlain(what)))) => {
-                return ResumeValue::Error(MontyException::new(
-                    ExcType::TypeError,
-                    Some(format!(
-                        "arguments of `{name}` must be plain data (dict, list, str, int, float, bool, None): got {what}"
-                    )),
-                ));
-            }
-            _ => {
-                return ResumeValue::Error(MontyException::new(
-                    ExcType::TypeError,
-                    Some("a tool is called as `await tools.name(arg=...)`".into()),
-                ));
-            }
+    /// the program's future, once its arguments passed the gate: plain
+    /// data (else `TypeError`), within a call's bound (else a
+    /// `ToolCallError`, `INVALID_ARGUMENTS`), and within what the run may
+    /// hold in the host (else the run ends as `memory`).
+    fn submit(&mut self, call_id: u32, args: &CallArgs) -> Result<ResumeValue, Ended> {
+        let (graph, positional, _) = unstable::call_args_parts(args);
+        let measured = convert::Measured::of(graph);
+        let (Some(MontyNode::String(name)), Some(&arguments)) = (
+            positional.first().map(|id| measured.node(*id)),
+            positional.get(1),
+        ) else {
+            return Ok(raise(
+                ExcType::TypeError,
+                "a tool is called as `await tools.name(arg=...)`".into(),
+            ));
         };
+        let (arguments, charged) = match self.admit(&measured, name, arguments)? {
+            Ok(admitted) => admitted,
+            Err(raised) => return Ok(raised),
+        };
+        let name = name.clone();
         self.submitted += 1;
         self.last_tool.clone_from(&name);
         let n = self.submitted;
@@ -462,12 +488,12 @@ impl PyRun {
                 Some(tool) => tool.definition.title_of_call(&arguments),
                 None => default_title(&name, &arguments),
             };
-            self.emit(RunEventKind::Started {
-                id: Arc::clone(&id),
-                name: name.clone(),
-                title: title.clone(),
-                arguments: arguments.clone(),
-            });
+            self.emit(RunEventKind::started(
+                Arc::clone(&id),
+                name.clone(),
+                title.clone(),
+                &arguments,
+            ));
             title
         });
         let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
@@ -480,11 +506,54 @@ impl PyRun {
                 name,
                 tool,
                 arguments,
+                charged,
                 title,
             },
         );
         self.pump();
-        ResumeValue::Future
+        Ok(ResumeValue::Future)
+    }
+
+    /// A call's arguments through the gate (contracts §6, "What enters the
+    /// host"), measured as the copies they would become before they are
+    /// built: the value and what it costs the run until the call settles;
+    /// or what the program gets instead; or the run's end.
+    fn admit(
+        &mut self,
+        measured: &convert::Measured<'_>,
+        name: &str,
+        arguments: NodeId,
+    ) -> Result<Result<(serde_json::Value, usize), ResumeValue>, Ended> {
+        let cost = measured.size(arguments).cost();
+        if cost > ARGUMENTS.max_cost as u64 {
+            let error = ToolError::new(
+                ErrorCode::InvalidArguments,
+                gate::arguments_too_large(Some(cost)),
+            );
+            return Ok(Err(ResumeValue::Error(tool_call_error(name, &error))));
+        }
+        let held = self
+            .held
+            .saturating_add(usize::try_from(cost).unwrap_or(usize::MAX));
+        if held > self.setup.memory_limit {
+            return Err(Ended::HostMemory(
+                "tool arguments waiting or in flight count toward it".into(),
+            ));
+        }
+        match measured.to_json(arguments) {
+            Ok(json) => {
+                let cost = held - self.held;
+                self.held = held;
+                Ok(Ok((json, cost)))
+            }
+            Err(convert::NotPlain(what)) => Ok(Err(raise(
+                ExcType::TypeError,
+                format!(
+                    "arguments of {} must be plain data (dict, list, str, int, float, bool, None): got {what}",
+                    quoted_name(name)
+                ),
+            ))),
+        }
     }
 
     /// Starts every call the scheduler admits.
@@ -515,6 +584,7 @@ impl PyRun {
                     name: call.name,
                     tool: call.tool,
                     arguments: titles_results.then_some(call.arguments),
+                    charged: call.charged,
                     title: call.title,
                 },
             );
@@ -528,6 +598,7 @@ impl PyRun {
             return;
         };
         self.scheduler.settled();
+        self.held -= flight.charged;
         if let Some(title) = flight.title {
             let title = match (&flight.tool, &flight.arguments, &result) {
                 (Some(tool), Some(arguments), Ok(output)) => {
@@ -535,17 +606,11 @@ impl PyRun {
                 }
                 _ => title,
             };
-            let (value, error) = match &result {
-                Ok(output) => (Some(output.value.clone()), None),
-                Err(error) => (None, Some(error.clone())),
-            };
-            self.emit(RunEventKind::Settled {
-                id: Arc::clone(&flight.id),
+            self.emit(RunEventKind::settled(
+                Arc::clone(&flight.id),
                 title,
-                ok: result.is_ok(),
-                value,
-                error,
-            });
+                result.as_ref().map(|output| &output.value),
+            ));
         }
         let answer = match result {
             Ok(output) => {
@@ -615,7 +680,10 @@ impl PyRun {
                     value: None,
                     error: Some(ToolError::new(
                         ErrorCode::AbortedBeforeDispatch,
-                        format!("call to `{}` was cancelled before it started", call.name),
+                        format!(
+                            "call to {} was cancelled before it started",
+                            quoted_name(&call.name)
+                        ),
                     )),
                 });
             }
@@ -632,6 +700,26 @@ impl PyRun {
     }
 }
 
+/// An exception for the program to catch.
+fn raise(kind: ExcType, message: String) -> ResumeValue {
+    ResumeValue::Error(MontyException::new(kind, Some(message)))
+}
+
+/// How the program's value reads to the model, through the gate: measured
+/// as the copies it would become, and written out only when that text fits
+/// the run's memory limit (else the run ends as `memory`).
+fn rendered(value: &MontyObject, memory_limit: usize) -> Result<Option<String>, Ended> {
+    let (graph, root) = unstable::graph_parts(value);
+    let measured = convert::Measured::of(graph);
+    let text = measured.size(root).text;
+    if text > memory_limit as u64 {
+        return Err(Ended::HostMemory(format!(
+            "the program's value would be {text} bytes once written out"
+        )));
+    }
+    Ok(measured.render(root))
+}
+
 /// What a failed call raises in the program: `ToolCallError` (Monty's
 /// `RuntimeError`), its message carrying the code and the tool as the
 /// TypeScript error's text does.
@@ -639,9 +727,10 @@ fn tool_call_error(tool: &str, error: &ToolError) -> MontyException {
     MontyException::new(
         ExcType::RuntimeError,
         Some(format!(
-            "ToolCallError: {} (code {}, tool `{tool}`)",
+            "ToolCallError: {} (code {}, tool {})",
             error.message,
-            error.code.as_str()
+            error.code.as_str(),
+            quoted_name(tool)
         )),
     )
 }
@@ -728,17 +817,63 @@ fn excerpt(code: &str, line: u32, column: u32, end_line: u32, end_column: u32) -
 }
 
 /// What the program printed: whole lines into the capture (and as `log`
-/// events), the unfinished one held until its newline or the end.
+/// events), the unfinished one held until its newline or the end. Each
+/// text is scanned once for its newlines, and the unfinished line keeps at
+/// most the output cap (the capture would cut it there anyway), so a
+/// program printing one endless line costs linear time and bounded memory.
 struct Printed {
-    state: Mutex<(Capture, String, usize)>,
+    state: Mutex<PrintedState>,
     events: Option<Arc<dyn super::events::EventSink>>,
     run_id: Arc<str>,
+}
+
+struct PrintedState {
+    capture: Capture,
+    /// The start of the unfinished line, at most `cap` bytes.
+    partial: String,
+    /// The unfinished line's whole length in bytes.
+    partial_bytes: usize,
+    cap: usize,
+    /// Lines captured but not streamed (the capture was past its head).
+    not_streamed: usize,
+}
+
+impl PrintedState {
+    /// Adds `text` to the unfinished line, keeping at most the cap of it.
+    fn extend(&mut self, text: &str) {
+        self.partial_bytes += text.len();
+        let room = self.cap.saturating_sub(self.partial.len());
+        if room > 0 {
+            let mut end = room.min(text.len());
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.partial.push_str(&text[..end]);
+        }
+    }
+
+    /// Ends the unfinished line: into the capture, whether it was streamed.
+    fn end_line(&mut self) -> Option<String> {
+        let line = std::mem::take(&mut self.partial);
+        let bytes = std::mem::replace(&mut self.partial_bytes, 0);
+        let streamed = self.capture.push_started(line.clone(), bytes);
+        if !streamed {
+            self.not_streamed += 1;
+        }
+        streamed.then_some(line)
+    }
 }
 
 impl Printed {
     fn new(setup: &RunSetup) -> Self {
         Self {
-            state: Mutex::new((Capture::new(setup.output_cap), String::new(), 0)),
+            state: Mutex::new(PrintedState {
+                capture: Capture::new(setup.output_cap),
+                partial: String::new(),
+                partial_bytes: 0,
+                cap: setup.output_cap,
+                not_streamed: 0,
+            }),
             events: setup.events.clone(),
             run_id: Arc::clone(&setup.run_id),
         }
@@ -746,48 +881,42 @@ impl Printed {
 
     fn write(&self, text: &str) {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let (capture, partial, not_streamed) = &mut *st;
-        partial.push_str(text);
-        while let Some(end) = partial.find('\n') {
-            let line = partial[..end].to_owned();
-            partial.drain(..=end);
-            if capture.push(line.clone()) {
-                if let Some(sink) = &self.events {
-                    sink.emit(super::events::RunEvent {
-                        run_id: Arc::clone(&self.run_id),
-                        kind: RunEventKind::Log {
-                            level: LogLevel::Log,
-                            text: line,
-                        },
-                    });
-                }
-            } else {
-                *not_streamed += 1;
+        let mut rest = text;
+        while let Some(end) = rest.find('\n') {
+            st.extend(&rest[..end]);
+            rest = &rest[end + 1..];
+            if let Some(line) = st.end_line()
+                && let Some(sink) = &self.events
+            {
+                sink.emit(super::events::RunEvent {
+                    run_id: Arc::clone(&self.run_id),
+                    kind: RunEventKind::Log {
+                        level: LogLevel::Log,
+                        text: line,
+                    },
+                });
             }
         }
+        st.extend(rest);
     }
 
     /// The capture, with an unfinished last line and the note of lines not
     /// streamed.
     fn take(&self) -> Capture {
         let mut st = self.state.lock().unwrap_or_else(PoisonError::into_inner);
-        let (capture, partial, not_streamed) = &mut *st;
-        if !partial.is_empty() {
-            let line = std::mem::take(partial);
-            if !capture.push(line) {
-                *not_streamed += 1;
-            }
+        if st.partial_bytes > 0 {
+            st.end_line();
         }
-        if *not_streamed > 0
+        if st.not_streamed > 0
             && let Some(sink) = &self.events
         {
             sink.emit(super::events::RunEvent {
                 run_id: Arc::clone(&self.run_id),
                 kind: RunEventKind::Truncated {
-                    truncated: *not_streamed,
+                    truncated: st.not_streamed,
                 },
             });
         }
-        std::mem::replace(capture, Capture::new(0))
+        std::mem::replace(&mut st.capture, Capture::new(0))
     }
 }

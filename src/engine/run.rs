@@ -31,6 +31,7 @@ use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
 use super::text;
 use crate::tool::call::{CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
+use crate::tool::definition::quoted_name;
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::Scope;
 use bridge::host;
@@ -435,7 +436,10 @@ impl Run {
                 value: None,
                 error: Some(ToolError::new(
                     ErrorCode::AbortedBeforeDispatch,
-                    format!("call to `{}` was cancelled before it started", call.name),
+                    format!(
+                        "call to {} was cancelled before it started",
+                        quoted_name(&call.name)
+                    ),
                 )),
             });
         }

@@ -16,7 +16,7 @@ mod progress;
 
 use rmcp::ServiceExt;
 
-use crate::json::cost;
+use crate::limits;
 use crate::transport::lines::Lines;
 
 pub(crate) use approval::McpCaller;
@@ -60,5 +60,5 @@ pub async fn serve_mcp_stdio(server: McpServer) -> Result<(), McpServeError> {
 /// are parsed, reading paused while answers wait (docs/mcp.md).
 fn stdio() -> Lines<rmcp::RoleServer, rmcp::transport::StdioReader, rmcp::transport::StdioWriter> {
     let (input, output) = rmcp::transport::stdio_pipes();
-    Lines::server(input, output, cost::REQUEST)
+    Lines::server(input, output, limits::REQUEST)
 }

@@ -28,15 +28,21 @@ use std::io;
 use std::sync::atomic::AtomicUsize;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
-use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWrite};
+use tokio::io::{AsyncBufRead, AsyncWrite};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use outbox::{Outbox, write_lines};
 use session::Session;
 
+use crate::limits::ANSWER;
+use crate::transport::line_reader::{LineReader, Read};
+
 /// Serves the host protocol on `input` (host → ptc) and `output` (ptc →
-/// host) until `input` ends or the host stops reading.
+/// host) until `input` ends or the host stops reading. Every line is
+/// measured before it is parsed (contracts §6, "What enters the host"): one
+/// over 16 MiB is passed over unread, one costing more than 64 MiB once
+/// parsed is refused unparsed (host-protocol.md, Robustness).
 ///
 /// The session starts with no tools, mode `ptc` and default [`Limits`](crate::Limits);
 /// `initialize` may change the limits and the mode. At end of input every
@@ -67,18 +73,17 @@ where
     let (alive, mut all_done) = mpsc::channel::<()>(1);
     let session = Session::new(outbox.clone(), alive);
 
-    let mut input = input;
-    let mut line = Vec::new();
+    let mut input = LineReader::new(input, ANSWER.max_bytes);
     let read_result = loop {
-        line.clear();
         let read = tokio::select! {
             biased;
             _ = host_gone.cancelled() => break Ok(()),
-            read = input.read_until(b'\n', &mut line) => read,
+            read = input.read() => read,
         };
         match read {
-            Ok(0) => break Ok(()),
-            Ok(_) => session.handle_line(&line),
+            Ok(Read::End) => break Ok(()),
+            Ok(Read::Line) => session.handle_line(input.line()),
+            Ok(Read::TooLong(bytes)) => session.too_long(bytes),
             Err(e) => break Err(e),
         }
     };

@@ -17,15 +17,16 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio_util::sync::CancellationToken;
 
-use crate::json::cost::{self, Refusal};
+use crate::gate::{self, Refusal};
 use crate::json::json_type;
+use crate::limits;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
 use crate::tool::handler::Tool;
 use crate::tool::wire::{Problem, Strictness, ToolEntry, read_tool};
 
 /// A command's stdout beyond this is a `TOOL_ERROR` (and the command is killed).
-const MAX_STDOUT_BYTES: usize = cost::RESULT.max_bytes;
+const MAX_STDOUT_BYTES: usize = limits::ANSWER.max_bytes;
 /// At most this much of the end of stderr goes into an error message.
 const STDERR_TAIL_BYTES: usize = 4 * 1024;
 /// At most this many of the last stderr lines go into an error message.
@@ -464,7 +465,7 @@ fn parse_output(
         )));
     }
     // Measured first: `[0,0,…]` would cost forty times its size parsed.
-    match cost::cost(stdout.trim_ascii(), cost::RESULT) {
+    match gate::json_text(stdout.trim_ascii(), limits::ANSWER) {
         Ok(_) => {}
         Err(Refusal::Malformed(e)) => {
             return Err(ToolError::tool(format!(

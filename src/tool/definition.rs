@@ -210,9 +210,34 @@ pub fn is_valid_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
 }
 
+/// A name a program made, as a message quotes it: `` `x` `` when it could
+/// be a tool's (at most 128 bytes), else `a name of N characters`, so no
+/// program can fill a message (or a model's context) with a name.
+pub(crate) fn quoted_name(name: &str) -> String {
+    if name.len() <= 128 {
+        format!("`{name}`")
+    } else {
+        format!("a name of {} characters", name.chars().count())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_past_any_tools_are_quoted_by_their_length() {
+        assert_eq!(quoted_name("fs.read"), "`fs.read`");
+        assert_eq!(
+            quoted_name(&"x".repeat(128)),
+            format!("`{}`", "x".repeat(128))
+        );
+        assert_eq!(quoted_name(&"é".repeat(100)), "a name of 100 characters");
+        assert_eq!(
+            quoted_name(&"x".repeat(8 << 20)),
+            "a name of 8388608 characters"
+        );
+    }
 
     #[test]
     fn names_follow_the_contract() {

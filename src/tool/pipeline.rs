@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 use super::approval_text;
 use super::approvals::Gate;
 use super::call::{Call, CallerContext, ErrorCode, ToolContext, ToolError, ToolResult};
-use super::definition::{Policy, ToolDefinition};
+use super::definition::{Policy, ToolDefinition, quoted_name};
 use super::handler::BoxFuture;
 use super::registered::RegisteredTool;
 use crate::engine::events::EventSink;
@@ -316,12 +316,15 @@ fn aborted(name: &str, dispatched: bool) -> ToolError {
     if dispatched {
         ToolError::new(
             ErrorCode::Aborted,
-            format!("call to `{name}` was cancelled"),
+            format!("call to {} was cancelled", quoted_name(name)),
         )
     } else {
         ToolError::new(
             ErrorCode::AbortedBeforeDispatch,
-            format!("call to `{name}` was cancelled before it started"),
+            format!(
+                "call to {} was cancelled before it started",
+                quoted_name(name)
+            ),
         )
     }
 }
@@ -391,7 +394,7 @@ fn checked(
     call: &Call,
 ) -> Result<Arc<RegisteredTool>, ToolError> {
     let Some(tool) = tool else {
-        let message = absent.unwrap_or_else(|| format!("unknown tool `{}`", call.name));
+        let message = absent.unwrap_or_else(|| format!("unknown tool {}", quoted_name(&call.name)));
         return Err(ToolError::new(ErrorCode::UnknownTool, message));
     };
     let name = &tool.definition.name;

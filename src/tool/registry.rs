@@ -11,7 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::approvals::{ApprovalLimits, Gate};
 use super::availability::{Absence, DeclaredSource};
 use super::call::{Call, ToolResult};
-use super::definition::ToolDefinition;
+use super::definition::{ToolDefinition, quoted_name};
 use super::handler::{BoxFuture, Tool};
 use super::pipeline::{
     self, Approver, CallOptions, Decision, Denial, ExecuteWrapper, Guard, Hooks, Next, PostExecute,
@@ -702,7 +702,11 @@ impl Scope {
     /// ``unknown tool `x` ``, with the nearest visible names when some are
     /// near (contracts §3).
     fn unknown_tool_error(&self, name: &str) -> String {
-        let shown = format!("`{name}`");
+        let shown = quoted_name(name);
+        if name.len() > 128 {
+            // No tool is near a name longer than any tool's.
+            return format!("unknown tool: {shown}");
+        }
         let nearest = crate::sdk::search::nearest(self, name);
         if nearest.is_empty() {
             return format!("unknown tool {shown}");

@@ -19,7 +19,7 @@ use rmcp::transport::Transport;
 use tokio::process::{Child, ChildStderr, ChildStdin, ChildStdout, Command};
 
 use super::lines::{Lines, StrayLine};
-use crate::json::cost;
+use crate::limits;
 
 /// How long each step of a clean close waits for the process to exit
 /// (twice that fits in the servers' shutdown grace).
@@ -128,7 +128,7 @@ pub(crate) fn spawn(
         return Err(std::io::Error::other("the child's pipes were not made"));
     };
     let stderr = child.stderr.take();
-    let lines = Lines::client(stdout, stdin, cost::RESULT)
+    let lines = Lines::client(stdout, stdin, limits::ANSWER)
         .noting_stray_lines(stray)
         .rereading(raw_tool_lists);
     Ok((

@@ -2,7 +2,7 @@
 //! for the MCP servers ptc reaches by URL, bounded as [`super::lines`] is
 //! on stdio.
 //!
-//! - A JSON body is read up to `limits.max_bytes` and measured ([`cost`])
+//! - A JSON body is read up to `limits.max_bytes` and measured ([`gate::json_text`])
 //!   before it is parsed; an SSE body is read event by event, holding at
 //!   most `limits.max_bytes` of one, and each event's data is measured
 //!   before rmcp parses it. A longer body or event is passed over, counted.
@@ -39,8 +39,9 @@ use rmcp::transport::streamable_http_client::{
 use sse_stream::Sse;
 
 use super::lines::{Unreadable, unreadable_answer};
-use crate::json::cost::{self, MessageLimits, Refusal};
+use crate::gate::{self, Refusal};
 use crate::json::envelope::{Envelope, envelope};
+use crate::limits::Bound;
 
 type Error = StreamableHttpError<reqwest::Error>;
 type Events = BoxStream<'static, Result<Sse, SseError>>;
@@ -125,13 +126,13 @@ impl RawLists {
 #[derive(Clone)]
 pub(crate) struct MeasuredHttp {
     client: reqwest::Client,
-    limits: MessageLimits,
+    limits: Bound,
     lists: Arc<RawLists>,
 }
 
 impl MeasuredHttp {
     /// A client whose messages may be at most `limits`.
-    pub(crate) fn new(limits: MessageLimits) -> Result<Self, String> {
+    pub(crate) fn new(limits: Bound) -> Result<Self, String> {
         let client = reqwest::Client::builder()
             // As rmcp's: a connection whose last body was not read whole
             // stalls the next request on it.
@@ -440,7 +441,7 @@ async fn read_body(mut response: reqwest::Response, max: usize) -> Result<Body, 
 /// A JSON body, measured, then parsed; or why it was not.
 async fn read_message(
     response: reqwest::Response,
-    limits: MessageLimits,
+    limits: Bound,
     lists: &RawLists,
 ) -> Result<Result<ServerJsonRpcMessage, Unreadable>, reqwest::Error> {
     Ok(match read_body(response, limits.max_bytes).await? {
@@ -449,12 +450,12 @@ async fn read_message(
     })
 }
 
-fn parse(text: &[u8], limits: MessageLimits) -> Result<ServerJsonRpcMessage, Unreadable> {
-    cost::cost(text, limits).map_err(Unreadable::Refused)?;
+fn parse(text: &[u8], limits: Bound) -> Result<ServerJsonRpcMessage, Unreadable> {
+    gate::json_text(text, limits).map_err(Unreadable::Refused)?;
     serde_json::from_slice(text).map_err(|e| Unreadable::Shape(e.to_string()))
 }
 
-fn too_long(bytes: usize, limits: MessageLimits) -> Unreadable {
+fn too_long(bytes: usize, limits: Bound) -> Unreadable {
     Unreadable::Refused(Refusal::TooLong {
         bytes,
         max: limits.max_bytes,
@@ -473,7 +474,7 @@ fn unreadable(id: RequestId, why: &Unreadable) -> ServerJsonRpcMessage {
 fn measured(
     events: BoxStream<'static, Result<Result<Sse, Unreadable>, SseError>>,
     call: Option<RequestId>,
-    limits: MessageLimits,
+    limits: Bound,
     lists: Arc<RawLists>,
 ) -> Events {
     let mut call = call;
@@ -491,7 +492,7 @@ fn measured(
 fn measure(
     read: Result<Sse, Unreadable>,
     call: &mut Option<RequestId>,
-    limits: MessageLimits,
+    limits: Bound,
     lists: &RawLists,
 ) -> Option<Sse> {
     let (owner, why) = match read {
@@ -500,7 +501,7 @@ fn measure(
             if data.is_empty() {
                 return Some(event);
             }
-            match cost::cost(data, limits) {
+            match gate::json_text(data, limits) {
                 Ok(_) => {
                     lists.note(data);
                     return Some(event);

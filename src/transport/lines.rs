@@ -1,7 +1,7 @@
 //! [`Lines`]: an rmcp [`Transport`] over newline-delimited JSON, bounded.
 //!
-//! - Every line is measured ([`cost`]) before it is parsed: one longer than
-//!   the side's [`MessageLimits`], or costlier once parsed, is never parsed.
+//! - Every line is measured ([`gate::json_text`]) before it is parsed: one longer than
+//!   the side's [`Bound`], or costlier once parsed, is never parsed.
 //! - What cannot be read is answered rather than dropped: a request gets a
 //!   JSON-RPC error under its id, an answer to one of ours becomes an error
 //!   answer for rmcp (so the call fails at once instead of at its
@@ -26,11 +26,13 @@ use rmcp::model::{
 };
 use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::Notify;
 
-use crate::json::cost::{self, MessageLimits, Refusal};
+use crate::gate::{self, Refusal};
 use crate::json::envelope::envelope;
+use crate::limits::Bound;
+use crate::transport::line_reader::{LineReader, Read};
 
 /// The code of the error answer made for an answer that arrived unreadable
 /// (a JSON-RPC server error, in the range implementations may use).
@@ -56,7 +58,7 @@ pub(crate) struct Backlog {
     pub max_unwritten_bytes: usize,
     /// The peer's requests read and not yet answered.
     pub max_open: usize,
-    /// Their cost once parsed ([`cost`]).
+    /// Their cost once parsed ([`gate::json_text`]).
     pub max_open_cost: usize,
 }
 
@@ -91,14 +93,10 @@ enum Refused {
 
 /// An rmcp transport over a reader and a writer of JSON lines.
 pub(crate) struct Lines<R: ServiceRole, In, Out> {
-    input: BufReader<In>,
-    /// The line read so far.
-    line: Vec<u8>,
-    /// Bytes of a line too long to keep, passed over so far.
-    skipped: Option<usize>,
+    input: LineReader<BufReader<In>>,
     out: Arc<Outbox<Out>>,
     side: Side,
-    limits: MessageLimits,
+    limits: Bound,
     /// Messages made here for rmcp, delivered before the next line.
     made: VecDeque<RxJsonRpcMessage<R>>,
     /// The session is over once `made` is delivered.
@@ -121,12 +119,12 @@ where
     Out: AsyncWrite + Send + Unpin + 'static,
 {
     /// The server side of a session: requests of at most `limits`.
-    pub(crate) fn server(input: In, output: Out, limits: MessageLimits) -> Self {
+    pub(crate) fn server(input: In, output: Out, limits: Bound) -> Self {
         Self::new(input, output, limits, Side::Server)
     }
 
     /// The client side of a session: messages of at most `limits`.
-    pub(crate) fn client(input: In, output: Out, limits: MessageLimits) -> Self {
+    pub(crate) fn client(input: In, output: Out, limits: Bound) -> Self {
         Self::new(input, output, limits, Side::Client)
     }
 
@@ -137,11 +135,9 @@ where
         self
     }
 
-    fn new(input: In, output: Out, limits: MessageLimits, side: Side) -> Self {
+    fn new(input: In, output: Out, limits: Bound, side: Side) -> Self {
         Self {
-            input: BufReader::with_capacity(64 << 10, input),
-            line: Vec::new(),
-            skipped: None,
+            input: LineReader::new(BufReader::with_capacity(64 << 10, input), limits.max_bytes),
             out: Arc::new(Outbox {
                 write: tokio::sync::Mutex::new(Some(output)),
                 state: Mutex::default(),
@@ -164,68 +160,39 @@ where
         self
     }
 
-    /// Reads up to the next newline, keeping at most `limits.max_bytes`;
-    /// cancel-safe (what was read stays in `line`/`skipped`).
-    async fn read_line(&mut self) -> std::io::Result<Read> {
-        loop {
-            let chunk = self.input.fill_buf().await?;
-            if chunk.is_empty() {
-                // A last line without its newline is not a message.
-                return Ok(Read::End);
-            }
-            let newline = chunk.iter().position(|&b| b == b'\n');
-            let take = newline.unwrap_or(chunk.len());
-            match &mut self.skipped {
-                Some(bytes) => *bytes += take,
-                None if self.line.len() + take > self.limits.max_bytes => {
-                    self.skipped = Some(self.line.len() + take);
-                    self.line = Vec::new();
-                }
-                None => self.line.extend_from_slice(&chunk[..take]),
-            }
-            self.input.consume(take + usize::from(newline.is_some()));
-            if newline.is_some() {
-                return Ok(match self.skipped.take() {
-                    Some(bytes) => Read::TooLong(bytes),
-                    None => Read::Line,
-                });
-            }
-        }
-    }
-
     /// The message on the line just read, or what to do instead.
     fn take_line(&mut self) -> Option<RxJsonRpcMessage<R>> {
-        let line = std::mem::take(&mut self.line);
-        let text = trimmed(&line);
-        let message = if text.is_empty() {
-            None
-        } else {
-            match cost::cost(text, self.limits) {
-                Ok(cost) => match serde_json::from_slice::<RxJsonRpcMessage<R>>(text) {
-                    Ok(message) => {
-                        let message = match self.reread {
-                            Some(reread) => reread(text, message),
-                            None => message,
-                        };
-                        self.admit(message, cost)
-                    }
-                    Err(e) => {
-                        self.unreadable(text, &Unreadable::Shape(e.to_string()));
-                        None
-                    }
-                },
-                Err(refusal) => {
-                    self.unreadable(text, &Unreadable::Refused(refusal));
-                    None
-                }
+        let line = self.input.take_line();
+        let message = self.message(trimmed(&line));
+        self.input.give_back(line);
+        message
+    }
+
+    /// The message `text` holds, or what to do instead.
+    fn message(&mut self, text: &[u8]) -> Option<RxJsonRpcMessage<R>> {
+        if text.is_empty() {
+            return None;
+        }
+        let cost = match gate::json_text(text, self.limits) {
+            Ok(cost) => cost,
+            Err(refusal) => {
+                self.unreadable(text, &Unreadable::Refused(refusal));
+                return None;
             }
         };
-        // Keep the buffer's room for the next line, unless it grew large.
-        if line.capacity() <= 1 << 20 {
-            self.line = line;
-            self.line.clear();
+        match serde_json::from_slice::<RxJsonRpcMessage<R>>(text) {
+            Ok(message) => {
+                let message = match self.reread {
+                    Some(reread) => reread(text, message),
+                    None => message,
+                };
+                self.admit(message, cost)
+            }
+            Err(e) => {
+                self.unreadable(text, &Unreadable::Shape(e.to_string()));
+                None
+            }
         }
-        message
     }
 
     /// The message for rmcp, noted; or, for a request refused, nothing.
@@ -313,7 +280,7 @@ where
     fn too_long(&mut self, bytes: usize) {
         let why = Unreadable::Refused(Refusal::TooLong {
             bytes,
-            max: self.limits.max_bytes,
+            max: self.input.max_bytes(),
         });
         match self.side {
             Side::Server => self.answer(None, &why),
@@ -379,16 +346,6 @@ impl StrayLine {
     pub(crate) fn get(&self) -> Option<&str> {
         self.0.get().map(String::as_str)
     }
-}
-
-/// What a line turned out to be.
-enum Read {
-    /// A whole line is in `line`.
-    Line,
-    /// A line of this many bytes was passed over.
-    TooLong(usize),
-    /// The input ended.
-    End,
 }
 
 /// Why a message was not read (a line here, an HTTP body or event in
@@ -649,7 +606,7 @@ where
             if self.side == Side::Server {
                 self.out.room(&BACKLOG).await;
             }
-            match self.read_line().await {
+            match self.input.read().await {
                 Ok(Read::Line) => {
                     if let Some(message) = self.take_line() {
                         return Some(message);

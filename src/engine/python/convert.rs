@@ -1,23 +1,31 @@
 //! Values between JSON (the tools' side) and Monty's objects (the
 //! program's side), and how a Python result reads to the model.
+//!
+//! A value comes out of the worker as a graph (`MontyGraph`): a list that
+//! holds one list 1,000 times is two nodes, and 33 such levels are 2³²
+//! leaves from a few KB. Before anything is built from a graph it passes
+//! the gate ([`crate::gate`]): [`Measured`] sizes every node as the copies
+//! it would become, in one pass in the graph's own order (children before
+//! their holders), and only a value within its bound is built.
 
-use monty_types::{MontyObject, ObjectRef};
+use monty_types::MontyObject;
+use monty_types::unstable::{self, MontyGraph, MontyNode, NodeId};
 use serde_json::{Map, Number, Value as Json};
 
-/// Nesting past this is not plain data (as `convert::MAX_DEPTH` for JavaScript).
-const MAX_DEPTH: usize = 256;
+use crate::gate::Size;
+use crate::limits::MAX_DEPTH;
 
 /// A JSON value as the program sees it: dicts, lists, str, int, float,
-/// bool, None.
+/// bool, None. Integers past 64 bits arrive exact, as Python ints.
 pub(super) fn to_monty(value: &Json) -> MontyObject {
     match value {
         Json::Null => MontyObject::none(),
         Json::Bool(b) => MontyObject::bool(*b),
-        // Integers beyond i64 arrive as floats, as in JavaScript.
-        Json::Number(n) => match (n.as_i64(), n.as_f64()) {
-            (Some(i), _) => MontyObject::int(i),
-            (None, Some(f)) => MontyObject::float(f),
-            (None, None) => MontyObject::none(),
+        Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => MontyObject::int(i),
+            (None, Some(u), _) => MontyObject::bigint(u.into()),
+            (None, None, Some(f)) => MontyObject::float(f),
+            (None, None, None) => MontyObject::none(),
         },
         Json::String(s) => MontyObject::string(s.as_str()),
         Json::Array(items) => MontyObject::list(items.iter().map(to_monty)),
@@ -29,68 +37,356 @@ pub(super) fn to_monty(value: &Json) -> MontyObject {
     }
 }
 
-/// What JSON cannot hold, by the Python type that holds it.
+/// What JSON cannot hold, in words: the Python type that holds it, or why.
+#[derive(Debug, PartialEq, Eq)]
 pub(super) struct NotPlain(pub(super) String);
 
-/// A program's value as JSON: dicts with str keys, lists and tuples, str,
-/// int, float, bool, None. Anything else names its type.
-pub(super) fn to_json(value: ObjectRef<'_>) -> Result<Json, NotPlain> {
-    to_json_at(value, 0)
+/// A graph from the worker with the size of every node as written out:
+/// what the gate decides on before anything is built.
+pub(super) struct Measured<'a> {
+    graph: &'a MontyGraph,
+    sizes: Vec<Size>,
 }
 
-fn to_json_at(value: ObjectRef<'_>, depth: usize) -> Result<Json, NotPlain> {
-    if depth > MAX_DEPTH {
-        return Err(NotPlain(format!("nested deeper than {MAX_DEPTH} levels")));
-    }
-    match value.type_name() {
-        "NoneType" => Ok(Json::Null),
-        "bool" => Ok(Json::Bool(value.as_bool().unwrap_or_default())),
-        "int" => Ok(match value.as_int() {
-            Some(i) => Json::Number(i.into()),
-            // A big int: exact as JSON text when it fits serde's numbers.
-            None => value
-                .py_repr()
-                .parse::<Number>()
-                .map_or_else(|_| Json::String(value.py_repr()), Json::Number),
-        }),
-        "float" => value
-            .as_float()
-            .and_then(Number::from_f64)
-            .map(Json::Number)
-            .ok_or_else(|| NotPlain(format!("the float {}", value.py_repr()))),
-        "str" => Ok(Json::String(value.as_str().unwrap_or_default().to_owned())),
-        "list" | "tuple" => value
-            .items()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|item| to_json_at(item, depth + 1))
-            .collect::<Result<Vec<_>, _>>()
-            .map(Json::Array),
-        "dict" => {
-            let mut members = Map::new();
-            for (k, v) in value.pairs().unwrap_or_default() {
-                let Some(key) = k.as_str() else {
-                    return Err(NotPlain(format!("a dict key of type {}", k.type_name())));
-                };
-                members.insert(key.to_owned(), to_json_at(v, depth + 1)?);
-            }
-            Ok(Json::Object(members))
+impl<'a> Measured<'a> {
+    /// Sizes every node of `graph`; a node shared n times counts n times in
+    /// each value holding it. Linear in the nodes: children come first.
+    pub(super) fn of(graph: &'a MontyGraph) -> Self {
+        let mut sizes: Vec<Size> = Vec::with_capacity(graph.len());
+        for node in graph.nodes() {
+            let size = node_size(node, &sizes);
+            sizes.push(size);
         }
-        other => Err(NotPlain(format!("a value of type {other}"))),
+        Self { graph, sizes }
+    }
+
+    /// The size of the value at `id` as written out.
+    pub(super) fn size(&self, id: NodeId) -> Size {
+        self.sizes.get(id.index()).copied().unwrap_or_default()
+    }
+
+    /// The node at `id`.
+    pub(super) fn node(&self, id: NodeId) -> &'a MontyNode {
+        self.graph.node(id)
+    }
+
+    /// The value at `id` as JSON: dicts with str keys, lists and tuples,
+    /// str, int (exactly: at most 64 bits), float, bool, None; nested at
+    /// most [`MAX_DEPTH`] levels. Anything else says what it is. Call only
+    /// once the gate has measured it.
+    pub(super) fn to_json(&self, id: NodeId) -> Result<Json, NotPlain> {
+        self.json_at(id, 1)
+    }
+
+    fn json_at(&self, id: NodeId, depth: u32) -> Result<Json, NotPlain> {
+        let node = self.node(id);
+        if node_children(node) && depth > MAX_DEPTH {
+            return Err(NotPlain(format!(
+                "a value nested deeper than {MAX_DEPTH} levels of lists and dicts"
+            )));
+        }
+        Ok(match node {
+            MontyNode::None => Json::Null,
+            MontyNode::Bool(b) => Json::Bool(*b),
+            MontyNode::Int(i) => Json::from(*i),
+            MontyNode::BigInt(big) => match u64::try_from(big) {
+                Ok(u) => Json::from(u),
+                Err(_) => return Err(NotPlain(inexact_integer(&big.to_string()))),
+            },
+            MontyNode::Float(f) => Number::from_f64(*f)
+                .map(Json::Number)
+                .ok_or_else(|| NotPlain(format!("the float {}", float_repr(*f))))?,
+            MontyNode::String(s) => Json::String(s.clone()),
+            MontyNode::List(items) | MontyNode::Tuple(items) => Json::Array(
+                items
+                    .iter()
+                    .map(|item| self.json_at(*item, depth + 1))
+                    .collect::<Result<_, _>>()?,
+            ),
+            MontyNode::Dict(pairs) => {
+                let mut members = Map::with_capacity(pairs.len());
+                for (key, value) in pairs {
+                    let MontyNode::String(key) = self.node(*key) else {
+                        return Err(NotPlain(format!(
+                            "a dict key of type {}",
+                            self.graph.type_name(*key)
+                        )));
+                    };
+                    members.insert(key.clone(), self.json_at(*value, depth + 1)?);
+                }
+                Json::Object(members)
+            }
+            _ => {
+                return Err(NotPlain(format!(
+                    "a value of type {}",
+                    self.graph.type_name(id)
+                )));
+            }
+        })
+    }
+
+    /// How the value at `id` reads to the model (contracts, Python
+    /// programs): none for `None`, a str as itself, plain data as JSON,
+    /// anything else as Python's `repr`. Written straight from the graph,
+    /// nothing built in between. Call only once the gate has measured it.
+    pub(super) fn render(&self, id: NodeId) -> Option<String> {
+        match self.node(id) {
+            MontyNode::None => None,
+            MontyNode::String(s) => Some(s.clone()),
+            _ => {
+                let mut text = String::new();
+                Some(match self.write_json(id, 1, &mut text) {
+                    Ok(()) => text,
+                    Err(()) => self.graph.value(id).py_repr(),
+                })
+            }
+        }
+    }
+
+    /// Writes the value at `id` as JSON text; `Err` when it is not plain
+    /// data (then `out` holds a part).
+    fn write_json(&self, id: NodeId, depth: u32, out: &mut String) -> Result<(), ()> {
+        let node = self.node(id);
+        if node_children(node) && depth > MAX_DEPTH {
+            return Err(());
+        }
+        match node {
+            MontyNode::None => out.push_str("null"),
+            MontyNode::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            MontyNode::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
+            // Exact digits: the text is for the model, not a tool.
+            MontyNode::BigInt(big) => out.push_str(&big.to_string()),
+            MontyNode::Float(f) => out.push_str(&Number::from_f64(*f).ok_or(())?.to_string()),
+            MontyNode::String(s) => write_string(s, out),
+            MontyNode::List(items) | MontyNode::Tuple(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    self.write_json(*item, depth + 1, out)?;
+                }
+                out.push(']');
+            }
+            MontyNode::Dict(pairs) => {
+                out.push('{');
+                for (i, (key, value)) in pairs.iter().enumerate() {
+                    let MontyNode::String(key) = self.node(*key) else {
+                        return Err(());
+                    };
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_string(key, out);
+                    out.push(':');
+                    self.write_json(*value, depth + 1, out)?;
+                }
+                out.push('}');
+            }
+            _ => return Err(()),
+        }
+        Ok(())
     }
 }
 
-/// How the result reads to the model (contracts, Python programs): none
-/// for `None`, a str as itself, plain data as JSON, anything else as
-/// Python's `repr`.
-pub(super) fn render(value: &MontyObject) -> Option<String> {
-    let value = value.as_ref();
-    match value.type_name() {
-        "NoneType" => None,
-        "str" => Some(value.as_str().unwrap_or_default().to_owned()),
-        _ => Some(match to_json(value) {
-            Ok(json) => json.to_string(),
-            Err(_) => value.py_repr(),
-        }),
+/// The size of `node` written out, from the sizes of the nodes before it
+/// (its children). Leaves that are not JSON count as their repr would,
+/// about: what the gate bounds is the work and memory of writing them out.
+fn node_size(node: &MontyNode, sizes: &[Size]) -> Size {
+    let of = |id: &NodeId| sizes.get(id.index()).copied().unwrap_or_default();
+    match node {
+        MontyNode::None => Size::leaf(4),
+        MontyNode::Bool(_) => Size::leaf(5),
+        MontyNode::Int(i) => Size::leaf(itoa::Buffer::new().format(*i).len()),
+        // Decimal digits: about 0.302 a bit, and a sign.
+        MontyNode::BigInt(big) => Size::leaf((big.bits() as usize).saturating_mul(31) / 100 + 2),
+        MontyNode::Float(_) => Size::leaf(24),
+        MontyNode::String(s) => Size::leaf(s.len() + 2),
+        MontyNode::List(items)
+        | MontyNode::Tuple(items)
+        | MontyNode::Set(items)
+        | MontyNode::FrozenSet(items)
+        | MontyNode::NamedTuple { values: items, .. } => {
+            let mut size = Size::leaf(2);
+            for item in items {
+                size.add(of(item));
+                size.add_text(1);
+            }
+            size
+        }
+        MontyNode::Dict(pairs)
+        | MontyNode::ClassInstance { attrs: pairs, .. }
+        | MontyNode::Module { attrs: pairs, .. } => {
+            let mut size = Size::leaf(2);
+            for (key, value) in pairs {
+                // A key is text of its holder, not a value of its own.
+                size.add_text(usize::try_from(of(key).text).unwrap_or(usize::MAX));
+                size.add(of(value));
+                size.add_text(2);
+            }
+            size
+        }
+        other => Size::leaf(other.decoded_size()),
+    }
+}
+
+/// Whether a node holds other nodes (and so nests).
+fn node_children(node: &MontyNode) -> bool {
+    !node.is_leaf()
+}
+
+/// A str as JSON text.
+fn write_string(s: &str, out: &mut String) {
+    // Writing JSON into a Vec cannot fail; the bytes are UTF-8.
+    let mut bytes = std::mem::take(out).into_bytes();
+    let _ = serde_json::to_writer(&mut bytes, s);
+    *out = String::from_utf8(bytes).unwrap_or_default();
+}
+
+/// A float as Python writes it, for a message (`nan`, `inf`).
+fn float_repr(f: f64) -> String {
+    unstable::object_from_node(MontyNode::Float(f)).py_repr()
+}
+
+/// Why an integer past 64 bits is not sent, with what to do instead
+/// (contracts §6.1): JSON numbers are read as 64-bit integers or doubles
+/// by the tools' side, so it would arrive changed.
+fn inexact_integer(digits: &str) -> String {
+    let shown = if digits.len() > 24 {
+        format!("{}… ({} digits)", &digits[..20], digits.len())
+    } else {
+        digits.to_owned()
+    };
+    format!(
+        "the integer {shown}, past what a tool receives exactly (64 bits): pass str(n), or float(n) if an approximation will do"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use monty_types::unstable::graph_parts;
+    use serde_json::json;
+
+    fn measured(value: &MontyObject) -> (Measured<'_>, NodeId) {
+        let (graph, root) = graph_parts(value);
+        (Measured::of(graph), root)
+    }
+
+    /// `[[[…[leaf]…]]]`, each level holding the one below `width` times.
+    fn shared(levels: usize, width: usize, leaf: MontyNode) -> MontyObject {
+        let mut graph = MontyGraph::new();
+        let mut id = graph.push(leaf);
+        for _ in 0..levels {
+            id = graph.push(MontyNode::List(vec![id; width]));
+        }
+        unstable::object_from_graph(graph, id).unwrap()
+    }
+
+    #[test]
+    fn plain_values_cross_as_json_and_back() {
+        let value = json!({"a": [1, -2, 2.5, "x\n", null, true], "b": {}, "big": u64::MAX});
+        let object = to_monty(&value);
+        let (m, root) = measured(&object);
+        assert_eq!(m.to_json(root), Ok(value.clone()));
+        assert_eq!(m.render(root), Some(value.to_string()));
+    }
+
+    #[test]
+    fn shared_values_are_measured_as_the_copies_they_become() {
+        // 2^40 leaves from 41 nodes: measured at once, never walked.
+        let value = shared(40, 2, MontyNode::Bytes(b"x".to_vec()));
+        let (m, root) = measured(&value);
+        let size = m.size(root);
+        assert_eq!(size.values, (1 << 41) - 1);
+        assert!(size.text > 1 << 40);
+        let small = shared(2, 3, MontyNode::Int(7));
+        let (m, root) = measured(&small);
+        // [[7,7,7],[7,7,7],[7,7,7]]: 13 values; 25 bytes, counted with a
+        // comma after every element (29).
+        assert_eq!(
+            m.size(root),
+            Size {
+                values: 13,
+                text: 29
+            }
+        );
+        assert_eq!(m.render(root).unwrap(), "[[7,7,7],[7,7,7],[7,7,7]]");
+    }
+
+    #[test]
+    fn dict_keys_are_text_of_their_dict() {
+        let value = to_monty(&json!({"key": "v"}));
+        let (m, root) = measured(&value);
+        // {"key":"v"}: two values (the dict, the str), 5 + 3 bytes of strings.
+        assert_eq!(m.size(root).values, 2);
+        assert!(m.size(root).text >= 11);
+    }
+
+    #[test]
+    fn integers_cross_exactly_or_not_at_all() {
+        let exact = MontyObject::bigint(u64::MAX.into());
+        let (m, root) = measured(&exact);
+        assert_eq!(m.to_json(root), Ok(json!(u64::MAX)));
+        let past: num_bigint::BigInt = num_bigint::BigInt::from(u64::MAX) + 2;
+        let past = MontyObject::bigint(past);
+        let (m, root) = measured(&past);
+        let NotPlain(why) = m.to_json(root).unwrap_err();
+        assert!(
+            why.starts_with("the integer 18446744073709551617, past what a tool receives exactly"),
+            "{why}"
+        );
+        let huge = MontyObject::bigint(num_bigint::BigInt::from(10).pow(400));
+        let (m, root) = measured(&huge);
+        let NotPlain(why) = m.to_json(root).unwrap_err();
+        assert!(why.contains("10000000000000000000… (401 digits)"), "{why}");
+        // As the program's value it reads exactly.
+        assert_eq!(m.render(root).unwrap().len(), 401);
+        // And back: an integer past i64 from a tool is a Python int.
+        assert_eq!(to_monty(&json!(u64::MAX)), exact);
+    }
+
+    #[test]
+    fn what_json_cannot_hold_is_named() {
+        for (value, said) in [
+            (MontyObject::float(f64::NAN), "the float nan"),
+            (MontyObject::bytes(b"x".to_vec()), "a value of type bytes"),
+            (
+                MontyObject::dict([(MontyObject::int(1), MontyObject::none())]),
+                "a dict key of type int",
+            ),
+            (
+                MontyObject::set([MontyObject::int(1)]),
+                "a value of type set",
+            ),
+        ] {
+            let (m, root) = measured(&value);
+            assert_eq!(m.to_json(root), Err(NotPlain(said.into())));
+        }
+    }
+
+    #[test]
+    fn nesting_is_bounded_at_the_depth_hosts_parse() {
+        let within = shared(MAX_DEPTH as usize, 1, MontyNode::None);
+        let (m, root) = measured(&within);
+        assert!(m.to_json(root).is_ok());
+        let past = shared(MAX_DEPTH as usize + 1, 1, MontyNode::None);
+        let (m, root) = measured(&past);
+        assert!(m.to_json(root).unwrap_err().0.contains("deeper than 128"));
+        // As the program's value it still reads, as its repr.
+        assert!(m.render(root).unwrap().starts_with("[[[["));
+    }
+
+    #[test]
+    fn values_that_are_not_data_render_as_their_repr() {
+        let value = MontyObject::list([MontyObject::bytes(b"x".to_vec()), MontyObject::int(1)]);
+        let (m, root) = measured(&value);
+        assert_eq!(m.render(root).unwrap(), "[b'x', 1]");
+        let none = MontyObject::none();
+        let (m, root) = measured(&none);
+        assert_eq!(m.render(root), None);
+        let text = MontyObject::string("a\nb");
+        let (m, root) = measured(&text);
+        assert_eq!(m.render(root).unwrap(), "a\nb");
     }
 }

@@ -14,7 +14,9 @@ use super::super::events::RunEventKind;
 use super::super::text;
 use super::bridge::Bridge;
 use super::{Image, RunState, Shared};
-use crate::tool::call::{Call, ContentBlock, ToolResult};
+use crate::gate;
+use crate::limits::ARGUMENTS;
+use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolResult};
 use crate::tool::registry::RegisteredTool;
 use crate::tool::title::default_title;
 
@@ -62,11 +64,17 @@ impl Shared {
             Some(bridge) => bridge.object_proto.clone(),
             None => return Submitted::NotPlain,
         };
+        // The gate: a call's own bound, and the memory the run has left.
         let room = self.memory.room();
-        let (arguments, charged) = match convert::plain_from_js_with(args, object_proto, room) {
+        let budget = room.min(ARGUMENTS.max_cost);
+        let (arguments, charged) = match convert::plain_from_js_with(args, object_proto, budget) {
             Ok(plain) => plain,
             Err(NotPlain::Lossy) => return Submitted::NotPlain,
             Err(NotPlain::TooDeep) => return Submitted::TooDeep,
+            Err(NotPlain::TooLarge) if budget < room => {
+                let code = ErrorCode::InvalidArguments.as_str();
+                return Submitted::Error(code, gate::arguments_too_large(None));
+            }
             Err(NotPlain::TooLarge) => {
                 // Refused: the run ends as `memory`, saying why.
                 self.memory.charge(usize::MAX);
@@ -87,12 +95,12 @@ impl Shared {
         // Titles are made only for someone to read them.
         let titled = self.setup.events.is_some().then(|| {
             let titled = Titled::new(tool.as_ref(), &name, &arguments);
-            self.emit(RunEventKind::Started {
-                id: Arc::clone(&id),
-                name: name.clone(),
-                title: titled.call.clone(),
-                arguments: arguments.clone(),
-            });
+            self.emit(RunEventKind::started(
+                Arc::clone(&id),
+                name.clone(),
+                titled.call.clone(),
+                &arguments,
+            ));
             titled
         });
         let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
@@ -219,17 +227,11 @@ impl Shared {
     ) {
         st.scheduler.settled();
         if let Some(titled) = titled {
-            let (value, error) = match &result {
-                Ok(output) => (Some(output.value.clone()), None),
-                Err(error) => (None, Some(error.clone())),
-            };
-            self.emit(RunEventKind::Settled {
-                id: Arc::clone(id),
-                title: titled.settled(&result),
-                ok: result.is_ok(),
-                value,
-                error,
-            });
+            self.emit(RunEventKind::settled(
+                Arc::clone(id),
+                titled.settled(&result),
+                result.as_ref().map(|output| &output.value),
+            ));
         }
         if let Ok(output) = &result {
             st.returned.record(name, &output.value);

@@ -26,8 +26,9 @@ use tokio_util::sync::CancellationToken;
 
 use self::sessions::{BoundedSessions, REFUSED};
 use super::{McpServeError, McpServer};
-use crate::json::cost::{self, MessageLimits, Refusal};
+use crate::gate::{self, Refusal};
 use crate::json::envelope::envelope;
+use crate::limits::Bound;
 
 /// The path of the MCP endpoint.
 pub const MCP_PATH: &str = "/mcp";
@@ -343,7 +344,7 @@ async fn bound(State(bounds): State<Arc<Bounds>>, request: Request, next: Next) 
     // bytes parsed (contracts §6, "Messages"). A POST that is not JSON is
     // answered as JSON-RPC says (rmcp would say 415, as if the
     // Content-Type were wrong); a GET or DELETE has no body to read.
-    match cost::cost(&body, MessageLimits::of_bytes(bounds.max_body_bytes)) {
+    match gate::json_text(&body, Bound::of_bytes(bounds.max_body_bytes)) {
         Err(refusal @ Refusal::TooCostly { .. }) => {
             return (StatusCode::PAYLOAD_TOO_LARGE, format!("ptc mcp: {refusal}")).into_response();
         }

@@ -21,8 +21,9 @@ use super::params::Params;
 use super::peer::Peer;
 use crate::engine::events::RunEvent;
 use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
+use crate::gate;
 use crate::json::json_type;
-use crate::limits::{Limits, SETTINGS};
+use crate::limits::{ANSWER, Limits, SETTINGS};
 use crate::tool::call::Call;
 use crate::tool::handler::Tool;
 use crate::tool::registry::Registry;
@@ -109,9 +110,14 @@ impl Session {
         if text.is_empty() {
             return;
         }
+        match gate::json_text(text.as_bytes(), ANSWER) {
+            Ok(_) => {}
+            Err(gate::Refusal::Malformed(why)) => return self.unreadable(text, &why),
+            Err(refusal) => return self.unreadable(text, &refusal.to_string()),
+        }
         let message: Value = match serde_json::from_str(text) {
             Ok(message) => message,
-            Err(e) => return self.unreadable(text, &e),
+            Err(e) => return self.unreadable(text, &e.to_string()),
         };
         match envelope(message) {
             Ok((id, message)) => self.route(id, message),
@@ -177,7 +183,20 @@ impl Session {
     /// serde reads, a lone surrogate escape, …) still gets an answer under
     /// its id, and an answer to ptc's own request still settles that
     /// request: a sub-call fails at once instead of waiting for its deadline.
-    fn unreadable(&self, text: &str, error: &serde_json::Error) {
+    /// A line over the bound, passed over unread: an error without an id
+    /// (whatever it was, its id is unknown).
+    pub(super) fn too_long(&self, bytes: usize) {
+        let why = gate::Refusal::TooLong {
+            bytes,
+            max: ANSWER.max_bytes,
+        };
+        self.outbox.fail(
+            &Value::Null,
+            RpcError::new(INVALID_REQUEST, format!("invalid request: {why}")),
+        );
+    }
+
+    fn unreadable(&self, text: &str, error: &str) {
         let problem = format!("parse error: {error}");
         let envelope = serde_json::from_str::<Envelope>(text).ok();
         let id = envelope

@@ -28,7 +28,7 @@ use super::config::McpTransport;
 use super::elicit::Elicitations;
 use super::listing::Server;
 use super::notes::Notes;
-use crate::json::cost;
+use crate::limits;
 use crate::transport::child;
 use crate::transport::http::{MeasuredHttp, RawLists};
 use crate::transport::lines::StrayLine;
@@ -225,7 +225,7 @@ pub(super) async fn start(
             let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                 .custom_headers(header_map(headers)?);
             // Its messages measured before they are parsed, as a child's.
-            let measured = MeasuredHttp::new(cost::RESULT)?;
+            let measured = MeasuredHttp::new(limits::ANSWER)?;
             client.raw_lists = Some(measured.raw_lists());
             let transport = StreamableHttpClientTransport::with_client(measured, config);
             client.serve_with_ct(transport, stop).await

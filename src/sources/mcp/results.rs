@@ -1,11 +1,13 @@
 //! An MCP `CallToolResult` as a ptc result: `structuredContent` is the
 //! value; otherwise the text content (one text block holding JSON is
-//! parsed); image blocks become [`ContentBlock::Image`]; resource links
+//! parsed, once it passed the gate); image blocks become [`ContentBlock::Image`]; resource links
 //! join the value as `{ text?, resourceLinks }`; `isError` is a
 //! `TOOL_ERROR` carrying the server's text.
 
 use serde_json::Value;
 
+use crate::gate::{self, Refusal};
+use crate::limits::ANSWER;
 use crate::tool::call::{ContentBlock, ToolError, ToolOutput, ToolResult};
 
 /// The result a program gets for `result`, a `CallToolResult` as JSON
@@ -31,7 +33,7 @@ pub(super) fn tool_result(mut result: Value) -> ToolResult {
     let links: Vec<Value> = blocks.iter().filter_map(resource_link).collect();
     let value = match structured {
         Some(structured) => structured,
-        None if links.is_empty() => text_value(&texts),
+        None if links.is_empty() => text_value(&texts)?,
         None => with_links(&texts, links),
     };
     let mut output = ToolOutput::new(value);
@@ -53,12 +55,23 @@ fn block_text(block: &Value) -> Option<&str> {
 }
 
 /// No text is `null`; one text holding JSON is that JSON; else the texts.
-fn text_value(texts: &[&str]) -> Value {
-    match texts {
+/// The JSON is measured first (contracts §6, "What enters the host"): one
+/// that would cost more than an answer may once parsed fails the call.
+fn text_value(texts: &[&str]) -> Result<Value, ToolError> {
+    Ok(match texts {
         [] => Value::Null,
-        [one] => serde_json::from_str(one).unwrap_or_else(|_| Value::String((*one).to_owned())),
+        [one] => match gate::json_text(one.as_bytes(), ANSWER) {
+            Ok(_) => serde_json::from_str(one).unwrap_or_else(|_| Value::String((*one).to_owned())),
+            Err(Refusal::Malformed(_)) => Value::String((*one).to_owned()),
+            Err(refusal) => {
+                return Err(ToolError::tool(format!(
+                    "the tool answered with JSON text ptc cannot take: {}",
+                    refusal.to_string().replacen("the message", "it", 1)
+                )));
+            }
+        },
         many => Value::String(many.join("\n")),
-    }
+    })
 }
 
 /// The fields of a `resource_link` block a program can use (`uri`, `name`,

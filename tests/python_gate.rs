@@ -1,0 +1,192 @@
+//! The gate for Python values (contracts §6, "What enters the host"): the
+//! programs of `tests/hostile/gate/*.py` hand the host values that would
+//! be gigabytes once copied (shared, deep, huge, inexact), through the
+//! `ptc` binary as a user runs it; each must end as its file says with the
+//! host's peak memory under the bar, 3 × the heap limit + 100 MB.
+//!
+//! Each file's first lines say how it ends:
+//!
+//! ```text
+//! # expect: ok | runtime | timeout | memory
+//! # timeout-ms: 3000      (the deadline; 60000 unless expecting timeout)
+//! # output: text the outcome must contain   (any number of lines)
+//! # max-text-bytes: 2000  (the outcome's text at most this long)
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+use crate::common::NoLeaks;
+
+/// The run's heap limit, ptc's default.
+const HEAP_MIB: u64 = 64;
+
+/// The promise: the host stays under 3 × the heap + 100 MB.
+const BAR_MIB: u64 = 3 * HEAP_MIB + 100;
+
+struct Case {
+    path: PathBuf,
+    expect: String,
+    timeout_ms: u64,
+    outputs: Vec<String>,
+    max_text_bytes: Option<usize>,
+}
+
+fn corpus() -> Vec<Case> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile/gate");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "py"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let code = std::fs::read_to_string(&path).unwrap();
+            let header = |key: &str| -> Vec<String> {
+                let prefix = format!("# {key}: ");
+                code.lines()
+                    .take_while(|line| line.starts_with('#'))
+                    .filter_map(|line| line.strip_prefix(prefix.as_str()))
+                    .map(str::to_owned)
+                    .collect()
+            };
+            let expect = header("expect").pop().expect("an `# expect:` line");
+            let timeout_ms = header("timeout-ms")
+                .pop()
+                .map_or(60_000, |ms| ms.parse().unwrap());
+            Case {
+                path,
+                expect,
+                timeout_ms,
+                outputs: header("output"),
+                max_text_bytes: header("max-text-bytes").pop().map(|n| n.parse().unwrap()),
+            }
+        })
+        .collect()
+}
+
+/// What a finished `ptc run` printed and its peak memory.
+struct Ended {
+    json: Value,
+    peak_mib: u64,
+}
+
+/// Runs `case` through `ptc run --json` with an `echo` tool (a command
+/// that answers its arguments), waiting for the child with `wait4` to read
+/// its peak resident memory (the largest of ptc and what it waited for).
+fn run(case: &Case, manifest: &Path, slack: Duration) -> Ended {
+    let guard = NoLeaks::new();
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let mut command = guard.command(env!("CARGO_BIN_EXE_ptc"));
+    command
+        .args(["run", "--json", "--tools"])
+        .arg(manifest)
+        .args(["--timeout-ms", &case.timeout_ms.to_string()])
+        .arg(&case.path)
+        .stdin(Stdio::null())
+        .stdout(out.reopen().unwrap())
+        .stderr(Stdio::null());
+    // Reaped below with `wait4`, for its resource usage, not by `Child`.
+    #[expect(clippy::zombie_processes, reason = "reaped by wait4 below")]
+    let child = command.spawn().unwrap();
+    let pid = child.id() as libc::pid_t;
+    let started = Instant::now();
+    let liveness = Duration::from_millis(case.timeout_ms) + slack;
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let mut status = 0;
+    loop {
+        // SAFETY: a child of this process, reaped here once.
+        let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if reaped == pid {
+            break;
+        }
+        if started.elapsed() > liveness {
+            unsafe { libc::kill(pid, libc::SIGKILL) };
+            panic!(
+                "{}: still running {:?} after its {} ms deadline",
+                case.path.display(),
+                started.elapsed(),
+                case.timeout_ms
+            );
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let printed = std::fs::read_to_string(out.path()).unwrap();
+    let json = serde_json::from_str(&printed)
+        .unwrap_or_else(|e| panic!("{}: not JSON ({e}): {printed:.500}", case.path.display()));
+    Ended {
+        json,
+        // Linux reports kilobytes.
+        peak_mib: u64::try_from(usage.ru_maxrss).unwrap() / 1024,
+    }
+}
+
+/// A trivial run's time, the yardstick of how slow this machine is now:
+/// the liveness bound past each deadline is a multiple of it, so a loaded
+/// machine stretches the bound instead of failing the test.
+fn yardstick(manifest: &Path) -> Duration {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("trivial.py");
+    std::fs::write(&path, "await tools.echo(a=1)\n1 + 1").unwrap();
+    let case = Case {
+        path,
+        expect: "ok".into(),
+        timeout_ms: 60_000,
+        outputs: vec![],
+        max_text_bytes: None,
+    };
+    let started = Instant::now();
+    let ended = run(&case, manifest, Duration::from_secs(600));
+    assert_eq!(ended.json["content"][0]["text"], "2", "{}", ended.json);
+    started.elapsed()
+}
+
+#[test]
+fn every_hostile_value_is_refused_at_the_gate_with_the_host_under_the_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let manifest = dir.path().join("tools.json");
+    let echo = serde_json::json!([{
+        "name": "echo", "readOnly": true,
+        "command": ["sh", "-c", "cat"],
+    }]);
+    std::fs::write(&manifest, echo.to_string()).unwrap();
+    let slack = (yardstick(&manifest) * 20).max(Duration::from_secs(30));
+    let cases = corpus();
+    assert!(
+        cases.len() >= 11,
+        "the gate's corpus is in tests/hostile/gate"
+    );
+    for case in &cases {
+        let name = case.path.file_name().unwrap().to_string_lossy();
+        let started = Instant::now();
+        let ended = run(case, &manifest, slack);
+        eprintln!(
+            "{name}: {} MiB peak, {:?}",
+            ended.peak_mib,
+            started.elapsed()
+        );
+        let json = &ended.json;
+        let text = json["content"][0]["text"].as_str().unwrap_or_default();
+        let kind = json["kind"].as_str().unwrap_or("ok");
+        assert_eq!(kind, case.expect, "{name}: {text:.2000}");
+        for wanted in &case.outputs {
+            assert!(
+                text.contains(wanted.as_str()),
+                "{name}: no {wanted:?} in {text:.2000}"
+            );
+        }
+        if let Some(max) = case.max_text_bytes {
+            assert!(text.len() <= max, "{name}: {} bytes of text", text.len());
+        }
+        assert!(
+            ended.peak_mib <= BAR_MIB,
+            "{name}: the host peaked at {} MiB (the bar: {BAR_MIB} MiB)",
+            ended.peak_mib
+        );
+    }
+}
