@@ -4,6 +4,7 @@
 //! `tools.$search` and `tools.$describe`.
 
 use monty_pool::ResumeValue;
+use monty_types::unstable::{self, MontyNode};
 use monty_types::{CallArgs, ExcType, MontyException, MontyObject, ObjectRef};
 
 use super::convert;
@@ -75,12 +76,18 @@ fn describe_tools(scope: &Scope, args: &CallArgs) -> Result<MontyObject, String>
     let names = match names.type_name() {
         "str" => vec![name(names.as_str().unwrap_or_default())],
         "list" | "tuple" => {
-            let items = names.items().unwrap_or_default();
-            if items.len() > MAX_DESCRIBED {
+            // Counted before anything is copied: a list of millions of
+            // names costs nothing to refuse.
+            let count = match unstable::node(names) {
+                MontyNode::List(ids) | MontyNode::Tuple(ids) => ids.len(),
+                _ => 0,
+            };
+            if count > MAX_DESCRIBED {
                 return Err(format!(
                     "describe_tools: at most {MAX_DESCRIBED} names at once"
                 ));
             }
+            let items = names.items().unwrap_or_default();
             let mut list = Vec::with_capacity(items.len());
             for item in items {
                 let Some(text) = item.as_str() else {
