@@ -1,0 +1,258 @@
+"""Lines a session cannot read never end it: against a fake `ptc serve`
+(fake_serve.py) that writes what a broken or hostile ptc might, and against
+the real one with a program whose call is larger than the session reads."""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ptc
+from conftest import run
+
+FAKE = Path(__file__).with_name("fake_serve.py")
+
+
+@pytest.fixture
+def fake(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """An executable fake `ptc serve`, and the log of what it read."""
+    binary = tmp_path / "ptc"
+    binary.write_text(f"#!/bin/sh\nexec {sys.executable} {FAKE} \"$@\"\n")
+    binary.chmod(0o755)
+    log = tmp_path / "read.log"
+    monkeypatch.setenv("FAKE_SERVE_LOG", str(log))
+    return binary, log
+
+
+def actions(*steps: list[Any]) -> str:
+    return json.dumps(list(steps))
+
+
+def read_log(log: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in log.read_bytes().splitlines() if line.strip()]
+
+
+LIMIT = 1 << 20
+
+
+@pytest.mark.parametrize(
+    "hostile, says",
+    [
+        # An event of the run longer than the session reads (an 80 MB
+        # `started` of an older ptc, here 2 MiB over a 1 MiB bound).
+        (
+            ["big", '{"jsonrpc":"2.0","method":"run/event","params":{"runId":"bad","event":"started","arguments":"', 2 * LIMIT, '"}}'],
+            "a message of 2,097,",
+        ),
+        # An event of the run that is not JSON.
+        (["line", '{"jsonrpc":"2.0","method":"run/event","params":{"runId":"bad","event":"log","text":"cut'], "not JSON"),
+        # An event of the run without its members.
+        (["line", '{"jsonrpc":"2.0","method":"run/event","params":{"runId":"bad","text":"no event"}}'], "without a string"),
+    ],
+)
+def test_an_unreadable_event_fails_its_run_and_nothing_else(
+    fake: tuple[Path, Path], hostile: list[Any], says: str
+) -> None:
+    binary, log = fake
+    seen: list[ptc.Event] = []
+
+    async def main() -> tuple[ptc.Outcome, ptc.ProtocolError, ptc.Outcome]:
+        import asyncio
+
+        async with ptc.Session(binary=binary, max_message_bytes=LIMIT, on_event=seen.append) as session:
+            held = asyncio.ensure_future(session.run_code(actions(["hold"]), run_id="held"))
+            with pytest.raises(ptc.ProtocolError) as failed:
+                await session.run_code(actions(hostile, ["hold"]), run_id="bad")
+            later = await session.run_code(
+                actions(["event", {"event": "log", "level": "log", "text": "fine"}], ["release", "held", "held ok"], ["answer", "later ok"]),
+                run_id="later",
+            )
+            return await held, failed.value, later
+
+    held, failed, later = run(main())
+    assert str(failed).startswith("run `bad` was cancelled: ptc sent an event of it that cannot be read: ")
+    assert says in str(failed)
+    assert held.text == "held ok" and not held.is_error
+    assert later.text == "later ok" and [e.text for e in later.events] == ["fine"]
+    assert [e.run_id for e in seen] == ["later"]
+    # ptc was told to stop the failed run (its run_code request was id 3).
+    cancels = [m for m in read_log(log) if m.get("method") == "$/cancel"]
+    run_codes = [m for m in read_log(log) if m.get("method") == "run_code"]
+    bad_rid = next(m["id"] for m in run_codes if m["params"]["runId"] == "bad")
+    assert cancels == [{"jsonrpc": "2.0", "method": "$/cancel", "params": {"id": bad_rid}}]
+
+
+def test_an_unreadable_answer_fails_that_request_and_nothing_else(fake: tuple[Path, Path]) -> None:
+    binary, _ = fake
+
+    async def main() -> tuple[ptc.ProtocolError, ptc.Outcome]:
+        async with ptc.Session(binary=binary, max_message_bytes=LIMIT) as session:
+            # The fake answers this run_code (id 2: initialize was 1) with a
+            # line over the bound.
+            with pytest.raises(ptc.ProtocolError) as failed:
+                await session.run_code(
+                    actions(["big", '{"jsonrpc":"2.0","id":2,"result":{"runId":"r","content":[{"type":"text","text":"', 3 * LIMIT, '"}]}}'])
+                )
+            return failed.value, await session.run_code(actions(["answer", "after"]))
+
+    failed, after = run(main())
+    assert str(failed).startswith("ptc's answer could not be read: ptc sent a message of 3,145,")
+    assert "over max_message_bytes (1,048,576)" in str(failed)
+    assert after.text == "after"
+
+
+def test_an_unreadable_request_of_ptcs_is_answered_as_a_failure(fake: tuple[Path, Path]) -> None:
+    binary, log = fake
+    calls: list[Any] = []
+
+    @ptc.tool
+    def echo(s: str) -> str:
+        calls.append(s)
+        return s
+
+    def approver(approval: ptc.Approval) -> bool:
+        calls.append("approver asked")
+        return True
+
+    async def main() -> ptc.Outcome:
+        async with ptc.Session(binary=binary, max_message_bytes=LIMIT, tools=[echo], approver=approver) as session:
+            return await session.run_code(
+                actions(
+                    ["big", '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"runId":"r","id":"r:ptc:1","name":"echo","arguments":{"s":"', 2 * LIMIT, '"}}}'],
+                    ["line", '{"jsonrpc":"2.0","id":8,"method":"tools/approve","params":{"kind":"call","name":"echo","arguments":{"s":"cut'],
+                    ["line", "[1, 2]"],
+                    ["line", "\x00\xff not json at all"],
+                    ["answer", "survived"],
+                )
+            )
+
+    outcome = run(main())
+    assert outcome.text == "survived"
+    assert calls == []
+    replies = {m["id"]: m for m in read_log(log) if m.get("id") in (7, 8)}
+    assert replies[7]["error"]["code"] == -32000
+    assert replies[7]["error"]["message"].startswith(
+        "the host could not read ptc's `tools/call` request: ptc sent a message of 2,097,"
+    )
+    assert replies[8]["result"]["approved"] is False
+    assert replies[8]["result"]["reason"].startswith(
+        "the host could not read ptc's `tools/approve` request: ptc sent a line that is not JSON"
+    )
+
+
+def test_a_line_tied_to_nothing_is_skipped_with_a_warning(
+    fake: tuple[Path, Path], caplog: pytest.LogCaptureFixture
+) -> None:
+    binary, _ = fake
+
+    async def main() -> ptc.Outcome:
+        async with ptc.Session(binary=binary, max_message_bytes=LIMIT) as session:
+            return await session.run_code(
+                actions(
+                    ["line", "not json"],
+                    ["line", "[1, 2]"],
+                    ["big", '{"jsonrpc":"2.0","method":"run/event","params":{"runId":"someone else","text":"', 2 * LIMIT, '"}}'],
+                    ["line", '{"jsonrpc":"2.0","id":999,"result":{"cut'],
+                    ["line", '{"jsonrpc":"2.0","method":"run/event","params":7}'],
+                    ["answer", "survived"],
+                )
+            )
+
+    with caplog.at_level(logging.WARNING, logger="ptc"):
+        outcome = run(main())
+    assert outcome.text == "survived"
+    warnings = [r.getMessage() for r in caplog.records if r.name == "ptc"]
+    assert len(warnings) == 5, warnings
+    assert all(w.startswith("ptc: skipped a line from ptc serve: ") for w in warnings)
+    assert "a message of 2,097," in warnings[2]
+
+
+def test_an_over_long_line_costs_bounded_memory(fake: tuple[Path, Path]) -> None:
+    # 512 MiB without a newline, read by a session bounded at 8 MiB, in a
+    # fresh interpreter whose peak RSS is the measure. An unbounded reader
+    # would hold the line (and more) at once.
+    binary, _ = fake
+    script = textwrap.dedent(
+        f"""
+        import asyncio, json, resource
+        import ptc
+
+        async def main():
+            async with ptc.Session(binary={str(binary)!r}, max_message_bytes=8 << 20) as session:
+                await session.run_code(json.dumps([["answer", "warm"]]))
+                before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+                try:
+                    await session.run_code(json.dumps([["big", '{{"jsonrpc":"2.0","id":3,"result":"', 512 << 20, '"}}']]))
+                except ptc.ProtocolError as error:
+                    assert "over max_message_bytes" in str(error), error
+                after = await session.run_code(json.dumps([["answer", "after"]]))
+                assert after.text == "after"
+                print(before, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+
+        asyncio.run(main())
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    before_kib, after_kib = map(int, done.stdout.split())
+    grown_mib = (after_kib - before_kib) / 1024
+    # The bound (8 MiB) held once, asyncio's read-ahead (2 MiB) and the
+    # allocator's slack (about 8 MiB in all here); the line is 512 MiB.
+    assert grown_mib < 64, f"reading a 512 MiB line grew the peak RSS by {grown_mib:.0f} MiB"
+
+
+def test_a_call_larger_than_the_session_reads_fails_alone_with_the_real_ptc() -> None:
+    # A Python program whose call carries 5 MiB, to a session that reads
+    # lines of at most 4 MiB. With a ptc whose events carry the arguments
+    # whole, the `started` event is the line too long: the run fails and is
+    # cancelled. With a ptc whose events carry a preview, the `tools/call`
+    # request is: the call fails, the program catches it. Either way the
+    # tool never runs, a run in flight beside it ends well, and the session
+    # serves the next run.
+    import asyncio
+
+    calls: list[int] = []
+    release = asyncio.Event()
+
+    @ptc.tool
+    def echo(s: str) -> int:
+        calls.append(len(s))
+        return len(s)
+
+    @ptc.tool
+    async def wait() -> str:
+        await release.wait()
+        return "waited"
+
+    async def main() -> tuple[ptc.Outcome | ptc.ProtocolError, ptc.Outcome, ptc.Outcome]:
+        async with ptc.Session(tools=[echo, wait], max_message_bytes=4 << 20) as session:
+            beside = asyncio.ensure_future(session.run_code("return await tools.wait({})"))
+            code = 'try { return await tools.echo({ s: "x".repeat(5 << 20) }) } catch (e) { return `${e.code}: ${e.message}` }'
+            hostile: ptc.Outcome | ptc.ProtocolError
+            try:
+                hostile = await session.run_code(code)
+            except ptc.ProtocolError as error:
+                hostile = error
+            release.set()
+            after = await session.run_code("return await tools.echo({ s: 'ok' })")
+            return hostile, await beside, after
+
+    hostile, beside, after = run(main())
+    if isinstance(hostile, ptc.ProtocolError):
+        assert "an event of it that cannot be read: a message of 5,24" in str(hostile), hostile
+    else:
+        assert hostile.text.startswith(
+            "TOOL_ERROR: the host could not read ptc's `tools/call` request: ptc sent a message of 5,24"
+        ), hostile.text
+    assert beside.text == "waited"
+    assert after.text == "2"
+    assert calls == [2]
