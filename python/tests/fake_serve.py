@@ -11,10 +11,16 @@ library answered. Actions (each a JSON array):
   and a newline, written in pieces (the line is never held whole here).
 - ``["event", params]``: a ``run/event`` of this run (``runId`` added).
 - ``["request", id, method, params]``: a request of ptc's to the host.
-- ``["answer", text]``: answers this run (``isError`` false, ``text``).
+- ``["answer", text, extra?]``: answers this run (``isError`` false,
+  ``text``, and the members of ``extra``).
 - ``["hold"]``: leaves this run unanswered until ``$/cancel`` or a
   ``["release", runId, text]`` of a later run.
 - ``["release", runId, text]``: answers a held run.
+- ``["await", id]``: reads (and logs) until the host's answer to ``id``.
+- ``["exit", status, after]``: closes its output, waits ``after`` seconds
+  and exits with ``status``.
+
+With FAKE_SERVE_DEAF set it does not exit at the end of its input.
 """
 
 from __future__ import annotations
@@ -22,10 +28,21 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from typing import Any
 
 out = sys.stdout.buffer
 held: dict[str, Any] = {}  # runId -> the run_code request's id
+answered: set[Any] = set()  # the ids of ptc's requests the host answered
+LOG = os.environ.get("FAKE_SERVE_LOG")
+
+
+def read() -> bytes:
+    raw = sys.stdin.buffer.readline()
+    if LOG and raw:
+        with open(LOG, "ab") as f:
+            f.write(raw)
+    return raw
 
 
 def send(message: dict[str, Any]) -> None:
@@ -33,7 +50,7 @@ def send(message: dict[str, Any]) -> None:
     out.flush()
 
 
-def answer(rid: Any, run_id: str, text: str, kind: str | None = None) -> None:
+def answer(rid: Any, run_id: str, text: str, kind: str | None = None, extra: Any = None) -> None:
     result: dict[str, Any] = {
         "runId": run_id,
         "isError": kind is not None,
@@ -43,7 +60,7 @@ def answer(rid: Any, run_id: str, text: str, kind: str | None = None) -> None:
     }
     if kind is not None:
         result["kind"] = kind
-    send({"id": rid, "result": result})
+    send({"id": rid, "result": {**result, **(extra or {})}})
 
 
 def run_code(rid: Any, params: dict[str, Any]) -> None:
@@ -67,20 +84,31 @@ def run_code(rid: Any, params: dict[str, Any]) -> None:
         elif what == "request":
             send({"id": action[1], "method": action[2], "params": action[3]})
         elif what == "answer":
-            answer(rid, run_id, action[1])
+            answer(rid, run_id, action[1], None, action[2] if len(action) > 2 else None)
+        elif what == "exit":
+            out.flush()
+            os.close(1)  # (sys.stdout does not own fd 1: closing it would not)
+            time.sleep(action[2])
+            os._exit(action[1])
         elif what == "hold":
             held[run_id] = rid
         elif what == "release":
             answer(held.pop(action[1]), action[1], action[2])
+        elif what == "await":
+            while action[1] not in answered:
+                raw = read()
+                if not raw:
+                    break
+                message = json.loads(raw)
+                if "method" not in message:
+                    answered.add(message.get("id"))
 
 
 def main() -> None:
-    log = os.environ.get("FAKE_SERVE_LOG")
-    for raw in sys.stdin.buffer:
-        if log:
-            with open(log, "ab") as f:
-                f.write(raw)
+    while raw := read():
         message = json.loads(raw)
+        if "method" not in message:
+            answered.add(message.get("id"))
         method = message.get("method")
         rid = message.get("id")
         params = message.get("params") or {}
@@ -98,6 +126,8 @@ def main() -> None:
                     answer(held_rid, run_id, "Error: code run failed (cancelled)", "cancelled")
     for run_id, held_rid in held.items():
         answer(held_rid, run_id, "Error: code run failed (cancelled)", "cancelled")
+    if os.environ.get("FAKE_SERVE_DEAF"):
+        time.sleep(3600)
 
 
 if __name__ == "__main__":

@@ -213,3 +213,33 @@ def test_an_approver_returning_a_future_resolving_to_junk_refuses() -> None:
     texts, calls = refusals([approver])
     assert calls == []
     assert texts == ["DENIED: the approver's answer was not an approval: 'yes' (str); only True or Decision(True) approves"]
+
+
+def test_the_approver_sees_the_kind_and_the_run_and_without_one_an_escalation_is_refused() -> None:
+    @ptc.tool(policy="ask")
+    def write(path: str) -> str:
+        return "written"
+
+    @ptc.tool(requires_escalation=True)
+    def deploy() -> str:
+        return "deployed"
+
+    seen: list[tuple[str, str | None, str | None]] = []
+
+    def approver(approval: ptc.Approval) -> bool:
+        seen.append((approval.kind, approval.run_id, approval.name))
+        return True
+
+    async def main() -> tuple[ptc.Outcome, ptc.Outcome]:
+        async with ptc.Session(tools=[write, deploy], approver=approver) as session:
+            await session.run_code('return await tools.write({ path: "a" })', run_id="run-a")
+            await session.run_code("return await tools.deploy({})", run_id="run-b", justification="ship it")
+            session.approver = None
+            unasked = await session.run_code("return await tools.deploy({})", justification="ship it")
+            asked = await session.run_code('try { await tools.write({ path: "b" }) } catch (e) { return e.message }')
+            return unasked, asked
+
+    unasked, asked = run(main())
+    assert seen == [("call", "run-a", "write"), ("escalation", "run-b", None)]
+    assert unasked.kind == "denied" and "no approver is set for the escalation" in unasked.text
+    assert asked.text == "no approver is set for `write`"

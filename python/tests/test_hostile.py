@@ -59,7 +59,7 @@ LIMIT = 1 << 20
     ],
 )
 def test_an_unreadable_event_fails_its_run_and_nothing_else(
-    fake: tuple[Path, Path], hostile: list[Any], says: str
+    fake: tuple[Path, Path], hostile: list[Any], says: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     binary, log = fake
     seen: list[ptc.Event] = []
@@ -77,7 +77,9 @@ def test_an_unreadable_event_fails_its_run_and_nothing_else(
             )
             return await held, failed.value, later
 
-    held, failed, later = run(main())
+    with caplog.at_level(logging.WARNING, logger="ptc"):
+        held, failed, later = run(main())
+    assert [r.getMessage() for r in caplog.records if r.name == "ptc"] == []  # tied to the run: no warning
     assert str(failed).startswith("run `bad` was cancelled: ptc sent an event of it that cannot be read: ")
     assert says in str(failed)
     assert held.text == "held ok" and not held.is_error
@@ -130,6 +132,8 @@ def test_an_unreadable_request_of_ptcs_is_answered_as_a_failure(fake: tuple[Path
                     ["line", '{"jsonrpc":"2.0","id":8,"method":"tools/approve","params":{"kind":"call","name":"echo","arguments":{"s":"cut'],
                     ["line", "[1, 2]"],
                     ["line", "\x00\xff not json at all"],
+                    ["await", 7],
+                    ["await", 8],
                     ["answer", "survived"],
                 )
             )
@@ -173,6 +177,7 @@ def test_a_line_tied_to_nothing_is_skipped_with_a_warning(
     assert len(warnings) == 5, warnings
     assert all(w.startswith("ptc: skipped a line from ptc serve: ") for w in warnings)
     assert "a message of 2,097," in warnings[2]
+    assert warnings[4] == "ptc: skipped a line from ptc serve: a `run/event` without a string `runId` and `event`"
 
 
 def test_an_over_long_line_costs_bounded_memory(fake: tuple[Path, Path]) -> None:
@@ -256,3 +261,119 @@ def test_a_call_larger_than_the_session_reads_fails_alone_with_the_real_ptc() ->
     assert beside.text == "waited"
     assert after.text == "2"
     assert calls == [2]
+
+
+def test_an_odd_request_of_ptcs_is_read_as_far_as_it_goes(fake: tuple[Path, Path]) -> None:
+    # A tools/approve without `kind` is a call's; a `runId` that is not a
+    # string is no run's. A request of a method the host does not know is
+    # answered -32601.
+    binary, log = fake
+    seen: list[tuple[str, str | None]] = []
+
+    def approver(approval: ptc.Approval) -> bool:
+        seen.append((approval.kind, approval.run_id))
+        return False
+
+    async def main() -> ptc.Outcome:
+        async with ptc.Session(binary=binary, approver=approver) as session:
+            return await session.run_code(
+                actions(
+                    ["request", 5, "tools/approve", {"runId": 7, "name": "x", "arguments": {}}],
+                    ["request", 6, "tools/approve", {"kind": "escalation", "runId": "r"}],
+                    ["request", 8, "tools/frobnicate", {}],
+                    ["await", 5],
+                    ["await", 6],
+                    ["await", 8],
+                    ["answer", "done"],
+                )
+            )
+
+    assert run(main()).text == "done"
+    assert seen == [("call", None), ("escalation", "r")]
+    replies = {m["id"]: m for m in read_log(log) if m.get("id") in (5, 6, 8) and "method" not in m}
+    assert replies[5]["result"] == {"approved": False}
+    assert replies[8]["error"] == {"code": -32601, "message": "unknown method `tools/frobnicate`"}
+
+
+def test_what_the_answer_to_run_code_says_is_read_as_sent(fake: tuple[Path, Path]) -> None:
+    binary, log = fake
+
+    async def main() -> ptc.Outcome:
+        async with ptc.Session(binary=binary) as session:
+            return await session.run_code(
+                actions(["answer", "ok", {"droppedEvents": 3, "subCalls": 2, "elapsedMs": 1.5, "runId": "mine"}])
+            )
+
+    outcome = run(main())
+    assert (outcome.dropped_events, outcome.sub_calls, outcome.elapsed_ms, outcome.run_id) == (3, 2, 1.5, "mine")
+    assert outcome.events_not_kept == 0 and outcome.events == []
+
+
+def test_a_call_of_a_tool_the_host_lacks_is_answered_as_a_failure(fake: tuple[Path, Path]) -> None:
+    binary, log = fake
+
+    async def main() -> ptc.Outcome:
+        async with ptc.Session(binary=binary) as session:
+            return await session.run_code(
+                actions(["request", 9, "tools/call", {"name": "nope", "arguments": {}}], ["await", 9], ["answer", "ok"])
+            )
+
+    assert run(main()).text == "ok"
+    [reply] = [m for m in read_log(log) if m.get("id") == 9]
+    assert reply["error"] == {"code": -32000, "message": "no Python tool is named `nope`"}
+
+
+def test_cancelling_a_request_sends_cancel_only_for_a_run(fake: tuple[Path, Path]) -> None:
+    import asyncio
+
+    binary, log = fake
+
+    async def main() -> None:
+        async with ptc.Session(binary=binary) as session:
+            # The fake never answers `presentation`; cancelling it sends nothing.
+            waiting = asyncio.ensure_future(session.presentation())
+            held = asyncio.ensure_future(session.run_code(actions(["hold"]), run_id="held"))
+            await asyncio.sleep(0.2)
+            waiting.cancel()
+            held.cancel()
+            for task in (waiting, held):
+                with pytest.raises(asyncio.CancelledError):
+                    await task
+
+    run(main())
+    sent = read_log(log)
+    held_rid = next(m["id"] for m in sent if m.get("method") == "run_code")
+    assert [m for m in sent if m.get("method") == "$/cancel"] == [
+        {"jsonrpc": "2.0", "method": "$/cancel", "params": {"id": held_rid}}
+    ]
+
+
+def test_a_ptc_that_closes_its_output_is_waited_for_not_killed(fake: tuple[Path, Path]) -> None:
+    binary, _ = fake
+
+    async def main() -> ptc.ServerExited:
+        async with ptc.Session(binary=binary) as session:
+            with pytest.raises(ptc.ServerExited) as exited:
+                await session.run_code(actions(["exit", 3, 0.3]))
+            return exited.value
+
+    exited = run(main())
+    assert str(exited).startswith("ptc serve exited with status 3"), exited
+    assert exited.returncode == 3
+
+
+def test_close_kills_a_ptc_that_ignores_the_end_of_its_input(
+    fake: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binary, _ = fake
+    monkeypatch.setenv("FAKE_SERVE_DEAF", "1")
+
+    async def main() -> int | None:
+        session = ptc.Session(binary=binary)
+        await session.start()
+        await session.close()  # after its grace (5 s), killed
+        return session._process.returncode if session._process else None
+
+    import signal
+
+    assert run(main()) == -signal.SIGKILL
