@@ -13,7 +13,7 @@
 // installed dist/*.js and runs, cheapest first, stopping at the first
 // failure: npm/test/wire.mjs, npm/test/hostile.mts (a fake ptc), then
 // npm/test/host.mts (the real BINARY). Each test run is bounded by five
-// times its unmutated time, at least 30 s (a mutant that makes a test wait
+// times its unmutated time, at least 10 s (a mutant that makes a test wait
 // is a timeout).
 //
 // The mutants, made on the TypeScript syntax tree of the functions listed
@@ -227,7 +227,7 @@ for (const [label, argv] of tests) {
     console.error(`mutants-ts: the unmutated ${label} failed:\n${result.stderr}`);
     process.exit(1);
   }
-  limits.push(Math.max(30_000, 5 * result.ms));
+  limits.push(Math.max(10_000, 5 * result.ms));
   console.error(`baseline ${label}: ${result.ms} ms`);
 }
 

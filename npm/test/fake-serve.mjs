@@ -3,7 +3,9 @@
 // it speaks enough of the host protocol to start a session, and each
 // `run_code` request's `code` is a JSON list of what to send, so a test can
 // make ptc's side of the pipe say anything. Every line it reads is appended
-// to the file FAKE_SERVE_LOG names (when set). Actions (JSON arrays):
+// to the file FAKE_SERVE_LOG names (when set), after a first line
+// {"pid": its process id}. An `initialize` whose config has `mode` "refuse"
+// is answered -32602. Actions (JSON arrays):
 //
 //   ["line", text]               text and a newline, as is
 //   ["big", before, n, after]    before, n bytes of "x", after, a newline (written in pieces)
@@ -12,12 +14,16 @@
 //   ["answer", text]             answers this run
 //   ["hold"]                     leaves this run unanswered until $/cancel or a later "release"
 //   ["release", runId, text]     answers a held run
+//   ["await", id]                waits for the host's answer to its request `id`
 
 import { appendFileSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
 
 const log = process.env["FAKE_SERVE_LOG"];
+if (log) appendFileSync(log, JSON.stringify({ pid: process.pid }) + "\n");
 const held = new Map(); // runId -> the run_code request's id
+const answered = new Set(); // the ids of ptc's requests the host answered
+const waiting = new Map(); // id -> resolve
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 function write(text) {
@@ -42,7 +48,7 @@ function answer(id, runId, text, kind) {
   send({ id, result });
 }
 
-function runCode(id, params) {
+async function runCode(id, params) {
   const runId = params.runId;
   for (const action of JSON.parse(params.code)) {
     switch (action[0]) {
@@ -72,6 +78,9 @@ function runCode(id, params) {
         answer(held.get(action[1]), action[1], action[2]);
         held.delete(action[1]);
         break;
+      case "await":
+        if (!answered.has(action[1])) await new Promise((resolve) => waiting.set(action[1], resolve));
+        break;
     }
   }
 }
@@ -81,8 +90,16 @@ input.on("line", (line) => {
   if (log) appendFileSync(log, line + "\n");
   const message = JSON.parse(line);
   const params = message.params ?? {};
+  if (message.method === undefined) {
+    answered.add(message.id);
+    waiting.get(message.id)?.();
+  }
   switch (message.method) {
     case "initialize":
+      if (params.config?.mode === "refuse") {
+        send({ id: message.id, error: { code: -32602, message: "refused" } });
+        break;
+      }
       send({ id: message.id, result: { name: "ptc", version: "0.0.0-fake", protocolVersion: 1 } });
       break;
     case "tools/register": {
@@ -91,7 +108,7 @@ input.on("line", (line) => {
       break;
     }
     case "run_code":
-      runCode(message.id, params);
+      void runCode(message.id, params);
       break;
     case "$/cancel":
       for (const [runId, id] of held) {

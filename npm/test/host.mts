@@ -88,6 +88,16 @@ const odd: Tool = {
 const approvals: ApprovalRequest[] = [];
 const allEvents: RunEvent[] = [];
 
+// A test that stops half-way (a promise that never settles lets Node exit
+// with status 0) fails: only the last line marks the end.
+let finished = false;
+process.on("exit", (code) => {
+  if (code === 0 && !finished) {
+    console.error("host.mts: exited before its end");
+    process.exitCode = 1;
+  }
+});
+
 async function main(): Promise<void> {
   const ptc = await Ptc.start({
     tools: [getWeather, writeNote, slow, deploy, odd],
@@ -345,10 +355,34 @@ async function oddAnswers(): Promise<void> {
   assert.equal((await ptc.runCode(code)).text, "DENIED: not on a Friday");
   ptc.approver = () => asJunk({ approved: false, reason: 42 });
   assert.equal((await ptc.runCode(code)).text, "DENIED: the host refused the call to `write`");
-  ptc.approver = () => true;
+  const descriptions: string[] = [];
+  ptc.approver = (request) => {
+    if (request.kind === "escalation") descriptions.push(request.description);
+    return true;
+  };
   assert.equal((await ptc.runCode("return await tools.deploy({})", { escalate: "ship it" })).text, "5");
+  await ptc.runCode("return 1", { escalate: "ship it", description: "" });
+  assert.deepEqual(descriptions, ["run a program", ""]);
   assert.deepEqual(ran, ["write", "write", "write", "write", "deploy"]);
   await ptc.close();
+}
+
+// A run's id is its own while it runs, free again after; an aborted signal refuses at once.
+async function runIdsAndSignals(): Promise<void> {
+  const ptc = await Ptc.start();
+  const first = ptc.runCode("while (true) {}", { runId: "same", timeoutMs: 20000 });
+  await assert.rejects(ptc.runCode("return 1", { runId: "same" }), /^Error: run id `same` belongs to a run still going$/);
+  await ptc.close();
+  assert.equal((await first).kind, "cancelled");
+  const again = await Ptc.start();
+  assert.equal((await again.runCode("return 1", { runId: "again" })).text, "1");
+  assert.equal((await again.runCode("return 2", { runId: "again" })).text, "2");
+  assert.equal((await again.runCode("return 5", { runId: "" })).runId, ""); // as given, even empty
+  const aborted = new AbortController();
+  aborted.abort();
+  await assert.rejects(again.runCode("return 3", { signal: aborted.signal }), (error: unknown) => error === aborted.signal.reason);
+  await again.close();
+  await assert.rejects(again.runCode("return 4"), PtcExitedError);
 }
 
 // A run keeps its first `maxEvents` events and counts the rest; listeners see every one.
@@ -372,6 +406,11 @@ async function boundedEvents(): Promise<void> {
   assert.ok(first?.event === "started" && first.arguments !== undefined);
   assert.deepEqual(first.arguments, { i: 0 });
   await ptc.close();
+  // None kept.
+  const none = await Ptc.start({ maxEvents: 0, tools: [{ name: "fail", handler: () => { throw new ToolError("no"); } }] });
+  const unkept = await none.runCode(`for (let i = 0; i < 2; i++) { try { await tools.fail({}) } catch {} }`);
+  assert.deepEqual([unkept.events, unkept.eventsNotKept], [[], 4]);
+  await none.close();
   // The default keeps 1,000.
   const byDefault = await Ptc.start({ tools: [{ name: "fail", readOnly: true, handler: () => { throw new ToolError("no"); } }] });
   const many = await byDefault.runCode(`for (let i = 0; i < 600; i++) { try { await tools.fail({}) } catch {} }`);
@@ -420,7 +459,11 @@ main()
   .then(oddAnswers)
   .then(boundedEvents)
   .then(aCallTooLargeToRead)
-  .then(() => console.log("host.mts: bounds and odd answers ok"))
+  .then(runIdsAndSignals)
+  .then(() => {
+    finished = true;
+    console.log("host.mts: bounds and odd answers ok");
+  })
   .catch((error: unknown) => {
   console.error(error);
   process.exit(1);

@@ -33,6 +33,16 @@ const read = (log: string): Array<Record<string, any>> =>
     .filter((line) => line.trim() !== "")
     .map((line) => JSON.parse(line) as Record<string, any>);
 
+// A test that stops half-way (a promise that never settles lets Node exit
+// with status 0) fails: only the last line marks the end.
+let finished = false;
+process.on("exit", (code) => {
+  if (code === 0 && !finished) {
+    console.error("hostile.mts: exited before its end");
+    process.exitCode = 1;
+  }
+});
+
 const warnings: string[] = [];
 process.on("warning", (warning) => warnings.push(warning.message));
 
@@ -114,6 +124,8 @@ async function anUnreadableRequestOfPtcsIsAnsweredAsAFailure(): Promise<void> {
       ["big", '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"runId":"r","id":"r:ptc:1","name":"echo","arguments":{"s":"', 2 * LIMIT, '"}}}'],
       ["line", '{"jsonrpc":"2.0","id":8,"method":"tools/approve","params":{"kind":"call","name":"echo","arguments":{"s":"cut'],
       ["line", "[1, 2]"],
+      ["await", 7],
+      ["await", 8],
       ["answer", "survived"],
     ),
   );
@@ -165,8 +177,17 @@ async function main(): Promise<void> {
   await anUnreadableAnswerFailsThatRequestAndNothingElse();
   await anUnreadableRequestOfPtcsIsAnsweredAsAFailure();
   await aLineTiedToNothingIsSkippedWithAWarning();
+  // A session that cannot start leaves no process behind.
+  const log = join(dir, "refused.log");
+  await assert.rejects(
+    Ptc.start({ binary, config: { mode: "refuse" as "ptc" }, env: { ...process.env, FAKE_SERVE_LOG: log } }),
+    /initialize: refused/,
+  );
+  const pid = read(log)[0]?.["pid"] as number;
+  assert.throws(() => process.kill(pid, 0), /ESRCH/);
   await assert.rejects(Ptc.start({ binary, maxEvents: -1 }), /maxEvents must be an integer of at least 0, got -1/);
   await assert.rejects(Ptc.start({ binary, maxMessageBytes: 0.5 }), /maxMessageBytes must be an integer of at least 1, got 0.5/);
+  finished = true;
   console.log("hostile.mts: ok");
 }
 

@@ -66,7 +66,9 @@ assert.deepEqual(
 assert.deepEqual(head(' { "id" : 3 , "result" : [1, 2'), { id: 3 });
 assert.deepEqual(head('{"a":{"b":{"c":1, "d": ['), { a: {} }); // one level down only
 assert.deepEqual(head('{"id":1}'), { id: 1 });
-assert.deepEqual(head('{"id":1 "x":2}'), { id: 1 });
+assert.deepEqual(head('{"id":1 "x":2}'), {});
+assert.deepEqual(head('{"id":1'), {});
+assert.deepEqual(head('{"id":1 , "x"'), { id: 1 });
 assert.deepEqual(head('{"s":"a\\"}b","t":[1,"]",{"u":"}"}],"n":-1.5e3,"z":null,"id":2'), {
   s: 'a"}b',
   t: [1, "]", { u: "}" }],
@@ -87,6 +89,12 @@ assert.deepEqual(head('{"a" 1}'), {});
 assert.deepEqual(head('{"a":' + "[".repeat(100000)), {});
 assert.deepEqual(head('{"__proto__":{"polluted":1},"id":1}'), { ["__proto__"]: { polluted: 1 }, id: 1 });
 assert.equal({}.polluted, undefined);
+// What is not JSON where it stands is not read on.
+assert.deepEqual(head('x"id":1}'), {});
+assert.deepEqual(head('{"a"x1}'), {});
+assert.deepEqual(head('{"id":12'), {});
+assert.deepEqual(head('{"id":"a"x"y":2}'), {});
+assert.deepEqual(head('{"id":"a","x":"b"x"y":2}'), { id: "a" });
 // Only the first HEAD_BYTES are read.
 assert.deepEqual(head('{"pad":"' + "x".repeat(HEAD_BYTES) + '","id":1}'), {});
 
@@ -115,6 +123,8 @@ for (const [answer, described] of [
   });
 }
 assert.equal(describe(false), "false (a boolean)");
+assert.equal(describe("y".repeat(40)), `"${"y".repeat(40)}" (a string)`);
+assert.equal(describe("y".repeat(41)), `"${"y".repeat(40)}…" (a string)`);
 assert.equal(describe({}), "an object with no keys");
 
 console.log("wire.mjs: ok");

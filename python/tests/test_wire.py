@@ -52,11 +52,18 @@ def test_the_head_of_a_line_names_its_id_method_and_run() -> None:
     assert s._head(b' { "id" : 3 , "result" : [1, 2') == {"id": 3}
     assert s._head(b'{"a":{"b":{"c":1, "d": [') == {"a": {}}  # one level down only
     assert s._head(b'{"id":1}') == {"id": 1}
-    assert s._head(b'{"id":1 "x":2}') == {"id": 1}
+    assert s._head(b'{"id":1 "x":2}') == {}
+    assert s._head(b'{"id":1') == {}
+    assert s._head(b'{"id":1 , "x"') == {"id": 1}
     assert s._head(b"[1,2]") == {}
     assert s._head(b"") == {}
     assert s._head(b'{1:2}') == {}
     assert s._head(b'{X"id":1}') == {}
+    assert s._head(b'x"id":1}') == {}
+    assert s._head(b'{"a"x1}') == {}
+    assert s._head(b'{"id":12') == {}
+    assert s._head(b'{"id":"a"x"y":2}') == {}
+    assert s._head(b'{"id":"a","x":"b"x"y":2}') == {"id": "a"}
     assert s._head(b'{"id"X:1}') == {}
     assert s._head(b'{"a" 1}') == {}
     assert s._head(b'{"a":' + b"[" * 100_000) == {}

@@ -151,9 +151,11 @@ function objectHead(text: string, start: number, nested: boolean): Map<string, u
       if (!nested && text[i] === "{") members.set(key, objectHead(text, i, true));
       return members;
     }
-    members.set(key, value);
+    // A member counts once what follows shows it whole (a number at the cut may go on).
     i = skipSpace(text, end);
-    if (text[i] !== ",") return members;
+    if (text[i] !== "," && text[i] !== "}") return members;
+    members.set(key, value);
+    if (text[i] === "}") return members;
     i++;
   }
 }

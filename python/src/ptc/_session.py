@@ -409,9 +409,13 @@ def _object_head(text: str, i: int, nested: bool) -> dict[str, Any]:
             if not nested and text.startswith("{", i):
                 members[key] = _object_head(text, i, nested=True)
             return members
-        members[key] = value
+        # A member counts once what follows shows it whole (a number at the
+        # cut may go on).
         i = _skip_space(text, i)
-        if not text.startswith(",", i):
+        if not text.startswith((",", "}"), i):
+            return members
+        members[key] = value
+        if text.startswith("}", i):
             return members
         i += 1
 
