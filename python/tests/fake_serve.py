@@ -19,6 +19,13 @@ library answered. Actions (each a JSON array):
 - ``["await", id]``: reads (and logs) until the host's answer to ``id``.
 - ``["exit", status, after]``: closes its output, waits ``after`` seconds
   and exits with ``status``.
+- ``["fail", error]``: answers this run with the JSON-RPC error ``error``
+  (any JSON).
+- ``["stderr", text]``: writes ``text`` (latin-1: any bytes) to stderr.
+- ``["signal", n]``: kills itself with signal ``n``.
+
+``initialize`` answers the version FAKE_SERVE_VERSION (default
+``0.0.0-fake``).
 
 With FAKE_SERVE_DEAF set it does not exit at the end of its input.
 """
@@ -85,6 +92,15 @@ def run_code(rid: Any, params: dict[str, Any]) -> None:
             send({"id": action[1], "method": action[2], "params": action[3]})
         elif what == "answer":
             answer(rid, run_id, action[1], None, action[2] if len(action) > 2 else None)
+        elif what == "fail":
+            send({"id": rid, "error": action[1]})
+        elif what == "stderr":
+            sys.stderr.buffer.write(action[1].encode("latin-1"))
+            sys.stderr.buffer.flush()
+        elif what == "signal":
+            out.flush()
+            os.kill(os.getpid(), action[1])
+            time.sleep(10)
         elif what == "exit":
             out.flush()
             os.close(1)  # (sys.stdout does not own fd 1: closing it would not)
@@ -113,7 +129,8 @@ def main() -> None:
         rid = message.get("id")
         params = message.get("params") or {}
         if method == "initialize":
-            send({"id": rid, "result": {"name": "ptc", "version": "0.0.0-fake", "protocolVersion": 1}})
+            version = os.environ.get("FAKE_SERVE_VERSION", "0.0.0-fake")
+            send({"id": rid, "result": {"name": "ptc", "version": version, "protocolVersion": 1}})
         elif method == "tools/register":
             names = [t["name"] for t in params.get("tools", [])]
             send({"id": rid, "result": {"registered": names, "count": len(names)}})

@@ -243,3 +243,29 @@ def test_the_approver_sees_the_kind_and_the_run_and_without_one_an_escalation_is
     assert seen == [("call", "run-a", "write"), ("escalation", "run-b", None)]
     assert unasked.kind == "denied" and "no approver is set for the escalation" in unasked.text
     assert asked.text == "no approver is set for `write`"
+
+
+def test_an_approver_still_deciding_when_ptc_stops_waiting_is_cancelled() -> None:
+    cancelled = asyncio.Event()
+
+    @ptc.tool(policy="ask")
+    def write(path: str) -> str:
+        return "written"
+
+    async def approver(approval: ptc.Approval) -> bool:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+        return True
+
+    async def main() -> tuple[ptc.Outcome, bool]:
+        async with ptc.Session(tools=[write], approver=approver) as session:
+            outcome = await session.run_code('return await tools.write({ path: "a" })', timeout_ms=300)
+            await asyncio.wait_for(cancelled.wait(), 30)  # ptc's $/cancel may trail the response
+            return outcome, cancelled.is_set()
+
+    outcome, was_cancelled = run(main())
+    assert outcome.kind == "timeout"
+    assert was_cancelled

@@ -178,6 +178,8 @@ def test_a_line_tied_to_nothing_is_skipped_with_a_warning(
     assert all(w.startswith("ptc: skipped a line from ptc serve: ") for w in warnings)
     assert "a message of 2,097," in warnings[2]
     assert warnings[4] == "ptc: skipped a line from ptc serve: a `run/event` without a string `runId` and `event`"
+    assert warnings[0] == "ptc: skipped a line from ptc serve: a line that is not JSON (Expecting value: line 1 column 1 (char 0))"
+    assert warnings[1] == "ptc: skipped a line from ptc serve: a JSON list where a message (an object) belongs"
 
 
 def test_an_over_long_line_costs_bounded_memory(fake: tuple[Path, Path]) -> None:
@@ -377,3 +379,89 @@ def test_close_kills_a_ptc_that_ignores_the_end_of_its_input(
     import signal
 
     assert run(main()) == -signal.SIGKILL
+
+
+def test_a_session_starts_once_with_its_environment(fake: tuple[Path, Path]) -> None:
+    binary, _ = fake
+
+    async def main() -> tuple[str | None, str]:
+        async with ptc.Session(binary=binary, env={"FAKE_SERVE_VERSION": "9.9.9"}) as session:
+            with pytest.raises(ptc.PtcError) as twice:
+                await session.start()
+            return session.version, str(twice.value)
+
+    assert run(main()) == ("9.9.9", "the session is already started")
+
+
+@pytest.mark.parametrize(
+    "error, message, code, data",
+    [
+        ({"code": -32602, "message": "bad", "data": {"tool": "x"}}, "bad", -32602, {"tool": "x"}),
+        ({"code": 1}, "error", 1, None),
+        ("boom", "error", None, None),
+    ],
+)
+def test_an_error_answer_is_read_as_far_as_it_goes(
+    fake: tuple[Path, Path], error: Any, message: str, code: int | None, data: Any
+) -> None:
+    binary, _ = fake
+
+    async def main() -> tuple[ptc.ProtocolError, ptc.Outcome]:
+        async with ptc.Session(binary=binary) as session:
+            with pytest.raises(ptc.ProtocolError) as failed:
+                await session.run_code(actions(["fail", error]))
+            return failed.value, await session.run_code(actions(["answer", "after"]))
+
+    failed, after = run(main())
+    assert (str(failed), failed.code, failed.data) == (message, code, data)
+    assert after.text == "after"
+
+
+def test_a_message_of_odd_shape_is_reported_and_the_session_goes_on(fake: tuple[Path, Path]) -> None:
+    import asyncio
+
+    binary, _ = fake
+    reported: list[dict[str, Any]] = []
+
+    async def main() -> ptc.Outcome:
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: reported.append(context))
+        async with ptc.Session(binary=binary) as session:
+            return await session.run_code(
+                actions(["line", '{"jsonrpc":"2.0","method":"$/cancel","params":{"id":[1]}}'], ["answer", "after"])
+            )
+
+    assert run(main()).text == "after"
+    assert [(c["message"], type(c["exception"]).__name__) for c in reported] == [
+        ("ptc: a message from ptc serve could not be handled", "TypeError")
+    ]
+
+
+def test_the_exit_of_ptc_says_how_and_its_last_stderr(fake: tuple[Path, Path]) -> None:
+    # The tail: whole lines, at most 4,096 characters, at least the last
+    # line; lines that are not UTF-8 read with replacement characters; a
+    # stderr line over asyncio's bound (1 MiB) skipped, not the end of it.
+    binary, _ = fake
+    lines = "".join(f"{i:063d}\n" for i in range(100))  # 100 lines of 63 digits and a newline
+
+    async def exit_of(*steps: list[Any]) -> ptc.ServerExited:
+        async with ptc.Session(binary=binary) as session:
+            with pytest.raises(ptc.ServerExited) as exited:
+                await session.run_code(actions(*steps))
+            return exited.value
+
+    async def main() -> list[ptc.ServerExited]:
+        return [
+            await exit_of(["stderr", lines], ["exit", 0, 0.2]),
+            await exit_of(["stderr", "a\n" + "b" * 5000 + "\n"], ["exit", 2, 0.2]),
+            await exit_of(["stderr", "z" * (2 << 20) + "\n\xff bad\nlast\n"], ["signal", 40]),
+            await exit_of(["signal", 9]),
+        ]
+
+    tail, long_line, odd, killed = run(main())
+    assert str(tail).startswith("ptc serve exited with status 0; its last output on stderr:\n")
+    assert tail.returncode == 0
+    assert tail.stderr == lines[-4096:] and len(tail.stderr) == 4096
+    assert str(long_line) == "ptc serve exited with status 2; its last output on stderr:\n" + "b" * 5000
+    assert odd.stderr == "\ufffd bad\nlast\n"
+    assert str(odd).startswith("ptc serve was killed by signal 40; its last output on stderr:\n\ufffd bad")
+    assert str(killed) == "ptc serve was killed by SIGKILL"
