@@ -94,6 +94,7 @@ assert.deepEqual(head('x"id":1}'), {});
 assert.deepEqual(head('{"a"x1}'), {});
 assert.deepEqual(head('{"id":12'), {});
 assert.deepEqual(head('{"id":"a"x"y":2}'), {});
+assert.deepEqual(head('{"id":1}"x":2}'), { id: 1 }); // the object ended
 assert.deepEqual(head('{"id":"a","x":"b"x"y":2}'), { id: "a" });
 // Only the first HEAD_BYTES are read.
 assert.deepEqual(head('{"pad":"' + "x".repeat(HEAD_BYTES) + '","id":1}'), {});

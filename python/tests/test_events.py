@@ -120,13 +120,17 @@ def test_a_session_before_start_while_closing_and_after_close() -> None:
                 cancelled.set()
                 raise
 
+    @ptc.tool(name="slow2")
+    def quick() -> str:
+        return "quick"
+
     async def main() -> tuple[str, str, str, str, bool, dict[Any, Any]]:
-        session = ptc.Session(tools=[slow])
+        session = ptc.Session(tools=[slow, quick])
         with pytest.raises(ptc.PtcError) as not_started:
             await session.run_code("return 1")
         await session.start()
-        await session.run_code("return 1")
-        handlers_after_a_run = dict(session._handlers)
+        await session.run_code("try { await tools.slow2({}) } catch {} return 1")
+        handlers_after_a_run = dict(session._handlers)  # the call's handler is gone
         in_flight = asyncio.ensure_future(session.run_code("await tools.slow({})"))
         await asyncio.wait_for(started.wait(), 30)
         closing = asyncio.ensure_future(session.close())

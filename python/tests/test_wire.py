@@ -63,6 +63,7 @@ def test_the_head_of_a_line_names_its_id_method_and_run() -> None:
     assert s._head(b'{"a"x1}') == {}
     assert s._head(b'{"id":12') == {}
     assert s._head(b'{"id":"a"x"y":2}') == {}
+    assert s._head(b'{"id":1}"x":2}') == {"id": 1}  # the object ended
     assert s._head(b'{"id":"a","x":"b"x"y":2}') == {"id": "a"}
     assert s._head(b'{"id"X:1}') == {}
     assert s._head(b'{"a" 1}') == {}
