@@ -7,14 +7,18 @@ import assert from "node:assert/strict";
 import {
   Ptc,
   PtcExitedError,
+  PtcProtocolError,
   PtcRequestError,
   ToolError,
   ToolOutput,
   anthropicTools,
   openAIResponsesTools,
   openAITools,
+  type ApprovalAnswer,
   type ApprovalRequest,
+  type Approver,
   type RunEvent,
+  type RunOutcome,
   type Tool,
 } from "ptc";
 
@@ -83,6 +87,16 @@ const odd: Tool = {
 
 const approvals: ApprovalRequest[] = [];
 const allEvents: RunEvent[] = [];
+
+// A test that stops half-way (a promise that never settles lets Node exit
+// with status 0) fails: only the last line marks the end.
+let finished = false;
+process.on("exit", (code) => {
+  if (code === 0 && !finished) {
+    console.error("host.mts: exited before its end");
+    process.exitCode = 1;
+  }
+});
 
 async function main(): Promise<void> {
   const ptc = await Ptc.start({
@@ -254,7 +268,203 @@ async function main(): Promise<void> {
   console.log("host.mts: ok");
 }
 
-main().catch((error: unknown) => {
+// Only `true` or `{ approved: true }` approves: every other answer refuses,
+// saying what it was, and the tool does not run.
+const thenable = (value: unknown) => ({ then: (resolve: (v: unknown) => void) => resolve(value) });
+const ODD_ANSWERS: Array<[unknown, string]> = [
+  [{ approved: "yes" }, 'an object whose approved is "yes" (a string)'],
+  [{ approved: "true" }, 'an object whose approved is "true" (a string)'],
+  [{ approved: 1 }, "an object whose approved is 1 (a number)"],
+  [{ approved: null, reason: "fine" }, "an object whose approved is null"],
+  [{ approved: { valueOf: () => true } }, 'an object whose approved is an object with keys "valueOf"'],
+  [Object.defineProperty({}, "approved", { get: () => "yes", enumerable: true }), 'an object whose approved is "yes" (a string)'],
+  [{}, "an object with no keys"],
+  [{ ok: true, yes: 1, go: 2, more: 3 }, 'an object with keys "ok", "yes", "go", …'],
+  ["yes", '"yes" (a string)'],
+  ["", '"" (a string)'],
+  ["y".repeat(100), `"${"y".repeat(40)}…" (a string)`],
+  [1, "1 (a number)"],
+  [0, "0 (a number)"],
+  [NaN, "NaN (a number)"],
+  [1n, "1n (a bigint)"],
+  [[true], "an array of 1"],
+  [[], "an array of 0"],
+  [null, "null"],
+  [undefined, "undefined"],
+  [new Boolean(true), "an object with no keys"],
+  [Symbol("yes"), "a symbol"],
+  [() => true, "a function"],
+];
+
+const asJunk = (value: unknown) => value as ApprovalAnswer;
+
+async function oddAnswers(): Promise<void> {
+  const ran: string[] = [];
+  const ptc = await Ptc.start({
+    tools: [{ name: "write", policy: "ask", handler: () => ran.push("write") }, { name: "deploy", requiresEscalation: true, handler: () => ran.push("deploy") }],
+  });
+  const code = `try { await tools.write({}); return "ran" } catch (e) { return e.code + ": " + e.message }`;
+  const refusal = (described: string) =>
+    `DENIED: the approver's answer was not an approval: ${described}; only true or { approved: true } approves`;
+  const ways: Array<[string, (value: unknown) => Approver]> = [
+    ["plain", (value) => () => asJunk(value)],
+    ["async", (value) => async () => asJunk(value)],
+    ["thenable", (value) => () => asJunk(thenable(value))],
+  ];
+  for (const [way, make] of ways) {
+    for (const [answer, described] of ODD_ANSWERS) {
+      ptc.approver = make(answer);
+      const { text } = await ptc.runCode(code);
+      assert.equal(text, refusal(described), `${way}: ${String(described)}`);
+    }
+  }
+  // Escalations answered oddly are refused: nothing runs.
+  for (const [answer] of ODD_ANSWERS.slice(0, 8)) {
+    ptc.approver = async () => asJunk(answer);
+    const outcome = await ptc.runCode("return await tools.deploy({})", { escalate: "ship it" });
+    assert.equal(outcome.kind, "denied", outcome.text);
+    assert.equal(outcome.subCalls, 0);
+    assert.match(outcome.text, /the approver's answer was not an approval/);
+  }
+  // An approver that throws, rejects, or whose answer throws when read, refuses.
+  const failures: Approver[] = [
+    () => {
+      throw new Error("no terminal");
+    },
+    () => Promise.reject(new Error("later")),
+    () => asJunk(Object.defineProperty({}, "approved", { get: () => { throw new Error("getter"); } })),
+  ];
+  for (const approver of failures) {
+    ptc.approver = approver;
+    assert.match((await ptc.runCode(code)).text, /^DENIED: the approver failed: (no terminal|later|getter)$/);
+  }
+  assert.deepEqual(ran, []);
+  // The controls: the same code runs the tool when approved; a plain refusal keeps its reason.
+  const controls: Approver[] = [
+    () => true,
+    async () => ({ approved: true }),
+    () => asJunk(thenable(true)),
+    () => asJunk(Promise.resolve(Promise.resolve(true))),
+  ];
+  for (const approver of controls) {
+    ptc.approver = approver;
+    assert.equal((await ptc.runCode(code)).text, "ran");
+  }
+  assert.deepEqual(ran, ["write", "write", "write", "write"]);
+  ptc.approver = () => ({ approved: false, reason: "not on a Friday" });
+  assert.equal((await ptc.runCode(code)).text, "DENIED: not on a Friday");
+  ptc.approver = () => asJunk({ approved: false, reason: 42 });
+  assert.equal((await ptc.runCode(code)).text, "DENIED: the host refused the call to `write`");
+  const descriptions: string[] = [];
+  ptc.approver = (request) => {
+    if (request.kind === "escalation") descriptions.push(request.description);
+    return true;
+  };
+  assert.equal((await ptc.runCode("return await tools.deploy({})", { escalate: "ship it" })).text, "5");
+  await ptc.runCode("return 1", { escalate: "ship it", description: "" });
+  assert.deepEqual(descriptions, ["run a program", ""]);
+  assert.deepEqual(ran, ["write", "write", "write", "write", "deploy"]);
+  await ptc.close();
+}
+
+// A run's id is its own while it runs, free again after; an aborted signal refuses at once.
+async function runIdsAndSignals(): Promise<void> {
+  const ptc = await Ptc.start();
+  const first = ptc.runCode("while (true) {}", { runId: "same", timeoutMs: 20000 });
+  await assert.rejects(ptc.runCode("return 1", { runId: "same" }), /^Error: run id `same` belongs to a run still going$/);
+  await ptc.close();
+  assert.equal((await first).kind, "cancelled");
+  const again = await Ptc.start();
+  assert.equal((await again.runCode("return 1", { runId: "again" })).text, "1");
+  assert.equal((await again.runCode("return 2", { runId: "again" })).text, "2");
+  assert.equal((await again.runCode("return 5", { runId: "" })).runId, ""); // as given, even empty
+  const aborted = new AbortController();
+  aborted.abort();
+  await assert.rejects(again.runCode("return 3", { signal: aborted.signal }), (error: unknown) => error === aborted.signal.reason);
+  await again.close();
+  await assert.rejects(again.runCode("return 4"), PtcExitedError);
+}
+
+// A run keeps its first `maxEvents` events and counts the rest; listeners see every one.
+async function boundedEvents(): Promise<void> {
+  const seen: RunEvent[] = [];
+  const ptc = await Ptc.start({
+    maxEvents: 50,
+    onEvent: (event) => seen.push(event),
+    tools: [{ name: "fail", readOnly: true, handler: () => { throw new ToolError("no"); } }],
+  });
+  const mine: RunEvent[] = [];
+  const outcome = await ptc.runCode(`for (let i = 0; i < 100; i++) { try { await tools.fail({ i }) } catch {} } return "done"`, {
+    onEvent: (event) => mine.push(event),
+  });
+  assert.equal(outcome.text, "done");
+  assert.equal(seen.length, 200);
+  assert.deepEqual(mine, seen);
+  assert.deepEqual(outcome.events, seen.slice(0, 50));
+  assert.equal(outcome.eventsNotKept, 150);
+  const first = outcome.events[0];
+  assert.ok(first?.event === "started" && first.arguments !== undefined);
+  assert.deepEqual(first.arguments, { i: 0 });
+  await ptc.close();
+  // None kept.
+  const none = await Ptc.start({ maxEvents: 0, tools: [{ name: "fail", handler: () => { throw new ToolError("no"); } }] });
+  const unkept = await none.runCode(`for (let i = 0; i < 2; i++) { try { await tools.fail({}) } catch {} }`);
+  assert.deepEqual([unkept.events, unkept.eventsNotKept], [[], 4]);
+  await none.close();
+  // The default keeps 1,000.
+  const byDefault = await Ptc.start({ tools: [{ name: "fail", readOnly: true, handler: () => { throw new ToolError("no"); } }] });
+  const many = await byDefault.runCode(`for (let i = 0; i < 600; i++) { try { await tools.fail({}) } catch {} }`);
+  assert.equal(many.events.length, 1000);
+  assert.equal(many.eventsNotKept, 200);
+  await byDefault.close();
+}
+
+// A call larger than the session reads fails alone: with a ptc whose events
+// carry the arguments whole, the `started` event is the line too long (the
+// run fails and is cancelled); with one whose events carry a preview, the
+// `tools/call` is (the call fails, the program catches it). Either way the
+// tool never runs, a run beside it ends well, and the session goes on.
+async function aCallTooLargeToRead(): Promise<void> {
+  const calls: number[] = [];
+  let release = (): void => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const ptc = await Ptc.start({
+    maxMessageBytes: 4 << 20,
+    tools: [
+      { name: "echo", handler: ({ s }: { s: string }) => calls.push(s.length) && s.length },
+      { name: "wait", handler: async () => { await released; return "waited"; } },
+    ],
+  });
+  const beside = ptc.runCode("return await tools.wait({})");
+  let hostile: RunOutcome | PtcProtocolError;
+  try {
+    hostile = await ptc.runCode('try { return await tools.echo({ s: "x".repeat(5 << 20) }) } catch (e) { return e.code + ": " + e.message }');
+  } catch (error) {
+    assert.ok(error instanceof PtcProtocolError, String(error));
+    hostile = error;
+  }
+  release();
+  if (hostile instanceof PtcProtocolError) {
+    assert.match(hostile.message, /an event of it that cannot be read: a message of 5,24/);
+  } else {
+    assert.match(hostile.text, /^TOOL_ERROR: the host could not read ptc's `tools\/call` request: ptc sent a message of 5,24/);
+  }
+  assert.equal((await beside).text, "waited");
+  assert.equal((await ptc.runCode("return await tools.echo({ s: 'ok' })")).text, "2");
+  assert.deepEqual(calls, [2]);
+  await ptc.close();
+}
+
+main()
+  .then(oddAnswers)
+  .then(boundedEvents)
+  .then(aCallTooLargeToRead)
+  .then(runIdsAndSignals)
+  .then(() => {
+    finished = true;
+    console.log("host.mts: bounds and odd answers ok");
+  })
+  .catch((error: unknown) => {
   console.error(error);
   process.exit(1);
 });

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The npm packages as a user gets them: packs them (npm/pack.sh), installs
 # the two tarballs into an empty project with npm offline, then runs
-# `npx ptc` and a host written against the library (npm/test/host.mts,
-# compiled with tsc --strict against the installed .d.ts) and the examples
-# of docs/node.md and npm/ptc/README.md.
+# `npx ptc` and a host written against the library (npm/test/host.mts and,
+# against a hostile fake ptc, npm/test/hostile.mts, compiled with tsc
+# --strict against the installed .d.ts) and the examples of docs/node.md and
+# npm/ptc/README.md.
 #
 #   npm/test/run.sh target/release/ptc
 set -euo pipefail
@@ -75,7 +76,7 @@ if pgrep -f "$binary_of_project" >/dev/null; then fail "the binary outlived its 
 echo "== the host library (tsc --strict, then node)"
 # npm/test/host.mts and docs/node.md's example, as written: ES modules
 # importing the CommonJS package by name, type-checked against its .d.ts.
-cp "$here/host.mts" .
+cp "$here/host.mts" "$here/hostile.mts" .
 first_ts_block() { awk '/^```ts$/ { on = 1; next } /^```$/ { if (on) exit } on' "$1"; }
 first_ts_block "$repo/docs/node.md" > example.mts
 first_ts_block "$repo/npm/ptc/README.md" > readme.mts
@@ -86,7 +87,12 @@ grep -q "Ptc.start" main-readme.mts || fail "no example under the README's From 
 grep -q "Ptc.start" example.mts || fail "no example in docs/node.md"
 grep -q "Ptc.start" readme.mts || fail "no example in npm/ptc/README.md"
 "$tsc" --strict --noEmitOnError --target ES2022 --module nodenext --moduleResolution nodenext \
-  --typeRoots "$repo/node_modules/@types" --types node --outDir out host.mts example.mts readme.mts main-readme.mts
+  --typeRoots "$repo/node_modules/@types" --types node --outDir out host.mts hostile.mts example.mts readme.mts main-readme.mts
+# The reading of ptc's output and of approvers' answers, piece by piece (the
+# package's internal wire.js, by its path); then a fake ptc that writes what a
+# broken or hostile one might; then the real one.
+node "$here/wire.mjs" node_modules/ptc/dist/wire.js
+node out/hostile.mjs "$here/fake-serve.mjs"
 node out/host.mjs
 node out/example.mjs > example.out || fail "docs/node.md's example failed"
 tail -1 example.out | grep -q ' 4$' || fail "docs/node.md's example printed: $(cat example.out)"

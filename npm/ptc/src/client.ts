@@ -2,12 +2,10 @@
 // tools, an approver, and runs of programs that call them.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import { createInterface } from "node:readline";
 import type { Readable, Writable } from "node:stream";
 
 import { findBinary } from "./binary";
 import type {
-  ApprovalAnswer,
   ApprovalRequest,
   Approver,
   Config,
@@ -24,6 +22,7 @@ import type {
   RunResult,
   ToolDefinition,
 } from "./types";
+import { type Line, LineReader, MAX_EVENTS, MAX_MESSAGE_BYTES, approvalReply, headOf } from "./wire";
 
 /** What a tool's handler gets besides its arguments. */
 export interface ToolContext {
@@ -87,6 +86,16 @@ export class PtcExitedError extends Error {
   override name = "PtcExitedError";
 }
 
+/**
+ * ptc sent something this library cannot read (a line over
+ * `maxMessageBytes`, a line that is not JSON, an event without its
+ * members) where the answer to a request, or an event of a run, belonged:
+ * that request or run fails with it (a run is cancelled), the session goes on.
+ */
+export class PtcProtocolError extends Error {
+  override name = "PtcProtocolError";
+}
+
 /** Options of {@link Ptc.start}. */
 export interface StartOptions {
   /** The `ptc` binary; default {@link findBinary} (`PTC_BINARY`, else the platform package). */
@@ -103,6 +112,10 @@ export interface StartOptions {
   stderr?: "inherit" | "ignore" | "pipe";
   /** The environment of the ptc process; default this process's. */
   env?: NodeJS.ProcessEnv;
+  /** How many events of a run its outcome keeps (the rest are counted in `eventsNotKept`; listeners see every one); default 1000. */
+  maxEvents?: number;
+  /** The longest line from ptc the session reads, in bytes (a longer one fails what it belongs to, never the session); default 64 MiB. */
+  maxMessageBytes?: number;
 }
 
 /** Options of {@link Ptc.runCode}. */
@@ -123,8 +136,14 @@ export interface RunOptions {
 
 /** A run's outcome: ptc's `run_code` result, the run's events, and its text. */
 export interface RunOutcome extends RunResult {
-  /** Every `run/event` of the run, in order. */
+  /** The run's first `run/event`s, in order: at most the session's `maxEvents`. */
   events: RunEvent[];
+  /**
+   * The events past `maxEvents`: the listeners saw them, `events` does not
+   * hold them. (`droppedEvents` counts those ptc itself dropped because the
+   * host fell behind in reading: no one saw those.)
+   */
+  eventsNotKept: number;
   /** The text blocks of `content`, joined by newlines: what the model reads. */
   text: string;
 }
@@ -150,6 +169,17 @@ interface Pending {
   resolve: (result: any) => void;
   reject: (error: Error) => void;
 }
+
+/** A run under way: its first events, the count of the rest, its own listener, its `run_code` request's id once sent. */
+interface Run {
+  events: RunEvent[];
+  notKept: number;
+  onEvent: ((event: RunEvent) => void) | undefined;
+  id: number | undefined;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 let runCounter = 0;
 
@@ -183,7 +213,9 @@ export class Ptc {
   private readonly input: Writable;
   private readonly pending = new Map<number, Pending>();
   private readonly handlers = new Map<string, Tool>();
-  private readonly runListeners = new Map<string, (event: RunEvent) => void>();
+  private readonly runs = new Map<string, Run>();
+  private readonly maxEvents: number;
+  private readonly maxMessageBytes: number;
   private readonly inbound = new Map<number | string, AbortController>();
   private nextId = 1;
   /** Requests, calls and approvals under way (and a close): while any, the process and its pipes keep Node alive. */
@@ -194,6 +226,8 @@ export class Ptc {
   private constructor(binary: string, options: StartOptions) {
     this.approver = options.approver;
     this.onEvent = options.onEvent;
+    this.maxEvents = options.maxEvents ?? MAX_EVENTS;
+    this.maxMessageBytes = options.maxMessageBytes ?? MAX_MESSAGE_BYTES;
     this.child = spawn(binary, ["serve"], {
       stdio: ["pipe", "pipe", options.stderr ?? "inherit"],
       env: options.env ?? process.env,
@@ -203,7 +237,13 @@ export class Ptc {
     this.input = stdin;
     // Writes after the process died fail with EPIPE; the exit handler reports it.
     stdin.on("error", () => {});
-    createInterface({ input: stdout, crlfDelay: Infinity }).on("line", (line) => this.receive(line));
+    const lines = new LineReader(this.maxMessageBytes);
+    stdout.on("data", (chunk: Buffer) => {
+      for (const line of lines.feed(chunk)) this.receive(line);
+    });
+    stdout.on("end", () => {
+      for (const line of lines.end()) this.receive(line);
+    });
     // Idle, the session does not keep Node running: a script that ends
     // without close() exits, and ptc, at the end of its input, too.
     this.setRef(false);
@@ -228,9 +268,15 @@ export class Ptc {
   /**
    * Starts `ptc serve`, configures it and registers `options.tools`.
    *
-   * @throws {BinaryNotFoundError} no binary; {@link PtcRequestError} a bad config or tool; {@link PtcExitedError} ptc did not start.
+   * @throws {RangeError} `maxEvents` or `maxMessageBytes` is not a whole number in range (at least 0 and 1); {@link BinaryNotFoundError} no binary; {@link PtcRequestError} a bad config or tool; {@link PtcExitedError} ptc did not start.
    */
   static async start(options: StartOptions = {}): Promise<Ptc> {
+    for (const [name, least] of [["maxEvents", 0], ["maxMessageBytes", 1]] as const) {
+      const value = options[name];
+      if (value !== undefined && !(Number.isSafeInteger(value) && value >= least)) {
+        throw new RangeError(`${name} must be an integer of at least ${least}, got ${String(value)}`);
+      }
+    }
     const ptc = new Ptc(options.binary ?? findBinary(), options);
     try {
       await ptc.configure(options.config ?? {});
@@ -328,20 +374,18 @@ export class Ptc {
       params["sandboxPermissions"] = "require_escalated";
       params["justification"] = options.escalate;
     }
-    if (this.runListeners.has(runId)) {
+    if (this.runs.has(runId)) {
       throw new Error(`run id \`${runId}\` belongs to a run still going`);
     }
-    const events: RunEvent[] = [];
-    const onEvent = options.onEvent;
-    this.runListeners.set(runId, (event) => {
-      events.push(event);
-      onEvent?.(event);
-    });
+    const run: Run = { events: [], notKept: 0, onEvent: options.onEvent, id: undefined };
+    this.runs.set(runId, run);
     try {
-      const result = await this.request<RunResult>("run_code", params, options.signal);
-      return { ...result, events, text: textOf(result.content) };
+      const result = await this.request<RunResult>("run_code", params, options.signal, (id) => {
+        run.id = id;
+      });
+      return { ...result, events: run.events, eventsNotKept: run.notKept, text: textOf(result.content) };
     } finally {
-      this.runListeners.delete(runId);
+      this.runs.delete(runId);
     }
   }
 
@@ -374,10 +418,16 @@ export class Ptc {
     return this.exit;
   }
 
-  private request<T>(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<T> {
+  private request<T>(
+    method: string,
+    params: Record<string, unknown>,
+    signal?: AbortSignal,
+    sent?: (id: number) => void,
+  ): Promise<T> {
     if (this.exited !== undefined) return Promise.reject(this.exited);
     if (signal?.aborted === true) return Promise.reject(signal.reason ?? new Error("aborted"));
     const id = this.nextId++;
+    sent?.(id);
     return new Promise<T>((resolve, reject) => {
       const cancel = (): void => this.send({ method: "$/cancel", params: { id } });
       signal?.addEventListener("abort", cancel, { once: true });
@@ -433,40 +483,59 @@ export class Ptc {
     this.inbound.clear();
   }
 
-  private receive(line: string): void {
-    if (line.trim() === "") return;
-    let message: Message;
-    try {
-      message = JSON.parse(line) as Message;
-    } catch {
-      return; // not ours to answer: ptc writes only JSON lines
+  /** Handles one line of ptc's output; never throws, never ends the session. */
+  private receive(line: Line): void {
+    if (line.data.length < line.size) {
+      this.unreadable(line.data, `a message of ${line.size.toLocaleString("en-US")} bytes, over maxMessageBytes (${this.maxMessageBytes.toLocaleString("en-US")})`);
+      return;
     }
+    const text = line.data.toString("utf8");
+    if (text.trim() === "") return;
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch (error) {
+      this.unreadable(line.data, `a line that is not JSON (${messageOf(error).slice(0, 200)})`);
+      return;
+    }
+    if (!isObject(message)) {
+      this.unreadable(Buffer.alloc(0), `a JSON ${message === null ? "null" : Array.isArray(message) ? "array" : typeof message} where a message (an object) belongs`);
+      return;
+    }
+    try {
+      this.dispatch(message as Message);
+    } catch (error) {
+      process.emitWarning(`ptc: a message from ptc serve could not be handled: ${messageOf(error)}`);
+    }
+  }
+
+  private dispatch(message: Message): void {
     if (message.method === undefined) {
       if (typeof message.id !== "number") return;
       const pending = this.pending.get(message.id);
       if (pending === undefined) return;
       this.pending.delete(message.id);
-      if (message.error !== undefined) {
-        pending.reject(new PtcRequestError(pending.method, message.error.code, message.error.message, message.error.data));
+      const error: unknown = message.error;
+      if (error !== undefined) {
+        const { code, message: text, data } = isObject(error) ? error : {};
+        pending.reject(
+          new PtcRequestError(
+            pending.method,
+            typeof code === "number" ? code : 0,
+            typeof text === "string" ? text : "error",
+            data as Json,
+          ),
+        );
       } else {
         pending.resolve(message.result);
       }
       return;
     }
-    const params = message.params ?? {};
+    const params: any = isObject(message.params) ? message.params : {};
     switch (message.method) {
-      case "run/event": {
-        const event = params as RunEvent;
-        // A listener that throws must not end the session (this runs in the stream's callback).
-        for (const listener of [this.runListeners.get(event.runId), this.onEvent]) {
-          try {
-            listener?.(event);
-          } catch (error) {
-            process.emitWarning(`an onEvent listener threw: ${messageOf(error)}`);
-          }
-        }
+      case "run/event":
+        this.event(message.params);
         return;
-      }
       case "$/cancel":
         this.inbound.get(params.id)?.abort(new Error("ptc stopped waiting for this call"));
         this.inbound.delete(params.id);
@@ -482,6 +551,75 @@ export class Ptc {
           this.send({ id: message.id, error: { code: -32601, message: `unknown method ${message.method}` } });
         }
     }
+  }
+
+  /** A `run/event`: kept (up to `maxEvents`) for its run, and passed to the listeners. */
+  private event(params: unknown): void {
+    const runId = isObject(params) ? params["runId"] : undefined;
+    if (!isObject(params) || typeof runId !== "string" || typeof params["event"] !== "string") {
+      const what = "a `run/event` without a string `runId` and `event`";
+      if (!(typeof runId === "string" && this.failRun(runId, what))) warn(what);
+      return;
+    }
+    const event = params as unknown as RunEvent;
+    const run = this.runs.get(runId);
+    if (run !== undefined) {
+      if (run.events.length < this.maxEvents) run.events.push(event);
+      else run.notKept++;
+    }
+    // A listener that throws must not end the session (this runs in the stream's callback).
+    for (const listener of [run?.onEvent, this.onEvent]) {
+      try {
+        listener?.(event);
+      } catch (error) {
+        process.emitWarning(`an onEvent listener threw: ${messageOf(error)}`);
+      }
+    }
+  }
+
+  /**
+   * A line this session cannot read: fails what it belonged to (a request
+   * of ours, a run of ours, a request of ptc's), else is skipped with a
+   * warning.
+   */
+  private unreadable(data: Buffer, what: string): void {
+    const head = headOf(data);
+    const id = head.get("id");
+    const method = head.get("method");
+    const params = head.get("params");
+    if (typeof method === "string") {
+      if (typeof id === "number" || typeof id === "string") {
+        const why = `the host could not read ptc's \`${method}\` request: ptc sent ${what}`;
+        if (method === "tools/approve") this.send({ id, result: { approved: false, reason: why } });
+        else this.send({ id, error: { code: -32000, message: why } });
+        return;
+      }
+      const runId = params instanceof Map ? params.get("runId") : undefined;
+      if (method === "run/event" && typeof runId === "string" && this.failRun(runId, what)) return;
+    } else if (typeof id === "number") {
+      const pending = this.pending.get(id);
+      if (pending !== undefined) {
+        this.pending.delete(id);
+        pending.reject(new PtcProtocolError(`ptc's answer could not be read: ptc sent ${what}`));
+        return;
+      }
+    }
+    warn(what);
+  }
+
+  /** Fails a run of this session for an event it cannot read: its `runCode` rejects, and ptc is told to cancel it. */
+  private failRun(runId: string, what: string): boolean {
+    const run = this.runs.get(runId);
+    if (run === undefined || run.id === undefined) return false;
+    const pending = this.pending.get(run.id);
+    if (pending !== undefined) {
+      this.pending.delete(run.id);
+      pending.reject(
+        new PtcProtocolError(`run \`${runId}\` was cancelled: ptc sent an event of it that cannot be read: ${what}`),
+      );
+      this.send({ method: "$/cancel", params: { id: run.id } });
+    }
+    return true;
   }
 
   /** Runs a tool for ptc and answers, unless ptc stopped waiting first. */
@@ -537,7 +675,7 @@ export class Ptc {
       answer = { approved: false, reason: "this host has no approver" };
     } else {
       try {
-        answer = normalizeAnswer(await approver(request, { signal: controller.signal }));
+        answer = approvalReply(await approver(request, { signal: controller.signal }));
       } catch (error) {
         answer = { approved: false, reason: `the approver failed: ${messageOf(error)}` };
       }
@@ -553,11 +691,8 @@ function line(message: Message): string {
   return JSON.stringify({ jsonrpc: "2.0", ...message }) + "\n";
 }
 
-function normalizeAnswer(answer: ApprovalAnswer): { approved: boolean; reason?: string } {
-  if (typeof answer === "boolean") return { approved: answer };
-  const normalized: { approved: boolean; reason?: string } = { approved: answer.approved === true };
-  if (typeof answer.reason === "string") normalized.reason = answer.reason;
-  return normalized;
+function warn(what: string): void {
+  process.emitWarning(`ptc: skipped a line from ptc serve: ${what}`);
 }
 
 function messageOf(error: unknown): string {

@@ -4,6 +4,7 @@
 export {
   Ptc,
   PtcExitedError,
+  PtcProtocolError,
   PtcRequestError,
   ToolError,
   ToolOutput,

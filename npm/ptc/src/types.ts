@@ -103,18 +103,41 @@ export interface Presentation {
   sdk: string;
 }
 
-/** An event of a run (`run/event`). */
+/**
+ * An event of a run (`run/event`). Arguments or a value whose JSON text is
+ * over 16 KiB come as a preview instead: `argumentsPreview` (the start of
+ * the JSON text) and `argumentsBytes` (its length in bytes) in place of
+ * `arguments`; `valuePreview` and `valueBytes` in place of `value`.
+ */
 export type RunEvent =
-  | { runId: string; event: "started"; id: string; name: string; title: string; arguments: Json }
+  | {
+      runId: string;
+      event: "started";
+      id: string;
+      name: string;
+      title: string;
+      /** The arguments, when their JSON text is at most 16 KiB. */
+      arguments?: Json;
+      /** Otherwise the start of their JSON text … */
+      argumentsPreview?: string;
+      /** … and its length in bytes. */
+      argumentsBytes?: number;
+    }
   | {
       runId: string;
       event: "settled";
       id: string;
       title: string;
       ok: boolean;
+      /** The value (on success), when its JSON text is at most 16 KiB. */
       value?: Json;
+      /** Otherwise the start of its JSON text … */
+      valuePreview?: string;
+      /** … and its length in bytes. */
+      valueBytes?: number;
       error?: { code: ErrorCode; message: string; detail?: string };
     }
+  | { runId: string; event: "progress"; id: string; message: string }
   | { runId: string; event: "log"; level: string; text: string }
   | { runId: string; event: "log"; truncated: number };
 
@@ -167,7 +190,11 @@ export type ApprovalRequest =
       grant: { tools: string[]; timeoutMs: number; memoryLimitBytes: number; outputCapBytes: number };
     };
 
-/** An approver's answer: `true`/`false`, or with a reason for a refusal. */
+/**
+ * An approver's answer: `true`/`false`, or with a reason for a refusal. Only
+ * `true` or `{ approved: true }` approves; any other answer (a truthy value,
+ * `{ approved: "yes" }`, a string, `null`) refuses, saying what it was.
+ */
 export type ApprovalAnswer = boolean | { approved: boolean; reason?: string };
 
 /**

@@ -8,7 +8,9 @@ import dataclasses
 import inspect
 import itertools
 import json
+import logging
 import os
+import reprlib
 import signal
 import uuid
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -46,6 +48,12 @@ def _string(data: dict[str, Any], key: str) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _integer(data: dict[str, Any], key: str) -> int | None:
+    """``data[key]`` when it is an integer (not a bool), else ``None``."""
+    value = data.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
 @dataclasses.dataclass(frozen=True)
 class Event:
     """One ``run/event`` of a run: ``kind`` is ``"started"`` (a sub-call
@@ -53,7 +61,12 @@ class Event:
     ended: ``id``, ``title``, ``ok`` and ``value`` or ``error``),
     ``"progress"`` (a sub-call's note while it runs: ``id``, ``message``) or
     ``"log"`` (a console line: ``level``, ``text``, or ``truncated``).
-    ``data`` is the notification's params as sent."""
+    ``data`` is the notification's params as sent.
+
+    Arguments or a value whose JSON text is over 16 KiB come as a preview
+    instead: ``argumentsPreview`` (the start of the JSON text) and
+    ``argumentsBytes`` (its length in bytes) in place of ``arguments``;
+    ``valuePreview`` and ``valueBytes`` in place of ``value``."""
 
     kind: str
     run_id: str | None
@@ -74,14 +87,54 @@ class Event:
         """A ``log`` event's line."""
         return _string(self.data, "text")
 
+    @property
+    def arguments(self) -> Any:
+        """A ``started`` event's arguments; None when they came as a preview."""
+        return self.data.get("arguments")
+
+    @property
+    def arguments_preview(self) -> str | None:
+        """The start of the arguments' JSON text, when it is over 16 KiB
+        (``started``); then :attr:`arguments` is None."""
+        return _string(self.data, "argumentsPreview")
+
+    @property
+    def arguments_bytes(self) -> int | None:
+        """The length in bytes of the arguments' JSON text, sent with
+        :attr:`arguments_preview`."""
+        return _integer(self.data, "argumentsBytes")
+
+    @property
+    def value(self) -> Any:
+        """A successful ``settled`` event's value; None when it came as a
+        preview (or was null)."""
+        return self.data.get("value")
+
+    @property
+    def value_preview(self) -> str | None:
+        """The start of the value's JSON text, when it is over 16 KiB
+        (``settled``); then :attr:`value` is None."""
+        return _string(self.data, "valuePreview")
+
+    @property
+    def value_bytes(self) -> int | None:
+        """The length in bytes of the value's JSON text, sent with
+        :attr:`value_preview`."""
+        return _integer(self.data, "valueBytes")
+
 
 @dataclasses.dataclass(frozen=True)
 class Outcome:
     """The result of ``run_code`` (docs/host-protocol.md): ``text`` is
     exactly what the model gets back (docs/contracts.md §7), ``kind`` why
     the run failed (``syntax``, ``runtime``, ``timeout``, ``memory``,
-    ``cancelled``, ``denied``) or None, ``events`` the run's events in
-    order."""
+    ``cancelled``, ``denied``) or None, ``events`` the run's first events in
+    order (at most the session's ``max_events``).
+
+    ``events_not_kept`` counts the events past ``max_events``: the
+    listeners saw them, ``events`` does not hold them. ``dropped_events``
+    counts the events ptc itself dropped because the host fell behind in
+    reading (docs/host-protocol.md, Backpressure): no one saw those."""
 
     run_id: str
     is_error: bool
@@ -91,6 +144,7 @@ class Outcome:
     elapsed_ms: float
     events: list[Event]
     dropped_events: int = 0
+    events_not_kept: int = 0
 
     @property
     def text(self) -> str:
@@ -217,12 +271,205 @@ class Decision:
 
 Approver = Callable[[Approval], bool | Decision | Awaitable[bool | Decision]]
 """Decides an :class:`Approval`: True/False or a :class:`Decision`, plain or
-``async``. A plain function runs in a worker thread (it may prompt)."""
+``async``. A plain function runs in a worker thread (it may prompt). Only
+``True`` or a ``Decision`` whose ``approved`` is ``True`` approves: any other
+answer (a truthy value, a dict, a string, None) refuses, saying what it was."""
 
 EventHandler = Callable[[Event], None]
 """Called on the event loop for each event as it comes; it must not block."""
 
 _STDERR_TAIL = 4096
+
+MAX_EVENTS = 1000
+"""How many events of a run an :class:`Outcome` keeps by default."""
+
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+"""The longest line from ptc the session reads by default (64 MiB)."""
+
+_CHUNK = 1 << 16
+"""What one read of ptc's output takes."""
+
+_STREAM_LIMIT = 1 << 20
+"""asyncio's buffer bound for ptc's pipes: its stdout is read in chunks of
+``_CHUNK`` (so this only bounds the read-ahead, twice it), its stderr by
+lines (a longer stderr line is skipped)."""
+
+_HEAD_BYTES = 1 << 16
+"""What is kept of a line the session cannot read, to tell whose it was."""
+
+_log = logging.getLogger("ptc")
+
+
+@dataclasses.dataclass(frozen=True)
+class _Line:
+    """One line of ptc's output: ``data`` is the whole line, or only its
+    start when it was longer than the bound (then ``size`` is larger)."""
+
+    data: bytes
+    size: int
+
+    @property
+    def whole(self) -> bool:
+        return len(self.data) == self.size
+
+
+class _Lines:
+    """Cuts ptc's output into lines of at most ``limit`` bytes. A longer
+    line costs at most ``limit`` bytes while it is read: past the bound only
+    its first ``_HEAD_BYTES`` are kept, and the rest is counted and
+    dropped."""
+
+    def __init__(self, limit: int) -> None:
+        self._limit = limit
+        self._parts: list[bytes] = []
+        self._size = 0
+        self._head: bytes | None = None
+
+    def feed(self, chunk: bytes) -> list[_Line]:
+        """The lines ``chunk`` ends."""
+        lines: list[_Line] = []
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                self._take(chunk[start:])
+                return lines
+            self._take(chunk[start:end])
+            lines.append(self._finish())
+            start = end + 1
+
+    def end(self) -> list[_Line]:
+        """The last line, when the output ended without a newline."""
+        return [self._finish()] if self._size else []
+
+    def _take(self, piece: bytes) -> None:
+        if not piece:
+            return
+        self._size += len(piece)
+        if self._head is not None:
+            return
+        if self._size <= self._limit:
+            self._parts.append(piece)
+            return
+        keep = min(_HEAD_BYTES, self._limit)
+        head = bytearray()
+        for part in [*self._parts, piece]:
+            head += part[: keep - len(head)]
+        self._head = bytes(head)
+        self._parts = []
+
+    def _finish(self) -> _Line:
+        # (join gives the one part itself when there is one.)
+        line = _Line(self._head if self._head is not None else b"".join(self._parts), self._size)
+        self._parts = []
+        self._size = 0
+        self._head = None
+        return line
+
+
+_DECODER = json.JSONDecoder()
+
+
+def _skip_space(text: str, i: int) -> int:
+    while i < len(text) and text[i] in " \t\r\n":
+        i += 1
+    return i
+
+
+def _head(data: bytes) -> dict[str, Any]:
+    """The members of the JSON object ``data`` starts with, as far as they
+    are whole (and one level into an object member cut short): what tells
+    whose an unreadable line was (its ``id``, ``method``, ``params.runId``)."""
+    text = data[:_HEAD_BYTES].decode(errors="replace")
+    try:
+        return _object_head(text, 0, nested=False)
+    except RecursionError:
+        return {}
+
+
+def _object_head(text: str, i: int, nested: bool) -> dict[str, Any]:
+    members: dict[str, Any] = {}
+    i = _skip_space(text, i)
+    if not text.startswith("{", i):
+        return members
+    i += 1
+    while True:
+        i = _skip_space(text, i)
+        try:
+            key, i = _DECODER.raw_decode(text, i)
+        except ValueError:
+            return members
+        i = _skip_space(text, i)
+        if not isinstance(key, str) or not text.startswith(":", i):
+            return members
+        i = _skip_space(text, i + 1)
+        try:
+            value, i = _DECODER.raw_decode(text, i)
+        except ValueError:
+            if not nested and text.startswith("{", i):
+                members[key] = _object_head(text, i, nested=True)
+            return members
+        # A member counts once what follows shows it whole (a number at the
+        # cut may go on).
+        i = _skip_space(text, i)
+        if not text.startswith((",", "}"), i):
+            return members
+        members[key] = value
+        if text.startswith("}", i):
+            return members
+        i += 1
+
+
+_REPR = reprlib.Repr()
+_REPR.maxstring = 40
+_REPR.maxother = 40
+_REPR.maxlevel = 2
+_REPR.maxdict = _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxfrozenset = 3
+_PLAIN = (str, bytes, int, float, complex, list, tuple, dict, set, frozenset, type(None), type(Ellipsis))
+
+
+def _describe(value: object) -> str:
+    """A few words on what an approver answered."""
+    if isinstance(value, Decision):
+        return f"a Decision whose approved is {_describe(value.approved)}"
+    if type(value) in _PLAIN:
+        return f"{_REPR.repr(value)} ({type(value).__name__})"
+    return f"an object of type {type(value).__name__[:40]}"
+
+
+def _approval_reply(answer: object) -> dict[str, Any]:
+    """The answer to ``tools/approve`` for an approver's answer: only ``True``
+    or a :class:`Decision` whose ``approved`` is ``True`` approves."""
+    if answer is True or answer is False:
+        return {"approved": answer}
+    if isinstance(answer, Decision) and isinstance(answer.approved, bool):
+        reply: dict[str, Any] = {"approved": answer.approved}
+        if isinstance(answer.reason, str):
+            reply["reason"] = answer.reason
+        return reply
+    return {
+        "approved": False,
+        "reason": f"the approver's answer was not an approval: {_describe(answer)}; "
+        "only True or Decision(True) approves",
+    }
+
+
+@dataclasses.dataclass(eq=False)
+class _Run:
+    """A run under way: its first events, the count of the rest, its own
+    listener, and the id of its ``run_code`` request once sent."""
+
+    keep: int
+    listener: EventHandler | None
+    events: list[Event] = dataclasses.field(default_factory=list)
+    not_kept: int = 0
+    rid: int | None = None
+
+    def add(self, event: Event) -> None:
+        if len(self.events) < self.keep:
+            self.events.append(event)
+        else:
+            self.not_kept += 1
 
 
 class Session:
@@ -238,8 +485,19 @@ class Session:
     refused. ``on_event`` sees every run's events as they come. ``config`` is
     the ``initialize`` config. ``binary`` is the ``ptc`` binary (by default
     the one the wheel installed, see :func:`ptc.find_binary`).
-    ``max_message_bytes`` bounds one line from ptc: a longer one ends the
-    session with a :class:`ProtocolError`.
+
+    ``max_events`` (default 1,000) is how many events of a run its
+    :class:`Outcome` keeps; the rest are counted (``events_not_kept``), and
+    every event still reaches ``on_event`` as it comes.
+    ``max_message_bytes`` (default 64 MiB) bounds one line from ptc, and so
+    what reading it may cost. A line the session cannot read (longer than
+    that, not JSON, an event without its members) never ends the session:
+    what it belonged to fails (a request raises :class:`ProtocolError`, a
+    run's ``run_code`` raises it and the run is cancelled, a tool call or
+    approval ptc asked for is answered with a failure), or, when it names
+    nothing of this session's, it is skipped with a warning on the ``ptc``
+    logger. ``max_events`` below 0 or ``max_message_bytes`` below 1 is a
+    ``ValueError``.
     """
 
     def __init__(
@@ -251,20 +509,26 @@ class Session:
         config: Config | None = None,
         binary: str | os.PathLike[str] | None = None,
         env: Mapping[str, str] | None = None,
-        max_message_bytes: int = 64 * 1024 * 1024,
+        max_events: int = MAX_EVENTS,
+        max_message_bytes: int = MAX_MESSAGE_BYTES,
     ) -> None:
+        if max_events < 0:
+            raise ValueError(f"max_events must be at least 0, got {max_events}")
+        if max_message_bytes < 1:
+            raise ValueError(f"max_message_bytes must be at least 1, got {max_message_bytes}")
         self._initial_tools = list(tools)
         self.approver = approver
         self.on_event = on_event
         self._config = config
         self._binary = binary
         self._env = dict(env) if env is not None else None
+        self._max_events = max_events
         self._max_message_bytes = max_message_bytes
         self._tools: dict[str, Tool] = {}
         self._process: asyncio.subprocess.Process | None = None
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[Any]] = {}
-        self._runs: dict[str, tuple[list[Event], EventHandler | None]] = {}
+        self._runs: dict[str, _Run] = {}
         self._handlers: dict[Any, asyncio.Task[None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._stderr: collections.deque[str] = collections.deque()
@@ -309,7 +573,7 @@ class Session:
             stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.PIPE,
             env=env,
-            limit=self._max_message_bytes,
+            limit=_STREAM_LIMIT,
         )
         self._spawn(self._read_stdout())
         self._spawn(self._read_stderr())
@@ -429,13 +693,15 @@ class Session:
         if justification is not None:
             params["sandboxPermissions"] = "require_escalated"
             params["justification"] = justification
-        events: list[Event] = []
-        self._runs[run_id] = (events, on_event)
+        if run_id in self._runs:
+            raise PtcError(f"run id `{run_id}` belongs to a run still going")
+        run = _Run(self._max_events, on_event)
+        self._runs[run_id] = run
         try:
-            result = await self._request("run_code", params, cancellable=True)
+            result = await self._request("run_code", params, cancellable=True, run=run)
         finally:
             del self._runs[run_id]
-        return _outcome(result, events)
+        return _outcome(result, run)
 
     async def invoke(self, name: str, arguments: Any) -> CallResult:
         """Answers a tool call the model made, as it made it (``run_code``
@@ -445,7 +711,7 @@ class Session:
             "tools/invoke", {"name": name, "arguments": arguments}, cancellable=True
         )
         content = list(result.get("content", []))
-        outcome = _outcome(result, []) if "runId" in result else None
+        outcome = _outcome(result, None) if "runId" in result else None
         return CallResult(
             is_error=bool(result.get("isError")),
             content=content,
@@ -479,7 +745,9 @@ class Session:
                 await self._exited.wait()
                 raise (self._failure or ServerExited(str(error), None, "")) from error
 
-    async def _request(self, method: str, params: dict[str, Any], cancellable: bool = False) -> Any:
+    async def _request(
+        self, method: str, params: dict[str, Any], cancellable: bool = False, run: _Run | None = None
+    ) -> Any:
         if self._failure is not None:
             raise self._failure
         if self._closing:
@@ -487,6 +755,8 @@ class Session:
         rid = next(self._ids)
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         self._pending[rid] = future
+        if run is not None:
+            run.rid = rid
         try:
             await self._send({"id": rid, "method": method, "params": params})
             return await future
@@ -503,45 +773,100 @@ class Session:
     async def _read_stdout(self) -> None:
         process = self._process
         assert process is not None and process.stdout is not None
-        failure: PtcError | None = None
+        lines = _Lines(self._max_message_bytes)
         eof = False
         try:
             while True:
-                try:
-                    line = await process.stdout.readline()
-                except ValueError:
-                    failure = ProtocolError(
-                        f"ptc sent a line longer than max_message_bytes ({self._max_message_bytes})"
-                    )
-                    break
-                if not line:
+                chunk = await process.stdout.read(_CHUNK)
+                if not chunk:
+                    for line in lines.end():
+                        self._receive(line)
                     eof = True
                     break
-                if not line.strip():
-                    continue
-                try:
-                    message = json.loads(line)
-                except ValueError as error:
-                    failure = ProtocolError(f"ptc sent a line that is not JSON: {error}")
-                    break
-                if isinstance(message, dict):
-                    try:
-                        self._dispatch(message)
-                    except Exception as error:  # an on_event that raised, a message of odd shape
-                        asyncio.get_running_loop().call_exception_handler(
-                            {"message": "ptc: a message from ptc serve could not be handled", "exception": error}
-                        )
+                for line in lines.feed(chunk):
+                    self._receive(line)
         finally:
-            # Ended other than by ptc closing its output (a bad line, the
-            # event loop ending without close(), an error here): no process
-            # may outlive its reader.
+            # Ended other than by ptc closing its output (the event loop
+            # ending without close(), an error here): no process may
+            # outlive its reader.
             if not eof and process.returncode is None:
                 process.kill()
             code = await process.wait()
-            if failure is None:
-                failure = self._exit_error(code)
-            self._fail(failure)
+            self._fail(self._exit_error(code))
             self._exited.set()
+
+    def _receive(self, line: _Line) -> None:
+        """Handles one line of ptc's output; never raises, never ends the
+        session."""
+        if not line.whole:
+            self._unreadable(
+                line.data,
+                f"a message of {line.size:,} bytes, over max_message_bytes ({self._max_message_bytes:,})",
+            )
+            return
+        if not line.data.strip():
+            return
+        try:
+            message = json.loads(line.data)
+        except (ValueError, RecursionError) as error:
+            self._unreadable(line.data, f"a line that is not JSON ({str(error)[:200]})")
+            return
+        if not isinstance(message, dict):
+            self._unreadable(b"", f"a JSON {type(message).__name__} where a message (an object) belongs")
+            return
+        try:
+            self._dispatch(message)
+        except Exception as error:  # a message of odd shape
+            asyncio.get_running_loop().call_exception_handler(
+                {"message": "ptc: a message from ptc serve could not be handled", "exception": error}
+            )
+
+    def _unreadable(self, data: bytes, what: str) -> None:
+        """A line the session cannot read: fails what it belonged to (a
+        request of ours, a run of ours, a request of ptc's), else is skipped
+        with a warning."""
+        head = _head(data)
+        rid = head.get("id")
+        method = head.get("method")
+        params = head.get("params")
+        params = params if isinstance(params, dict) else {}
+        if isinstance(method, str):
+            if isinstance(rid, (int, str)) and not isinstance(rid, bool):
+                why = f"the host could not read ptc's `{method}` request: ptc sent {what}"
+                if method == "tools/approve":
+                    self._spawn(self._reply(rid, {"approved": False, "reason": why}))
+                else:
+                    self._spawn(self._reply_error(rid, -32000, why))
+                return
+            run_id = params.get("runId")
+            if method == "run/event" and isinstance(run_id, str) and self._fail_run(run_id, what):
+                return
+        elif isinstance(rid, int) and not isinstance(rid, bool):
+            future = self._pending.get(rid)
+            if future is not None and not future.done():
+                future.set_exception(ProtocolError(f"ptc's answer could not be read: ptc sent {what}"))
+                return
+        _log.warning("ptc: skipped a line from ptc serve: %s", what)
+
+    def _fail_run(self, run_id: str, what: str) -> bool:
+        """Fails a run of this session for an event it cannot read: its
+        ``run_code`` raises, and ptc is told to cancel it."""
+        run = self._runs.get(run_id)
+        future = self._pending.get(run.rid) if run is not None and run.rid is not None else None
+        if run is None or run.rid is None or future is None:
+            return False
+        if not future.done():
+            future.set_exception(
+                ProtocolError(f"run `{run_id}` was cancelled: ptc sent an event of it that cannot be read: {what}")
+            )
+            self._spawn(self._cancel(run.rid))
+        return True
+
+    async def _cancel(self, rid: int) -> None:
+        try:
+            await self._send({"method": "$/cancel", "params": {"id": rid}})
+        except PtcError:
+            pass
 
     def _exit_error(self, code: int) -> ServerExited:
         stderr = "".join(self._stderr)
@@ -597,7 +922,7 @@ class Session:
                 else:
                     self._spawn(self._reply_error(rid, -32601, f"unknown method `{method}`"))
             elif method == "run/event":
-                self._on_event(params)
+                self._on_event(message.get("params"))
             elif method == "$/cancel":
                 task = self._handlers.get(params.get("id"))
                 if task is not None:
@@ -620,17 +945,28 @@ class Session:
         self._handlers[rid] = task
         task.add_done_callback(lambda _: self._handlers.pop(rid, None))
 
-    def _on_event(self, params: dict[str, Any]) -> None:
-        run_id = params.get("runId")
+    def _on_event(self, params: object) -> None:
+        run_id = params.get("runId") if isinstance(params, dict) else None
+        kind = params.get("event") if isinstance(params, dict) else None
+        if not isinstance(params, dict) or not isinstance(run_id, str) or not isinstance(kind, str):
+            what = "a `run/event` without a string `runId` and `event`"
+            if not (isinstance(run_id, str) and self._fail_run(run_id, what)):
+                _log.warning("ptc: skipped a line from ptc serve: %s", what)
+            return
         data = {k: v for k, v in params.items() if k not in ("runId", "event")}
-        event = Event(str(params.get("event")), run_id if isinstance(run_id, str) else None, data)
-        run = self._runs.get(run_id) if isinstance(run_id, str) else None
+        event = Event(kind, run_id, data)
+        run = self._runs.get(run_id)
         if run is not None:
-            run[0].append(event)
-            if run[1] is not None:
-                run[1](event)
-        if self.on_event is not None:
-            self.on_event(event)
+            run.add(event)
+        for listener in (run.listener if run is not None else None, self.on_event):
+            if listener is None:
+                continue
+            try:
+                listener(event)
+            except Exception as error:  # a listener's bug ends neither the run nor the session
+                asyncio.get_running_loop().call_exception_handler(
+                    {"message": "ptc: an on_event listener raised", "exception": error}
+                )
 
     async def _reply(self, rid: Any, result: Any) -> None:
         try:
@@ -695,16 +1031,10 @@ class Session:
             reason = f"the approver failed: {type(error).__name__}: {error}"
             await self._reply(rid, {"approved": False, "reason": reason})
             return
-        if isinstance(answer, Decision):
-            reply: dict[str, Any] = {"approved": answer.approved}
-            if answer.reason is not None:
-                reply["reason"] = answer.reason
-        else:
-            reply = {"approved": bool(answer)}
-        await self._reply(rid, reply)
+        await self._reply(rid, _approval_reply(answer))
 
 
-def _outcome(result: Any, events: list[Event]) -> Outcome:
+def _outcome(result: Any, run: _Run | None) -> Outcome:
     if not isinstance(result, dict):
         raise ProtocolError(f"run_code's result is not an object: {result!r}")
     return Outcome(
@@ -714,6 +1044,7 @@ def _outcome(result: Any, events: list[Event]) -> Outcome:
         content=list(result.get("content", [])),
         sub_calls=int(result.get("subCalls", 0)),
         elapsed_ms=float(result.get("elapsedMs", 0.0)),
-        events=events,
+        events=run.events if run is not None else [],
         dropped_events=int(result.get("droppedEvents", 0)),
+        events_not_kept=run.not_kept if run is not None else 0,
     )
