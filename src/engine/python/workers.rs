@@ -19,7 +19,7 @@
 //! - **Idle workers beyond the warm ones** are reaped within two seconds
 //!   ([`reap_idle`]).
 
-use std::os::fd::{AsRawFd, FromRawFd};
+use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -280,6 +280,7 @@ impl Table {
 fn table_file() -> std::io::Result<std::fs::File> {
     #[cfg(target_os = "linux")]
     {
+        use std::os::fd::FromRawFd;
         // SAFETY: memfd_create takes a valid C string and flags.
         let fd = unsafe { libc::memfd_create(c"ptc-busy-workers".as_ptr(), libc::MFD_CLOEXEC) };
         if fd < 0 {
