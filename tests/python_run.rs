@@ -771,6 +771,8 @@ async fn images_of_sub_calls_follow_the_text() {
 /// Workers die with their run and with ptc (contracts, Python programs,
 /// "Workers"): each test finds its worker by its `NoLeaks` tag.
 mod workers {
+    use std::sync::atomic::{AtomicBool, Ordering};
+
     use super::*;
     use crate::common::tagged;
 
@@ -787,6 +789,16 @@ mod workers {
         field(11).unwrap_or(0) + field(12).unwrap_or(0)
     }
 
+    /// Whether `process` is a Monty worker (`monty subprocess`), not a
+    /// shell a launcher runs on the way (pyenv's shim forks a few).
+    fn is_worker(process: &crate::common::Leak) -> bool {
+        let mut words = process.command_line.split(' ');
+        words
+            .next()
+            .is_some_and(|program| program.ends_with("/monty"))
+            && words.next() == Some("subprocess")
+    }
+
     /// The worker carrying `tag` once it has used `ticks` of CPU (20: it
     /// runs the program); a liveness bound only.
     pub(crate) fn worker(tag: &str, ticks: u64) -> i32 {
@@ -794,7 +806,7 @@ mod workers {
         loop {
             let busy = tagged(tag)
                 .into_iter()
-                .find(|p| p.command_line.ends_with(" subprocess") && cpu_ticks(p.pid) >= ticks);
+                .find(|p| is_worker(p) && cpu_ticks(p.pid) >= ticks);
             if let Some(worker) = busy {
                 return worker.pid;
             }
@@ -885,6 +897,96 @@ mod workers {
             "{:?}",
             tagged(no_leaks.tag())
         );
+    }
+
+    /// The workers carrying `tag` alive now.
+    fn workers_of(tag: &str) -> usize {
+        tagged(tag).iter().filter(|p| is_worker(p)).count()
+    }
+
+    /// Counts this test's workers until told to stop: the most seen at
+    /// once.
+    fn most_workers(tag: &str) -> (Arc<AtomicBool>, tokio::task::JoinHandle<usize>) {
+        let done = Arc::new(AtomicBool::new(false));
+        let (watching, tag) = (Arc::clone(&done), tag.to_owned());
+        let most = tokio::task::spawn_blocking(move || {
+            let mut most = 0;
+            while !watching.load(Ordering::Relaxed) {
+                most = most.max(workers_of(&tag));
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            most
+        });
+        (done, most)
+    }
+
+    /// After a burst, idle workers beyond one per core are reaped, and
+    /// those are kept: a burst of two more runs at once than cores (each
+    /// waiting 3 s on a tool, so each has a worker of its own), then the
+    /// workers go down to the cores' number and stay there.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn idle_workers_past_one_per_core_are_reaped() {
+        let no_leaks = NoLeaks::new();
+        let engine = engine(&no_leaks);
+        let warm = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        let (done, most) = most_workers(no_leaks.tag());
+        let runs = (0..warm + 2).map(|_| run(&engine, python("await tools.sleep(ms=3000)\n'ok'")));
+        for outcome in futures::future::join_all(runs).await {
+            assert_eq!(outcome.text(), "ok");
+        }
+        done.store(true, Ordering::Relaxed);
+        let most = most.await.unwrap();
+        assert!(most > warm, "the burst had {most} workers at most");
+        crate::common::eventually("idle workers reaped to one per core", || {
+            workers_of(no_leaks.tag()) <= warm
+        })
+        .await;
+        // Three looks of the reaper later, the warm ones are still there.
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        assert_eq!(workers_of(no_leaks.tag()), warm);
+    }
+
+    /// At most the ceiling of workers at once: with a memory limit the
+    /// machine can hold only once, one worker serves runs in turn, and a
+    /// run that gets no worker before its deadline ends as `timeout`.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn the_ceiling_of_workers_holds() {
+        let no_leaks = NoLeaks::new();
+        let limits = Limits {
+            memory_limit_bytes: 1 << 60,
+            ..Limits::default()
+        };
+        let engine = engine_with(&no_leaks, test_registry(), limits);
+        let (done, most) = most_workers(no_leaks.tag());
+        let runs = (0..3).map(|_| run(&engine, python("await tools.sleep(ms=300)\n'ok'")));
+        for outcome in futures::future::join_all(runs).await {
+            assert_eq!(outcome.text(), "ok");
+        }
+        // One run holds the worker (its call has started); another waits.
+        let started = Arc::new(tokio::sync::Notify::new());
+        let notify = Arc::clone(&started);
+        let held = engine.run_code(
+            python("await tools.sleep(ms=3000)\n'held'"),
+            RunOptions::default().events(move |e: RunEvent| {
+                if matches!(e.kind, RunEventKind::Started { .. }) {
+                    notify.notify_one();
+                }
+            }),
+        );
+        let waiting = async {
+            started.notified().await;
+            run(&engine, python("'never'").timeout_ms(1_000)).await
+        };
+        let (held, waiting) = tokio::join!(held, waiting);
+        done.store(true, Ordering::Relaxed);
+        assert_eq!(held.unwrap().text(), "held");
+        assert_eq!(
+            waiting.kind,
+            Some(FailureKind::Timeout),
+            "{}",
+            waiting.text()
+        );
+        assert_eq!(most.await.unwrap(), 1);
     }
 
     /// A worker that dies under its run (here killed from outside) fails
