@@ -107,10 +107,23 @@ impl Engine {
                     limits.stack_limit_bytes,
                 )),
                 #[cfg(feature = "python")]
-                python: python::PythonRuntime::new(limits.max_concurrent_runs),
+                python: python::PythonRuntime::new(&limits),
                 limits,
             }),
         })
+    }
+
+    /// The same engine, its Python programs run on the worker binary at
+    /// `path` (Monty's `monty`, or a program that execs it). By default,
+    /// `PTC_PYTHON_WORKER`, else `monty` beside the executable, else
+    /// `monty` on `PATH` (contracts, Python programs). Set it before the
+    /// engine's first Python run: the workers of a pool already started
+    /// stay as they are.
+    #[cfg(feature = "python")]
+    #[must_use]
+    pub fn python_worker(self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.inner.python.set_worker(path.into());
+        self
     }
 
     /// Sandbox threads retired because a run's JavaScript went on past its

@@ -2,6 +2,8 @@
 
 mod noleaks;
 
+#[cfg(feature = "python")]
+pub use noleaks::Leak;
 pub use noleaks::{NoLeaks, Spawned, TAG_VAR, output, spawn, tag_manifest, tag_servers, tagged};
 
 use std::path::PathBuf;

@@ -1055,8 +1055,10 @@ fn mcp_refusals_of_escalations_run_nothing() {
 #[cfg(feature = "python")]
 #[tokio::test]
 async fn python_runs_are_escalated_and_approved_as_typescript_ones() {
+    let no_leaks = crate::common::NoLeaks::new();
     let python = |request: RunRequest| request.language(ptc::Language::Python);
-    let f = fixture(Seen::default());
+    let mut f = fixture(Seen::default());
+    f.engine = f.engine.python_worker(no_leaks.python_worker());
     let asks = Arc::new(AtomicUsize::new(0));
     let ask = ToolDefinition::new("confirm").policy(Policy::Ask);
     f.engine.registry().add(counted(ask, &asks)).unwrap();
@@ -1072,11 +1074,12 @@ async fn python_runs_are_escalated_and_approved_as_typescript_ones() {
     assert_eq!(*f.seen.asked.lock().unwrap(), ["confirm"]);
     assert_eq!(asks.load(Ordering::SeqCst), 1);
 
-    let refused = fixture(Seen {
+    let mut refused = fixture(Seen {
         refuse_escalation: Some("not today".into()),
         refuse_calls: true,
         ..Seen::default()
     });
+    refused.engine = refused.engine.python_worker(no_leaks.python_worker());
     let outcome = refused
         .engine
         .run_code(

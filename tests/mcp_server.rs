@@ -1052,6 +1052,7 @@ fn a_client_drives_code_mode_over_real_upstream_servers() {
 #[cfg(feature = "python")]
 #[test]
 fn python_programs_run_over_every_tool_source() {
+    let no_leaks = crate::common::NoLeaks::new();
     let fixture = Fixture::new();
     let root = fixture.dir.path().canonicalize().unwrap();
     let config = json!({ "mcpServers": {
@@ -1076,8 +1077,12 @@ graph, notes, stat = await asyncio.gather(tools.memory.read_graph(), tools.read_
 
     let mut args = vec!["mcp".to_owned(), "--language".into(), "python".into()];
     args.extend(sources.iter().cloned());
-    let server =
-        json!({ "command": env!("CARGO_BIN_EXE_ptc"), "args": args, "cwd": fixture.path() });
+    // The client passes its default environment and this: ptc, its
+    // workers and its servers carry the tag.
+    let env = json!({ crate::common::TAG_VAR: no_leaks.tag(),
+                      "PTC_PYTHON_WORKER": no_leaks.python_worker() });
+    let server = json!({ "command": env!("CARGO_BIN_EXE_ptc"), "args": args,
+                         "cwd": fixture.path(), "env": env });
     // The memory server's tools are in the stubs once it is up.
     let ready = json!(["class _Tools_memory:"]);
     let listed = drive(with(

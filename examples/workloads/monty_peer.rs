@@ -1,7 +1,10 @@
 //! The peer of the Python rows: Monty used directly through its own crate
 //! (`monty-pool`), without ptc. The same worker binary (`PTC_PYTHON_WORKER`,
 //! else `monty` on `PATH`), the same pool configuration as ptc's (workers
-//! started on demand, at most 1,024, reused after a clean run), the same
+//! started on demand, reused after a clean run; at most 1,024 here, where
+//! ptc's ceiling is what fits in memory and it reaps idle workers past one
+//! per core, neither of which the workloads reach: at most 100 live runs,
+//! no idle pause), the same
 //! limits in the worker (ptc's defaults: 64 MiB, a 120 s feed, suspensions
 //! uncounted), and the same handlers ([`crate::Handlers`]) answering the
 //! calls in this process, at most 10 in flight per run.

@@ -8,13 +8,15 @@
 mod convert;
 mod discovery;
 mod lines;
+mod workers;
+
+pub(super) use workers::PythonRuntime;
 
 use std::collections::HashMap;
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use monty_pool::{Pool, PoolConfig, PoolError, ReplConfig, ResumeValue, TurnEvent};
+use monty_pool::{PoolError, ReplConfig, ResumeValue, TurnEvent};
 use monty_types::unstable::{self, MontyNode, NodeId};
 use monty_types::{
     CallArgs, ExcType, MontyException, MontyObject, NameLookupResult, PrintStream, ResourceLimits,
@@ -92,57 +94,6 @@ def _ptc_bound(layout, into):
 tools = _ptc_bound(_ptc_layout, _Tools())
 _ptc_layout = None
 ";
-
-/// The engine's Python workers: a pool started on the first Python run.
-pub(super) struct PythonRuntime {
-    pool: tokio::sync::OnceCell<Pool>,
-    max_processes: usize,
-}
-
-impl PythonRuntime {
-    pub(super) fn new(max_processes: usize) -> Self {
-        Self {
-            pool: tokio::sync::OnceCell::new(),
-            max_processes: max_processes.max(1),
-        }
-    }
-
-    async fn pool(&self) -> Result<&Pool, String> {
-        self.pool
-            .get_or_try_init(|| async {
-                let mut config = PoolConfig::subprocess(worker_binary()?);
-                // Workers start on demand; one per live run at most.
-                config.min_processes = 0;
-                config.max_processes = self.max_processes;
-                Pool::new(config).await.map_err(|e| e.to_string())
-            })
-            .await
-    }
-}
-
-/// The worker binary: `PTC_PYTHON_WORKER`, else `monty` beside ptc's own
-/// executable (where a wheel's dependency `pydantic-monty-runtime` puts it,
-/// of the pool's version), else `monty` on `PATH`.
-fn worker_binary() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os("PTC_PYTHON_WORKER") {
-        return Ok(PathBuf::from(path));
-    }
-    let beside = std::env::current_exe()
-        .ok()
-        .and_then(|exe| Some(exe.parent()?.join("monty")));
-    let on_path = std::env::var_os("PATH").into_iter().flat_map(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("monty"))
-            .collect::<Vec<_>>()
-    });
-    beside
-        .into_iter()
-        .chain(on_path)
-        .find(|path| path.is_file())
-        .ok_or_else(|| {
-            "Python programs need Monty's worker: install it (`pip install pydantic-monty-runtime==1.4.0`) so `monty` is on PATH, or set PTC_PYTHON_WORKER to its path".to_owned()
-        })
-}
 
 /// Runs one Python program, admitted, under its deadline and cancellation;
 /// never outlives them (a worker still running at the deadline is killed).
@@ -270,7 +221,8 @@ impl From<PoolError> for Ended {
 
 /// Checks a worker out, binds `tools`, runs the program and answers its
 /// suspensions until it completes. Dropped at the deadline: the checkout
-/// dropped mid-turn kills its worker.
+/// dropped mid-turn kills its worker. While the worker is checked out, the
+/// watchdog kills it if ptc dies ([`workers::watch`]).
 async fn drive(
     runtime: &PythonRuntime,
     run: &mut PyRun,
@@ -294,7 +246,11 @@ async fn drive(
         print_flush_interval: Some(Duration::ZERO),
         ..ReplConfig::default()
     };
+    // Declared first, so dropped last: the worker leaves the watchdog's
+    // table once it is killed or back in the pool.
+    let _busy;
     let mut checkout = pool.checkout(&config).await.map_err(Ended::from)?;
+    _busy = workers::watch(checkout.pid());
     let printed = Arc::clone(&run.printed);
     let mut on_print = move |_stream: PrintStream, text: &str| -> monty_pool::PrintFuture {
         printed.write(text);

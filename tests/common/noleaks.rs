@@ -5,13 +5,20 @@
 //! settle that covers ptc's shutdown grace (stdin closed, SIGTERM, SIGKILL,
 //! 2 s apart), it kills what is left and fails the test naming the
 //! leaked processes' command lines.
+//!
+//! Monty's pool starts Python workers with an empty environment, so the tag
+//! reaches a worker through the binary it runs instead: a script that sets
+//! the tag and execs Monty's worker ([`NoLeaks::python_worker`]), which a
+//! tagged command gets as `PTC_PYTHON_WORKER` and a test's engine as
+//! `Engine::python_worker`.
 
 use std::collections::BTreeMap;
 use std::ffi::OsStr;
 use std::ops::{Deref, DerefMut};
+use std::path::PathBuf;
 use std::process::{Child, Command, Output};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// The environment variable that tags a test's processes.
@@ -37,6 +44,8 @@ pub struct NoLeaks {
     tag: String,
     settle: Duration,
     armed_for: Option<String>,
+    /// The tagging Python worker script, made when first asked for.
+    worker: OnceLock<Option<(tempfile::TempDir, PathBuf)>>,
 }
 
 /// libtest names each test's thread after the test.
@@ -56,6 +65,7 @@ impl NoLeaks {
             tag: format!("{}:{}:{n}", test_name(), std::process::id()),
             settle: SETTLE,
             armed_for: None,
+            worker: OnceLock::new(),
         }
     }
 
@@ -82,9 +92,48 @@ impl NoLeaks {
         &self.tag
     }
 
-    /// Tags `command` (and so what it starts).
+    /// Tags `command` (and so what it starts, its Python workers too
+    /// unless the command names its own `PTC_PYTHON_WORKER`).
     pub fn tag_command<'c>(&self, command: &'c mut Command) -> &'c mut Command {
+        let named = command.get_envs().any(|(key, _)| key == PYTHON_WORKER_VAR);
+        if !named && let Some(worker) = self.tagging_worker() {
+            command.env(PYTHON_WORKER_VAR, worker);
+        }
         command.env(TAG_VAR, &self.tag)
+    }
+
+    /// The Python worker that carries this guard's tag: a script setting
+    /// the tag and exec'ing Monty's worker (`PTC_PYTHON_WORKER`, else
+    /// `monty` on `PATH`), kept as long as the guard. Panics when there is
+    /// no Monty worker: a Python test needs one.
+    #[cfg(feature = "python")]
+    pub fn python_worker(&self) -> PathBuf {
+        self.tagging_worker().unwrap_or_else(|| {
+            panic!("Python tests need Monty's worker: `pip install -r tests/requirements.txt` (pydantic-monty-runtime) or set {PYTHON_WORKER_VAR}")
+        })
+    }
+
+    fn tagging_worker(&self) -> Option<PathBuf> {
+        self.worker
+            .get_or_init(|| {
+                let monty = monty_worker()?;
+                let dir = tempfile::tempdir().ok()?;
+                let script = dir.path().join("monty");
+                std::fs::write(
+                    &script,
+                    format!(
+                        "#!/bin/sh\n{TAG_VAR}={}\nexport {TAG_VAR}\nexec {} \"$@\"\n",
+                        quoted(&self.tag),
+                        quoted(&monty.to_string_lossy())
+                    ),
+                )
+                .ok()?;
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).ok()?;
+                Some((dir, script))
+            })
+            .as_ref()
+            .map(|(_, script)| script.clone())
     }
 
     /// A tagged command.
@@ -139,6 +188,25 @@ impl Drop for NoLeaks {
             panic!("{report}");
         }
     }
+}
+
+/// How ptc is told which Python worker to run.
+const PYTHON_WORKER_VAR: &str = "PTC_PYTHON_WORKER";
+
+/// Monty's worker binary as ptc would find it in this process:
+/// `PTC_PYTHON_WORKER`, else `monty` on `PATH`.
+fn monty_worker() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(PYTHON_WORKER_VAR) {
+        return Some(PathBuf::from(path));
+    }
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|dir| dir.join("monty"))
+        .find(|path| path.is_file())
+}
+
+/// `text` as one word for `sh`.
+fn quoted(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
 }
 
 /// The tag of this test's [`NoLeaks::for_this_test`] guard; a helper that

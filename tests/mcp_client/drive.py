@@ -2,7 +2,8 @@
 
 Usage: python3 drive.py '<plan as JSON>'
 
-The plan names the server, `{"stdio": {"command", "args", "cwd"}}` or
+The plan names the server, `{"stdio": {"command", "args", "cwd", "env"?}}`
+(`env` added to the SDK's default environment) or
 `{"http": URL, "token"?: str, "origin"?: str}`, and a `scenario`:
 
 - `list`: the tools as the client sees them.
@@ -53,7 +54,9 @@ except ImportError as error:
 def server_of(plan):
     if "stdio" in plan:
         stdio = plan["stdio"]
-        return StdioServerParameters(command=stdio["command"], args=stdio["args"], cwd=stdio.get("cwd"))
+        return StdioServerParameters(
+            command=stdio["command"], args=stdio["args"], cwd=stdio.get("cwd"), env=stdio.get("env")
+        )
     headers = {}
     if plan.get("token") is not None:
         headers["Authorization"] = f"Bearer {plan['token']}"
