@@ -227,3 +227,91 @@ impl<F: Fn(RunEvent) + Send + Sync + 'static> EventSink for F {
         self(event)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn wire(kind: RunEventKind) -> Value {
+        serde_json::to_value(RunEvent {
+            run_id: "r".into(),
+            kind,
+        })
+        .unwrap()
+    }
+
+    /// Whole up to 16 KiB of JSON, inclusive; one byte more is a preview.
+    #[test]
+    fn values_are_carried_whole_up_to_the_bound() {
+        // `"xx…"`: the string's length plus its two quotes.
+        let at = json!("x".repeat(EVENT_VALUE_BYTES - 2));
+        assert_eq!(Carried::of(&at), Carried::Whole(at.clone()));
+        let past = json!("x".repeat(EVENT_VALUE_BYTES - 1));
+        assert_eq!(
+            Carried::of(&past),
+            Carried::Preview {
+                start: format!("\"{}", "x".repeat(EVENT_PREVIEW_BYTES - 1)),
+                bytes: EVENT_VALUE_BYTES + 1,
+            }
+        );
+        assert_eq!(Carried::of(&past).whole(), None);
+        assert_eq!(Carried::of(&at).whole(), Some(&at));
+    }
+
+    #[test]
+    fn a_preview_is_cut_at_a_character() {
+        // Three bytes a character: the first KiB ends inside one.
+        let value = json!("日".repeat(10_000));
+        let Carried::Preview { start, bytes } = Carried::of(&value) else {
+            panic!("a preview")
+        };
+        assert_eq!(bytes, 30_002);
+        assert_eq!(start, format!("\"{}", "日".repeat(341)));
+    }
+
+    #[test]
+    fn events_carry_their_values_under_the_wire_names() {
+        let big = json!({ "s": "y".repeat(20_000) });
+        let started = wire(RunEventKind::started(
+            "r:ptc:1".into(),
+            "echo".into(),
+            "echo".into(),
+            &big,
+        ));
+        assert_eq!(started["argumentsBytes"], 20_008);
+        assert!(
+            started["argumentsPreview"]
+                .as_str()
+                .unwrap()
+                .starts_with("{\"s\":\"yyy")
+        );
+        assert!(started.get("arguments").is_none());
+        let small = wire(RunEventKind::started(
+            "r:ptc:1".into(),
+            "echo".into(),
+            "echo".into(),
+            &json!({ "a": 1 }),
+        ));
+        assert_eq!(small["arguments"], json!({ "a": 1 }));
+        assert!(small.get("argumentsPreview").is_none());
+        let settled = wire(RunEventKind::settled(
+            "r:ptc:1".into(),
+            "t".into(),
+            Ok(&big),
+        ));
+        assert_eq!(
+            (settled["ok"].clone(), settled["valueBytes"].clone()),
+            (json!(true), json!(20_008))
+        );
+        let error = ToolError::new(crate::tool::call::ErrorCode::ToolError, "no");
+        let failed = wire(RunEventKind::settled(
+            "r:ptc:1".into(),
+            "t".into(),
+            Err(&error),
+        ));
+        assert_eq!(failed["ok"], false);
+        assert_eq!(failed["error"]["message"], "no");
+        assert!(failed.get("value").is_none() && failed.get("valuePreview").is_none());
+    }
+}
