@@ -71,6 +71,23 @@ fn resource_links_reach_the_program() {
     );
 }
 
+/// Blocks of the wrong shape among good ones (a link without a `uri`, one
+/// whose `uri` is a number, a text block without text) are passed over:
+/// the call keeps its text and its other links.
+#[test]
+fn a_malformed_resource_link_is_passed_over_and_the_others_kept() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.odd_links"]({}))"#;
+    let answer = drive(plan(&config, run_code(code)));
+    assert_eq!(
+        returned(&answer),
+        json!({ "text": "2 matches", "resourceLinks": [
+            { "uri": "file:///docs/a.md", "name": "a.md" },
+            { "uri": "file:///docs/b.md", "name": "b.md" }
+        ] })
+    );
+}
+
 #[test]
 fn tools_that_require_tasks_are_left_out_with_a_warning() {
     let (_dir, config) = relay_config();

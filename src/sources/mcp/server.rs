@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest, RequestId,
-    ServerResult,
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
+    CustomResult, RequestId, ServerResult,
 };
 use rmcp::service::PeerRequestOptions;
 use rmcp::{Peer, RoleClient, ServiceError};
@@ -515,9 +515,20 @@ impl ListChanged for Server {
 }
 
 /// A `tools/call` answer as JSON: a `CallToolResult`, or an empty result
-/// (no content); `None` for any other kind of answer.
+/// (no content); `None` for any other kind of answer. A result rmcp could
+/// not read as a `CallToolResult` (a content block of the wrong shape, such
+/// as a `resource_link` without a `uri`) comes as a custom result, and is
+/// read as one when it has one of its members: [`tool_result`] passes over
+/// the blocks it cannot read and keeps the rest.
 fn call_result(answer: ServerResult) -> Option<Value> {
     match answer {
+        ServerResult::CustomResult(CustomResult(value))
+            if ["content", "structuredContent", "isError"]
+                .iter()
+                .any(|member| value.get(member).is_some()) =>
+        {
+            Some(value)
+        }
         ServerResult::CallToolResult(mut result) => {
             // Moved, not copied: it may be most of the answer.
             let structured = result.structured_content.take();
@@ -597,5 +608,47 @@ impl ToolHandler for McpTool {
         let server = Arc::clone(&self.server);
         let remote = Arc::clone(&self.remote);
         Box::pin(async move { server.call(&remote, arguments, cx).await })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `tools/call` answer as rmcp reads it, then as the program gets it.
+    fn value_of(answer: Value) -> Result<Value, String> {
+        let answer: ServerResult = serde_json::from_value(answer).unwrap();
+        let result = call_result(answer).ok_or("answered oddly")?;
+        tool_result(result)
+            .map(|output| output.value)
+            .map_err(|e| e.message)
+    }
+
+    #[test]
+    fn a_malformed_block_is_passed_over_and_the_rest_kept() {
+        let link = |uri: &str| json!({ "type": "resource_link", "uri": uri, "name": "n" });
+        let answer = json!({ "content": [
+            { "type": "text", "text": "2 matches" },
+            link("file:///a"),
+            { "type": "resource_link", "name": "no uri" },
+            { "type": "resource_link", "uri": 7, "name": "a number" },
+            link("file:///b"),
+        ] });
+        assert_eq!(
+            value_of(answer),
+            Ok(json!({ "text": "2 matches", "resourceLinks": [
+                { "uri": "file:///a", "name": "n" }, { "uri": "file:///b", "name": "n" }
+            ] }))
+        );
+        let failed = json!({ "isError": true, "content": [
+            { "type": "text", "text": "no such page" }, { "type": "image" }
+        ] });
+        assert_eq!(value_of(failed), Err("no such page".to_owned()));
+        // An answer that is no call result at all is still odd.
+        assert_eq!(
+            value_of(json!({ "rows": [] })),
+            Err("answered oddly".to_owned())
+        );
+        assert_eq!(value_of(json!({})), Ok(Value::Null));
     }
 }
