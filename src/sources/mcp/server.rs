@@ -19,12 +19,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::McpOptions;
 use super::config::McpServerConfig;
-use super::connection::{ServerOutput, Session, start};
+use super::connection::{Audience, ServerOutput, Session, start};
 use super::elicit::Elicitations;
 use super::listing::{self, ListChanged, Relisting, list_entries};
 use super::notes::Notes;
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
+use crate::frontends::mcp::McpCaller;
 use crate::tool::availability::Absence;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
@@ -50,6 +51,10 @@ enum State {
         failures: u32,
         since: Instant,
         why: String,
+        /// What the lost process printed, told with `why` to each call as
+        /// [`Server::printed`] allows (a process that never served a call
+        /// has it in `why`).
+        output: Option<Arc<ServerOutput>>,
     },
     /// Shut down with the handle: calls fail, nothing restarts.
     Stopped,
@@ -122,6 +127,7 @@ impl Server {
                 failures: 0,
                 since: Instant::now(),
                 why: "not started yet".to_owned(),
+                output: None,
             }),
             epochs: std::sync::atomic::AtomicU64::new(0),
             relisting: Relisting::default(),
@@ -245,11 +251,13 @@ impl Server {
             Err(_) => format!("did not start within {} ms", timeout.as_millis()),
         };
         stderr.settle().await;
+        // A process that served no call: what it printed is nobody's.
         let why = format!("{why}{}", stderr.describe());
         *state = State::Down {
             failures: failures + 1,
             since: Instant::now(),
             why: why.clone(),
+            output: None,
         };
         Err(why)
     }
@@ -335,8 +343,9 @@ impl Server {
     }
 
     /// The live session, restarting the server if it is down and its
-    /// backoff has passed.
-    async fn live(self: &Arc<Self>) -> Result<Live, ToolError> {
+    /// backoff has passed; what a lost process printed is told as a call of
+    /// `audience`'s may be told it.
+    async fn live(self: &Arc<Self>, audience: Audience) -> Result<Live, ToolError> {
         let mut state = self.state.lock().await;
         if let State::Up {
             peer,
@@ -355,8 +364,7 @@ impl Server {
                 });
             }
             stderr.settle().await;
-            let why = format!("it exited{}", stderr.describe());
-            *state = down_after(why);
+            *state = down_after("it exited".to_owned(), Arc::clone(stderr));
         }
         let wait = match &*state {
             State::Stopped => return Err(self.error("is stopped")),
@@ -364,10 +372,16 @@ impl Server {
                 failures,
                 since,
                 why,
+                output,
             } => {
                 let wait = self.options.delay_after(*failures);
-                wait.checked_sub(since.elapsed())
-                    .map(|left| (left, why.clone()))
+                wait.checked_sub(since.elapsed()).map(|left| {
+                    let printed = output
+                        .as_ref()
+                        .map(|output| self.printed(output, audience))
+                        .unwrap_or_default();
+                    (left, format!("{why}{printed}"))
+                })
             }
             State::Up { .. } => None,
         };
@@ -389,11 +403,37 @@ impl Server {
         ToolError::tool(format!("mcp server `{}` {what}", self.name))
     }
 
+    /// What `output`'s process printed (its stderr's last lines, a stray
+    /// line on stdout), for an error told to a call of `audience`'s: in
+    /// full when the process served calls of that audience only. One
+    /// process serves every MCP session of `ptc mcp --http`, and what it
+    /// printed may be about any of their calls: otherwise it goes to ptc's
+    /// log (once) and the call is told so.
+    fn printed(&self, output: &ServerOutput, audience: Audience) -> String {
+        let printed = output.describe();
+        if printed.is_empty() || output.may_tell(audience) {
+            return printed;
+        }
+        if !output.logged.swap(true, Ordering::AcqRel) {
+            tracing::warn!("mcp server `{}` stopped{printed}", self.name);
+        }
+        "; what it printed is in ptc's log, not here: it also served calls of other MCP sessions"
+            .to_owned()
+    }
+
     /// Marks the session `epoch` lost, unless a later one replaced it.
-    async fn lost(&self, epoch: u64, why: String) {
+    async fn lost(&self, epoch: u64, why: String, output: Option<Arc<ServerOutput>>) {
         let mut state = self.state.lock().await;
         if matches!(&*state, State::Up { epoch: e, .. } if *e == epoch) {
-            *state = down_after(why);
+            *state = match output {
+                Some(output) => down_after(why, output),
+                None => State::Down {
+                    failures: 1,
+                    since: Instant::now(),
+                    why,
+                    output: None,
+                },
+            };
         }
     }
 
@@ -403,11 +443,13 @@ impl Server {
     async fn call(self: &Arc<Self>, remote: &str, arguments: Value, cx: ToolContext) -> ToolResult {
         let cancelled = cx.cancellation();
         let aborted = || ToolError::new(ErrorCode::Aborted, "the call was cancelled");
+        let audience = cx.caller::<McpCaller>().map(|caller| caller.session);
         let live = tokio::select! {
             biased;
             () = cancelled.cancelled() => return Err(aborted()),
-            live = self.live() => live?,
+            live = self.live(audience) => live?,
         };
+        live.stderr.serves(audience);
         let mut params = CallToolRequestParams::new(remote.to_owned());
         if let Value::Object(arguments) = arguments {
             params = params.with_arguments(arguments);
@@ -424,7 +466,10 @@ impl Server {
         };
         let result = match sent {
             Ok(handle) => {
-                let _listening = live.notes.listen(handle.progress_token.clone(), &cx);
+                _asking.sent(&handle.id);
+                let _listening =
+                    live.notes
+                        .listen(handle.id.clone(), handle.progress_token.clone(), &cx);
                 let abandoned = Abandoned::new(&live.peer, handle.id.clone());
                 let answer = tokio::select! {
                     biased;
@@ -442,7 +487,7 @@ impl Server {
             Err(ServiceError::McpError(error)) if error.code == UNREADABLE_ANSWER => {
                 let why = format!("sent an answer ptc cannot read: {}", error.message);
                 if ended_the_session(&error) {
-                    self.lost(live.epoch, why.clone()).await;
+                    self.lost(live.epoch, why.clone(), None).await;
                 }
                 Err(self.error(&why))
             }
@@ -452,9 +497,11 @@ impl Server {
             Err(error) if is_lost(&error, &live.peer) => {
                 // The session is gone: the next call starts afresh.
                 live.stderr.settle().await;
-                let why = format!("failed during the call ({error}){}", live.stderr.describe());
-                self.lost(live.epoch, why.clone()).await;
-                Err(self.error(&why))
+                let why = format!("failed during the call ({error})");
+                let printed = self.printed(&live.stderr, audience);
+                self.lost(live.epoch, why.clone(), Some(Arc::clone(&live.stderr)))
+                    .await;
+                Err(self.error(&format!("{why}{printed}")))
             }
             Err(error) => Err(self.error(&format!("answered the call oddly: {error}"))),
         }
@@ -589,11 +636,12 @@ fn is_lost(error: &ServiceError, peer: &Peer<RoleClient>) -> bool {
 }
 
 /// Down after a session was lost: the first restart is on the next call.
-fn down_after(why: String) -> State {
+fn down_after(why: String, output: Arc<ServerOutput>) -> State {
     State::Down {
         failures: 1,
         since: Instant::now(),
         why,
+        output: Some(output),
     }
 }
 
