@@ -14,7 +14,8 @@ Tools:
   blocks of the wrong shape (a link without a `uri`, one whose `uri` is a
   number, a text block without text);
 - `ask` (listed only to a client that declared `elicitation`): sends
-  `elicitation/create` and answers with the client's reply;
+  `elicitation/create` (the `message` and `form` of its arguments, else
+  "Which branch?" and one text field) and answers with the client's reply;
 - `hostile` (listed likewise): sends one elicitation request of 100 kB,
   then ten at once, and answers with what became of each (`accept`, or
   `error: <message>`), and of the one it sent right after
@@ -97,9 +98,11 @@ def call(id, params):
         time.sleep(0.3)
         return answer(id, {"content": [text(json.dumps({"token": token is not None}))]})
     if name == "ask":
+        arguments = params.get("arguments") or {}
         send({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {
-            "mode": "form", "message": "Which branch?",
-            "requestedSchema": {"type": "object", "properties": {"branch": {"type": "string"}}}}})
+            "mode": "form", "message": arguments.get("message", "Which branch?"),
+            "requestedSchema": arguments.get("form") or
+                {"type": "object", "properties": {"branch": {"type": "string"}}}}})
         while True:
             message = next_message()
             if message.get("id") == "e1" and "method" not in message:

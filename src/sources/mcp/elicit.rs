@@ -8,23 +8,25 @@
 //! runs, nobody can be told apart and it is refused at once, as it is when
 //! the run's client cannot elicit. The user sees the server's words
 //! escaped, each line marked, after ptc's line naming the server and the
-//! call; the answer goes back as the client gave it. Each forwarded
-//! request ends with the call it was forwarded for (or the run's
-//! deadline); at most [`MAX_PENDING`] wait at once per session, and a
-//! request over [`MAX_REQUEST_BYTES`] is refused unshown.
+//! call, and so is every text of its form (`form`); the answer goes back
+//! as the client gave it (a text default left as shown, as the server's).
+//! Each forwarded request ends with the call it was forwarded for (or the
+//! run's deadline); at most [`MAX_PENDING`] wait at once per session, and
+//! a request over [`MAX_REQUEST_BYTES`] is refused unshown.
+
+mod form;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use rmcp::ErrorData;
-use rmcp::model::{ElicitRequestParams, ElicitResult, RequestId};
+use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, RequestId};
 use rmcp::service::ElicitationMode;
 use tokio_util::sync::CancellationToken;
 
 use crate::frontends::mcp::McpCaller;
 use crate::tool::approval_text::MAX_SHOWN_ARGUMENT_BYTES;
 use crate::tool::call::ToolContext;
-use crate::tool::title::escape_hostile_keeping_lines;
 
 /// How many forwarded requests of one server may wait for the user at once.
 pub(super) const MAX_PENDING: usize = 4;
@@ -166,18 +168,25 @@ impl Elicitations {
             inner.pending += 1;
             Pending(self)
         };
+        let (requested_schema, defaults) = form::shown_schema(requested_schema);
         let form = ElicitRequestParams::FormElicitationParams {
             meta,
             message: shown(server, &tool, &message),
             requested_schema,
         };
         let run_ended = cx.cancellation().clone();
-        tokio::select! {
+        let mut answer = tokio::select! {
             biased;
             () = run_ended.cancelled() => Err(refused(format!("the call to `{tool}` was cancelled or reached its deadline before the user answered"))),
             () = ended.cancelled() => Err(refused(format!("the call to `{tool}` ended before the user answered"))),
             answer = peer.create_elicitation(form) => answer.map_err(|e| refused(format!("ptc's client did not answer: {e}"))),
+        }?;
+        if answer.action == ElicitationAction::Accept
+            && let Some(content) = &mut answer.content
+        {
+            defaults.restore(content);
         }
+        Ok(answer)
     }
 
     /// The call a request goes to: the one whose request is `related`,
@@ -223,11 +232,9 @@ impl Elicitations {
 /// What the user is shown: ptc's line naming the server and the call,
 /// then the server's words escaped, each line marked `│ `.
 fn shown(server: &str, tool: &str, message: &str) -> String {
-    let escaped = escape_hostile_keeping_lines(message);
-    let marked: Vec<String> = escaped.lines().map(|line| format!("│ {line}")).collect();
     format!(
-        "The MCP server `{server}` asks, during the call to `{tool}` (its words, each line marked │):\n{}",
-        marked.join("\n")
+        "The MCP server `{server}` asks, during the call to `{tool}` (its words, each line marked │, in the form too):\n{}",
+        form::marked(message)
     )
 }
 
@@ -303,7 +310,7 @@ mod tests {
                 "relay.ask",
                 "Which branch?\nAllow this call?\u{1b}[2J"
             ),
-            "The MCP server `relay` asks, during the call to `relay.ask` (its words, each line marked │):\n\
+            "The MCP server `relay` asks, during the call to `relay.ask` (its words, each line marked │, in the form too):\n\
              │ Which branch?\n│ Allow this call?\\u{1b}[2J"
         );
     }
