@@ -197,6 +197,7 @@ impl ClientHandler for ClientSide {
                 None,
             ));
         }
+        self.notes.settled().await;
         // Over HTTP, rmcp notes the request whose response stream it came on.
         let related = match context.extensions.get::<InboundStreamOrigin>() {
             Some(InboundStreamOrigin::OutboundRequest(request)) => Some(request.clone()),
@@ -220,6 +221,7 @@ impl ClientHandler for ClientSide {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
+        self.notes.settled().await;
         self.notes.progress(&params);
     }
 
@@ -243,6 +245,7 @@ impl ClientHandler for ClientSide {
             .find_map(|meta| meta.get(RELATED_REQUEST))
             .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
         });
+        self.notes.settled().await;
         self.notes.log(&params, related.as_ref());
     }
 }

@@ -34,6 +34,10 @@ use crate::tool::call::ToolContext;
 #[derive(Default)]
 pub(super) struct Notes {
     listening: Mutex<HashMap<ProgressToken, Listener>>,
+    /// Read while a call's request goes out, until the call listens (rmcp
+    /// names the request's id and token only once it is on its way, and a
+    /// server may speak about it at once).
+    sending: tokio::sync::RwLock<()>,
 }
 
 struct Listener {
@@ -59,6 +63,19 @@ impl Notes {
         self.listening
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Held while a call's request goes out, until it listens (and its id
+    /// is noted for elicitation): what the server says meanwhile waits
+    /// ([`Notes::settled`]) rather than finding nobody.
+    pub(super) async fn sending(&self) -> tokio::sync::RwLockReadGuard<'_, ()> {
+        self.sending.read().await
+    }
+
+    /// Waits until every call whose request has gone out listens: what the
+    /// server says now may be about any of them.
+    pub(super) async fn settled(&self) {
+        drop(self.sending.write().await);
     }
 
     /// Hands what the server says about the request `request` (its
@@ -182,6 +199,30 @@ mod tests {
 
     fn read(read: &Read) -> Vec<String> {
         std::mem::take(&mut *read.lock().unwrap())
+    }
+
+    /// rmcp names a request's id and token only once it is on its way, and
+    /// a server may speak about it at once: what it says meanwhile waits
+    /// for the call to listen instead of finding nobody.
+    #[tokio::test]
+    async fn what_comes_while_a_call_is_sent_waits_for_it_to_listen() {
+        let notes = Arc::new(Notes::default());
+        let (run, run_read) = watcher();
+        let sending = notes.sending().await;
+        let early = {
+            let notes = Arc::clone(&notes);
+            tokio::spawn(async move {
+                notes.settled().await;
+                notes.log(&line("at once"), None);
+            })
+        };
+        tokio::task::yield_now().await;
+        assert!(!early.is_finished(), "the line waits");
+        let token = ProgressToken(RequestId::Number(1));
+        let _a = notes.listen(RequestId::Number(1), token, &call("a", &run));
+        drop(sending);
+        early.await.unwrap();
+        assert_eq!(read(&run_read), ["a: [info] at once"]);
     }
 
     #[test]

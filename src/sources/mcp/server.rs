@@ -459,17 +459,23 @@ impl Server {
         let _asking = live
             .elicitations
             .enter(&super::tools::qualified(&self.name, remote), &cx);
-        let sent = tokio::select! {
-            biased;
-            () = cancelled.cancelled() => return Err(aborted()),
-            sent = live.peer.send_cancellable_request(request, PeerRequestOptions::no_options()) => sent,
+        let (sent, _listening) = {
+            // What the server says about the call waits until it listens.
+            let _sending = live.notes.sending().await;
+            let sent = tokio::select! {
+                biased;
+                () = cancelled.cancelled() => return Err(aborted()),
+                sent = live.peer.send_cancellable_request(request, PeerRequestOptions::no_options()) => sent,
+            };
+            let listening = sent.as_ref().ok().and_then(|handle| {
+                _asking.sent(&handle.id);
+                live.notes
+                    .listen(handle.id.clone(), handle.progress_token.clone(), &cx)
+            });
+            (sent, listening)
         };
         let result = match sent {
             Ok(handle) => {
-                _asking.sent(&handle.id);
-                let _listening =
-                    live.notes
-                        .listen(handle.id.clone(), handle.progress_token.clone(), &cx);
                 let abandoned = Abandoned::new(&live.peer, handle.id.clone());
                 let answer = tokio::select! {
                     biased;
