@@ -11,7 +11,8 @@ mod cost;
 
 /// A schema compiled for validation. What cannot be checked here (a remote
 /// `$ref`, a `pattern` the regex engine rejects) accepts anything; every
-/// other keyword is enforced.
+/// other keyword is enforced, `format` under every draft (a format the
+/// validator does not know accepts anything).
 #[derive(Debug)]
 pub(crate) struct CompiledSchema {
     validator: Validator,
@@ -42,6 +43,11 @@ impl CompiledSchema {
         let build = |schema: &Value| {
             jsonschema::options()
                 .with_draft(draft)
+                // 2019-09 and 2020-12 only annotate `format` by default;
+                // ptc checks it under every draft. Formats it does not know
+                // (`int32`, `json`, a vendor's own) accept anything.
+                .should_validate_formats(true)
+                .should_ignore_unknown_formats(true)
                 .with_retriever(Unreachable(Arc::clone(&remote)))
                 .build(schema)
         };
@@ -300,6 +306,157 @@ mod tests {
         // `_` and `$` go anywhere in an identifier; a digit not first.
         assert_eq!(json_path("/_a_b/$c$d/e1"), "$._a_b.$c$d.e1");
         assert_eq!(json_path("/1e"), "$[\"1e\"]");
+    }
+
+    /// Whether `value` passes `schema` (compiled without a warning), and
+    /// the rule it fails.
+    fn checked(schema: &Value, value: Value) -> Result<(), String> {
+        let (compiled, warning) = CompiledSchema::compile(schema).unwrap();
+        assert!(warning.is_none(), "{warning:?}");
+        compiled.check(&value)
+    }
+
+    #[test]
+    fn format_is_enforced_under_every_draft() {
+        let drafts = [
+            None,
+            Some("http://json-schema.org/draft-04/schema#"),
+            Some("http://json-schema.org/draft-06/schema#"),
+            Some("http://json-schema.org/draft-07/schema#"),
+            Some("https://json-schema.org/draft/2019-09/schema"),
+            Some("https://json-schema.org/draft/2020-12/schema"),
+        ];
+        // The formats every draft names, each with a value it allows and
+        // one it does not.
+        let cases = [
+            ("date-time", "2026-01-31T10:00:00Z", "2026-01-31 10:00"),
+            ("email", "a@example.com", "not an address"),
+            ("hostname", "example.com", "-bad-.com"),
+            ("ipv4", "192.0.2.1", "192.0.2.256"),
+            ("ipv6", "2001:db8::1", "2001:db8::g"),
+            ("uri", "https://example.com/a?b", "example.com/no scheme"),
+        ];
+        for draft in drafts {
+            for (format, good, bad) in cases {
+                let mut schema = json!({ "type": "object",
+                    "properties": { "v": { "type": "string", "format": format } } });
+                if let Some(draft) = draft {
+                    schema["$schema"] = json!(draft);
+                }
+                assert_eq!(
+                    checked(&schema, json!({ "v": good })),
+                    Ok(()),
+                    "{draft:?} {format}"
+                );
+                let refused = checked(&schema, json!({ "v": bad })).unwrap_err();
+                assert!(
+                    refused.contains("at $.v:") && refused.contains("(rule: format)"),
+                    "{draft:?} {format}: {refused}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn formats_of_later_drafts_and_unknown_formats() {
+        let of = |draft: Option<&str>, format: &str| {
+            let mut schema = json!({ "type": "object",
+                "properties": { "v": { "type": "string", "format": format } } });
+            if let Some(draft) = draft {
+                schema["$schema"] = json!(draft);
+            }
+            schema
+        };
+        let draft7 = Some("http://json-schema.org/draft-07/schema#");
+        // 2020-12, the draft of a schema that names none.
+        for (format, good, bad) in [
+            (
+                "uuid",
+                "0b7e3a4c-1f2d-4e5f-8a9b-0c1d2e3f4a5b",
+                "0b7e3a4c1f2d4e5f8a9b0c1d2e3f4a5b",
+            ),
+            ("duration", "P3DT4H", "3 days"),
+            ("date", "2026-02-28", "2026-02-30"),
+            ("time", "10:00:00Z", "25:00:00Z"),
+            ("uri-reference", "../a/b", "\\\\share"),
+            ("json-pointer", "/a/0", "a/0"),
+            ("regex", "^a(b|c)$", "(unclosed"),
+            ("idn-email", "rené@example.com", "rené"),
+            ("idn-hostname", "bücher.example", "-bücher-"),
+        ] {
+            assert_eq!(
+                checked(&of(None, format), json!({ "v": good })),
+                Ok(()),
+                "{format}"
+            );
+            assert!(
+                checked(&of(None, format), json!({ "v": bad })).is_err(),
+                "{format} {bad}"
+            );
+        }
+        // Draft-07 names no `uuid`: there it is a format ptc does not know.
+        let hyphenless = json!({ "v": "0b7e3a4c1f2d4e5f8a9b0c1d2e3f4a5b" });
+        assert_eq!(checked(&of(draft7, "uuid"), hyphenless), Ok(()));
+        // Formats no draft names (MCP servers send `int32`, `json`,
+        // their own) accept anything, under every draft.
+        for draft in [None, draft7] {
+            for format in ["int32", "json", "x-vendor"] {
+                assert_eq!(
+                    checked(&of(draft, format), json!({ "v": "anything" })),
+                    Ok(())
+                );
+            }
+        }
+        // Only strings have a format: other types pass it.
+        let schema = json!({ "type": "object", "properties": { "v": { "format": "email" } } });
+        assert_eq!(checked(&schema, json!({ "v": 5 })), Ok(()));
+    }
+
+    /// The real tools with a `format` (fixtures/mcp-tools) take the values
+    /// their servers take: a URL or a data URI for `everything`'s `uri`,
+    /// anything for notion's `int32` and `json` (no draft names them).
+    /// Notion's `uuid` ids are checked as JSON Schema defines a uuid, with
+    /// its hyphens: the 32 hex digits of a Notion URL are refused, saying so.
+    #[test]
+    fn real_tools_take_their_real_values() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mcp-tools");
+        let tool = |file: &str, name: &str| -> Value {
+            let text = std::fs::read_to_string(fixtures.join(file)).unwrap();
+            let list: Value = serde_json::from_str(&text).unwrap();
+            let tools = list["tools"].as_array().unwrap();
+            let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+            tool["inputSchema"].clone()
+        };
+        let gzip = tool("server-everything.json", "gzip-file-as-resource");
+        for data in [
+            "https://raw.githubusercontent.com/modelcontextprotocol/servers/refs/heads/main/README.md",
+            "data:text/plain;base64,SGVsbG8=",
+            "file:///tmp/notes.txt",
+        ] {
+            assert_eq!(checked(&gzip, json!({ "data": data })), Ok(()), "{data}");
+        }
+        let id = "59833787-2cf9-4fdf-8782-e53db20768a5";
+        let moved = tool("notion.json", "API-move-page");
+        let parent = json!({ "type": "page_id", "page_id": id });
+        assert_eq!(
+            checked(&moved, json!({ "page_id": id, "parent": parent })),
+            Ok(())
+        );
+        let search = tool("notion.json", "API-post-search");
+        assert_eq!(
+            checked(&search, json!({ "query": "q", "page_size": 100 })),
+            Ok(())
+        );
+        let page = tool("notion.json", "API-post-page");
+        let icon =
+            json!({ "parent": { "page_id": id }, "properties": {}, "icon": "{\"emoji\":\"🎉\"}" });
+        assert_eq!(checked(&page, icon), Ok(()));
+        let user = tool("notion.json", "API-get-user");
+        let refused = checked(&user, json!({ "user_id": id.replace('-', "") })).unwrap_err();
+        assert!(
+            refused.contains("at $.user_id:") && refused.contains("is not a \"uuid\""),
+            "{refused}"
+        );
     }
 
     #[test]

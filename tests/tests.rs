@@ -21,6 +21,7 @@ mod mcp_doors;
 mod mcp_http_bounds;
 mod mcp_last_doors;
 mod mcp_server;
+mod mcp_sessions;
 mod mcp_sources;
 mod mcp_startup;
 mod mcp_ts_client;

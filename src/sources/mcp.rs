@@ -12,7 +12,9 @@
 //! Its rooms: `config` (the `mcpServers` file), `connection` (one session:
 //! a child on stdio or an HTTP endpoint, its stderr tail, the client side
 //! that hears `list_changed`), `notes` (an upstream server's progress and
-//! log messages as notes of the calls in flight), `server` (supervision: the first start in
+//! log messages as notes of the calls they are about), `elicit` (its
+//! questions forwarded to the client of the call that asked, the form's
+//! texts marked as its own), `server` (supervision: the first start in
 //! the background, restarts with backoff, the registry kept in step,
 //! calls), `listing` (every page of
 //! `tools/list`, bounded; re-listings one at a time), `tools` (a

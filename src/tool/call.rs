@@ -255,6 +255,16 @@ impl ToolContext {
         self.events.is_some()
     }
 
+    /// Whether both calls report to the same watcher (the same event sink,
+    /// one run's in every front end): whoever reads one's notes reads the
+    /// other's too. `false` when either has no watcher.
+    pub(crate) fn same_watcher(&self, other: &Self) -> bool {
+        match (&self.events, &other.events) {
+            (Some(one), Some(other)) => std::ptr::addr_eq(Arc::as_ptr(one), Arc::as_ptr(other)),
+            _ => false,
+        }
+    }
+
     /// Tells whoever watches the run what the call is doing, as a
     /// `progress` run event: one line, escaped and cut as titles are
     /// (contracts §2); nothing when nobody watches. Does not block: it

@@ -16,6 +16,10 @@
 //!   authorization, `429` and `5xx` are HTTP failures (unless a JSON-RPC
 //!   error comes with them), a notification's answer is not needed. It does
 //!   not follow redirects: the config names the server's URL.
+//! - A log line (`notifications/message`) that came on a POST's response
+//!   stream names the POST's request in its `_meta` ([`RELATED_REQUEST`]),
+//!   so ptc hands it to that call alone; one that came on the stream ptc
+//!   opens with `GET` names none, whatever the server put there.
 //! - The answers to its own `tools/list` requests are also kept as the
 //!   server sent them ([`RawLists`]): rmcp reads them as typed `Tool`s,
 //!   which drop what rmcp does not know (`execution.taskSupport`).
@@ -28,7 +32,10 @@ use futures::stream::BoxStream;
 use http::header::{ACCEPT, CONTENT_TYPE, RETRY_AFTER, WWW_AUTHENTICATE};
 use http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use rmcp::RoleClient;
-use rmcp::model::{ClientJsonRpcMessage, JsonRpcMessage, RequestId, ServerJsonRpcMessage};
+use rmcp::model::{
+    ClientJsonRpcMessage, GetMeta, JsonRpcMessage, RequestId, ServerJsonRpcMessage,
+    ServerNotification,
+};
 use rmcp::transport::common::http_header::{
     EVENT_STREAM_MIME_TYPE, HEADER_LAST_EVENT_ID, HEADER_SESSION_ID, JSON_MIME_TYPE,
 };
@@ -48,6 +55,14 @@ type Events = BoxStream<'static, Result<Sse, SseError>>;
 
 /// How much of a failure's body that is not JSON a message shows.
 const DIAGNOSTIC_BYTES: usize = 4 << 10;
+
+/// The `_meta` member that names the request on whose response stream a
+/// server's log line came (its id as JSON), set by this client only: it is
+/// removed from a log line that came on no request's stream, and never
+/// sent. A server relates a notification to a request by sending it on
+/// that request's stream (streamable HTTP); rmcp marks its requests so,
+/// not its notifications.
+pub(crate) const RELATED_REQUEST: &str = "dev.ptc/relatedRequest";
 
 /// How many `tools/list` requests in flight [`RawLists`] keeps answers
 /// for (a listing sends one at a time; the oldest is forgotten past it).
@@ -204,7 +219,10 @@ impl MeasuredHttp {
             Some(JSON_MIME_TYPE) => {
                 let read = read_message(response, self.limits, &self.lists).await?;
                 Ok(match (read, call) {
-                    (Ok(message), _) => StreamableHttpPostResponse::Json(message, session),
+                    (Ok(mut message), call) => {
+                        relate_message(&mut message, call.as_ref());
+                        StreamableHttpPostResponse::Json(message, session)
+                    }
                     (Err(why), Some(id)) => {
                         StreamableHttpPostResponse::Json(unreadable(id, &why), session)
                     }
@@ -470,18 +488,21 @@ fn unreadable(id: RequestId, why: &Unreadable) -> ServerJsonRpcMessage {
 /// `events` as rmcp may parse them: each event's data measured, one that
 /// is refused replaced by an error answer to the call it belongs to (the
 /// one its envelope names, else `call`, once) or passed over; answers to
-/// `tools/list` noted in `lists`.
+/// `tools/list` noted in `lists`; log lines related to `call` (the POST's
+/// request; none on the `GET` stream).
 fn measured(
     events: BoxStream<'static, Result<Result<Sse, Unreadable>, SseError>>,
     call: Option<RequestId>,
     limits: Bound,
     lists: Arc<RawLists>,
 ) -> Events {
+    let related = call.clone();
     let mut call = call;
     events
         .filter_map(move |event| {
             let event = match event {
-                Ok(read) => measure(read, &mut call, limits, &lists).map(Ok),
+                Ok(read) => measure(read, &mut call, limits, &lists)
+                    .map(|event| Ok(relate(event, related.as_ref()))),
                 Err(e) => Some(Err(e)),
             };
             std::future::ready(event)
@@ -517,6 +538,71 @@ fn measure(
     };
     let answer = serde_json::to_string(&unreadable(id, &why)).ok()?;
     Some(Sse::default().data(answer))
+}
+
+/// A log line's event with its `_meta` naming `related` as
+/// [`RELATED_REQUEST`] (or naming nothing, whatever the server sent);
+/// any other event as it is.
+fn relate(event: Sse, related: Option<&RequestId>) -> Sse {
+    let Some(data) = event.data.as_deref() else {
+        return event;
+    };
+    // Most events are not log lines: told apart before anything is parsed.
+    if !data.contains(LOG_METHOD)
+        || !matches!(
+            envelope(data.trim().as_bytes()),
+            Some(Envelope {
+                has_method: true,
+                id: None
+            })
+        )
+    {
+        return event;
+    }
+    let Ok(mut message) = serde_json::from_str::<serde_json::Value>(data) else {
+        return event;
+    };
+    if message.get("method").and_then(serde_json::Value::as_str) != Some(LOG_METHOD) {
+        return event;
+    }
+    let Some(params) = message
+        .get_mut("params")
+        .and_then(serde_json::Value::as_object_mut)
+    else {
+        return event;
+    };
+    let meta = params
+        .entry("_meta")
+        .or_insert_with(|| serde_json::Value::Object(serde_json::Map::new()));
+    let Some(meta) = meta.as_object_mut() else {
+        return event;
+    };
+    meta.remove(RELATED_REQUEST);
+    if let Some(id) = related {
+        meta.insert(RELATED_REQUEST.to_owned(), id.clone().into_json_value());
+    }
+    match serde_json::to_string(&message) {
+        Ok(data) => event.data(data),
+        Err(_) => event,
+    }
+}
+
+const LOG_METHOD: &str = "notifications/message";
+
+/// A JSON body's log line with its `_meta` naming `related` (the POST's
+/// request), as [`relate`] does for events.
+fn relate_message(message: &mut ServerJsonRpcMessage, related: Option<&RequestId>) {
+    let JsonRpcMessage::Notification(notification) = message else {
+        return;
+    };
+    let ServerNotification::LoggingMessageNotification(_) = &notification.notification else {
+        return;
+    };
+    let meta = notification.notification.get_meta_mut();
+    meta.remove(RELATED_REQUEST);
+    if let Some(id) = related {
+        meta.insert(RELATED_REQUEST.to_owned(), id.clone().into_json_value());
+    }
 }
 
 /// The call an unreadable event answers: the id its envelope names, or
@@ -748,6 +834,70 @@ mod tests {
         assert_eq!(lists.answers.lock().unwrap().len(), super::RAW_LISTS);
         assert_eq!(lists.take(&id(10)), None, "the oldest is forgotten");
         assert!(lists.take(&id(19)).is_some());
+    }
+
+    #[test]
+    fn log_lines_name_the_request_of_their_stream_and_only_ptc_names_it() {
+        use super::{RELATED_REQUEST, relate, relate_message};
+        use rmcp::model::{GetMeta, RequestId, ServerJsonRpcMessage};
+        use serde_json::{Value, json};
+        let event = |message: Value| sse_stream::Sse::default().data(message.to_string());
+        let meta = |event: sse_stream::Sse| -> Value {
+            let message: Value = serde_json::from_str(&event.data.unwrap()).unwrap();
+            message["params"]["_meta"].clone()
+        };
+        let forged = json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                             "params": { "level": "info", "data": "x",
+                                         "_meta": { RELATED_REQUEST: 9, "other": 1 } } });
+        // On a POST's stream: the POST's request, whatever the server said.
+        assert_eq!(
+            meta(relate(event(forged.clone()), Some(&RequestId::Number(4)))),
+            json!({ RELATED_REQUEST: 4, "other": 1 })
+        );
+        // On the GET stream: none.
+        assert_eq!(
+            meta(relate(event(forged.clone()), None)),
+            json!({ "other": 1 })
+        );
+        let plain = json!({ "jsonrpc": "2.0", "method": "notifications/message",
+                            "params": { "level": "info", "data": "x" } });
+        assert_eq!(
+            meta(relate(event(plain), Some(&RequestId::String("r".into())))),
+            json!({ RELATED_REQUEST: "r" })
+        );
+        // Anything else passes as it came.
+        for other in [
+            json!({ "jsonrpc": "2.0", "id": 1, "result": { "text": "notifications/message" } }),
+            json!({ "jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": { "progressToken": 1, "progress": 1, "_meta": { RELATED_REQUEST: 9 } } }),
+        ] {
+            let text = other.to_string();
+            assert_eq!(
+                relate(event(other), None).data.as_deref(),
+                Some(text.as_str())
+            );
+        }
+        // A JSON body answering a POST is the POST's.
+        let mut message: ServerJsonRpcMessage = serde_json::from_value(forged).unwrap();
+        relate_message(&mut message, None);
+        let rmcp::model::JsonRpcMessage::Notification(notification) = &mut message else {
+            panic!("a notification");
+        };
+        assert!(
+            notification
+                .notification
+                .get_meta()
+                .get(RELATED_REQUEST)
+                .is_none()
+        );
+        relate_message(&mut message, Some(&RequestId::Number(5)));
+        let rmcp::model::JsonRpcMessage::Notification(notification) = &message else {
+            panic!("a notification");
+        };
+        assert_eq!(
+            notification.notification.get_meta().get(RELATED_REQUEST),
+            Some(&json!(5))
+        );
     }
 
     #[tokio::test]

@@ -10,8 +10,12 @@ Tools:
   (when it has one), one for a token it was not given, and a
   `notifications/message` log line, 0.3 s apart (so none coalesces with
   the next), then answers with whether it got a token;
+- `odd_links`: a text block, two `resource_link` blocks, and between them
+  blocks of the wrong shape (a link without a `uri`, one whose `uri` is a
+  number, a text block without text);
 - `ask` (listed only to a client that declared `elicitation`): sends
-  `elicitation/create` and answers with the client's reply;
+  `elicitation/create` (the `message` and `form` of its arguments, else
+  "Which branch?" and one text field) and answers with the client's reply;
 - `hostile` (listed likewise): sends one elicitation request of 100 kB,
   then ten at once, and answers with what became of each (`accept`, or
   `error: <message>`), and of the one it sent right after
@@ -44,6 +48,7 @@ def text(value):
 def tools():
     listed = [
         {"name": "links", "inputSchema": {"type": "object"}},
+        {"name": "odd_links", "inputSchema": {"type": "object"}},
         {"name": "needs_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "required"}},
         {"name": "may_task", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
         {"name": "report", "inputSchema": {"type": "object"}},
@@ -70,6 +75,15 @@ def call(id, params):
             {"type": "resource_link", "uri": "file:///docs/a.md", "name": "a.md", "mimeType": "text/markdown"},
             {"type": "resource_link", "uri": "file:///docs/b.md", "name": "b.md", "annotations": {"priority": 1}},
         ]})
+    if name == "odd_links":
+        return answer(id, {"content": [
+            text("2 matches"),
+            {"type": "resource_link", "uri": "file:///docs/a.md", "name": "a.md"},
+            {"type": "resource_link", "name": "no uri"},
+            {"type": "resource_link", "uri": 7, "name": "a number"},
+            {"type": "text"},
+            {"type": "resource_link", "uri": "file:///docs/b.md", "name": "b.md"},
+        ]})
     if name == "report":
         token = (params.get("_meta") or {}).get("progressToken")
         notes = [{"progressToken": "not-given", "progress": 1, "message": "not for this call"}]
@@ -84,9 +98,11 @@ def call(id, params):
         time.sleep(0.3)
         return answer(id, {"content": [text(json.dumps({"token": token is not None}))]})
     if name == "ask":
+        arguments = params.get("arguments") or {}
         send({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {
-            "mode": "form", "message": "Which branch?",
-            "requestedSchema": {"type": "object", "properties": {"branch": {"type": "string"}}}}})
+            "mode": "form", "message": arguments.get("message", "Which branch?"),
+            "requestedSchema": arguments.get("form") or
+                {"type": "object", "properties": {"branch": {"type": "string"}}}}})
         while True:
             message = next_message()
             if message.get("id") == "e1" and "method" not in message:

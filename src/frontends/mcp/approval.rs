@@ -18,6 +18,10 @@ use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, Escalat
 /// the approver asks the client that made the call.
 pub(crate) struct McpCaller {
     pub(crate) peer: Peer<RoleServer>,
+    /// The MCP session (connection, or HTTP session) the call came in,
+    /// unique for the life of the process: what one session's calls make an
+    /// upstream server say reaches no other session.
+    pub(crate) session: u64,
 }
 
 /// Answers `ask` decisions (and runs asking for escalation) by eliciting an

@@ -42,12 +42,24 @@ pub struct McpServer {
 
 /// Lives as long as the handler serving one connection (or HTTP session):
 /// what that connection started stops when it is dropped.
-#[derive(Default)]
 struct Session {
+    /// Tells this session from every other of the process (never reused).
+    id: u64,
     ended: CancellationToken,
     /// Whether the registry's changes are followed already: a client may
     /// send `notifications/initialized` any number of times.
     following: std::sync::atomic::AtomicBool,
+}
+
+impl Default for Session {
+    fn default() -> Self {
+        static SESSIONS: AtomicU64 = AtomicU64::new(0);
+        Self {
+            id: SESSIONS.fetch_add(1, Ordering::Relaxed) + 1,
+            ended: CancellationToken::new(),
+            following: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
 }
 
 impl Drop for Session {
@@ -185,6 +197,7 @@ impl ServerHandler for McpServer {
         );
         let caller: CallerContext = Arc::new(McpCaller {
             peer: context.peer.clone(),
+            session: self.session.id,
         });
         let (sink, latest) = progress::channel();
         if name != RUN_CODE || self.mode() == Mode::Native {

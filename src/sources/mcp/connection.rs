@@ -1,8 +1,9 @@
 //! One connection to one server: a child process speaking MCP on stdio
 //! (its stderr kept as a tail for messages) or a streamable HTTP endpoint,
 //! `initialize`d by rmcp, with a client handler that hears
-//! `notifications/tools/list_changed` and passes progress and log messages
-//! to the calls in flight ([`Notes`]).
+//! `notifications/tools/list_changed`, passes progress and log messages
+//! to the calls they are about ([`Notes`]) and forwards elicitation
+//! requests ([`Elicitations`]).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
@@ -14,9 +15,10 @@ use std::time::Duration;
 use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
     ClientCapabilities, ClientConfig, ElicitRequestParams, ElicitResult, ElicitationCapability,
-    FormElicitationCapability, Implementation, ProgressNotificationParam, ProtocolVersion,
+    FormElicitationCapability, Implementation, NotificationMetaObject, ProgressNotificationParam,
+    ProtocolVersion, RequestId,
 };
-use rmcp::service::{NotificationContext, RequestContext, RunningService};
+use rmcp::service::{InboundStreamOrigin, NotificationContext, RequestContext, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ErrorData, RoleClient, ServiceExt};
@@ -30,7 +32,7 @@ use super::listing::Server;
 use super::notes::Notes;
 use crate::limits;
 use crate::transport::child;
-use crate::transport::http::{MeasuredHttp, RawLists};
+use crate::transport::http::{MeasuredHttp, RELATED_REQUEST, RawLists};
 use crate::transport::lines::StrayLine;
 
 /// How much of a server's stderr is kept for messages.
@@ -52,6 +54,25 @@ pub(super) struct ServerOutput {
     closed: std::sync::atomic::AtomicBool,
     done: Notify,
     stray: Arc<StrayLine>,
+    /// Whose calls the process has served: what it printed may be about
+    /// any of them.
+    served: Mutex<Served>,
+    /// Whether what it printed went to ptc's log instead of a call's error.
+    pub(super) logged: std::sync::atomic::AtomicBool,
+}
+
+/// Who a call is for: the MCP session it came in (`ptc mcp`), or `None`
+/// for a host that is not an MCP client (`ptc run`, `ptc serve`, a Rust
+/// host), whose calls are all its own.
+pub(super) type Audience = Option<u64>;
+
+/// Whose calls a process has served.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+enum Served {
+    #[default]
+    Nobody,
+    Only(Audience),
+    Several,
 }
 
 impl ServerOutput {
@@ -82,6 +103,26 @@ impl ServerOutput {
         done.as_mut().enable();
         if !self.closed.load(std::sync::atomic::Ordering::Acquire) {
             let _ = tokio::time::timeout(STDERR_SETTLE, done).await;
+        }
+    }
+
+    /// Notes that the process serves a call of `audience`'s.
+    pub(super) fn serves(&self, audience: Audience) {
+        let mut served = self.served.lock().unwrap_or_else(PoisonError::into_inner);
+        *served = match *served {
+            Served::Nobody => Served::Only(audience),
+            Served::Only(only) if only == audience => Served::Only(audience),
+            _ => Served::Several,
+        };
+    }
+
+    /// Whether what the process printed may be told to a call of
+    /// `audience`'s: it served no call of another's.
+    pub(super) fn may_tell(&self, audience: Audience) -> bool {
+        match *self.served.lock().unwrap_or_else(PoisonError::into_inner) {
+            Served::Nobody => true,
+            Served::Only(only) => only == audience,
+            Served::Several => false,
         }
     }
 
@@ -117,7 +158,8 @@ impl ServerOutput {
 pub(super) struct ClientSide {
     server: Weak<Server>,
     pub(super) notes: Arc<Notes>,
-    /// Over HTTP, the answers to `tools/list` as the server sent them.
+    /// Over HTTP, the answers to `tools/list` as the server sent them (and
+    /// its log lines name the request whose stream they came on).
     pub(super) raw_lists: Option<Arc<RawLists>>,
     /// The server's name in the config, for the user to read.
     name: String,
@@ -147,7 +189,7 @@ impl ClientHandler for ClientSide {
     async fn create_elicitation(
         &self,
         request: ElicitRequestParams,
-        _context: RequestContext<RoleClient>,
+        context: RequestContext<RoleClient>,
     ) -> Result<ElicitResult, ErrorData> {
         if !self.elicits {
             return Err(ErrorData::invalid_request(
@@ -155,7 +197,15 @@ impl ClientHandler for ClientSide {
                 None,
             ));
         }
-        self.elicitations.forward(&self.name, request).await
+        self.notes.settled().await;
+        // Over HTTP, rmcp notes the request whose response stream it came on.
+        let related = match context.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(request)) => Some(request.clone()),
+            _ => None,
+        };
+        self.elicitations
+            .forward(&self.name, request, related.as_ref())
+            .await
     }
 
     async fn on_tool_list_changed(&self, _context: NotificationContext<RoleClient>) {
@@ -171,6 +221,7 @@ impl ClientHandler for ClientSide {
         params: ProgressNotificationParam,
         _context: NotificationContext<RoleClient>,
     ) {
+        self.notes.settled().await;
         self.notes.progress(&params);
     }
 
@@ -178,9 +229,24 @@ impl ClientHandler for ClientSide {
     async fn on_logging_message(
         &self,
         params: LoggingMessageNotificationParam,
-        _context: NotificationContext<RoleClient>,
+        context: NotificationContext<RoleClient>,
     ) {
-        self.notes.log(&params);
+        // Only ptc's HTTP client sets the member (over stdio a server could
+        // write it itself, naming another's call). rmcp 3.11 hands a
+        // notification's `_meta` over among the context's extensions (it
+        // moves them out before it takes `meta` from them), so both are read.
+        let related = self.raw_lists.as_ref().and_then(|_| {
+            [
+                Some(&context.meta),
+                context.extensions.get::<NotificationMetaObject>(),
+            ]
+            .into_iter()
+            .flatten()
+            .find_map(|meta| meta.get(RELATED_REQUEST))
+            .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+        });
+        self.notes.settled().await;
+        self.notes.log(&params, related.as_ref());
     }
 }
 

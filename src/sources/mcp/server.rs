@@ -9,8 +9,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest, RequestId,
-    ServerResult,
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
+    CustomResult, RequestId, ServerResult,
 };
 use rmcp::service::PeerRequestOptions;
 use rmcp::{Peer, RoleClient, ServiceError};
@@ -19,12 +19,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::McpOptions;
 use super::config::McpServerConfig;
-use super::connection::{ServerOutput, Session, start};
+use super::connection::{Audience, ServerOutput, Session, start};
 use super::elicit::Elicitations;
 use super::listing::{self, ListChanged, Relisting, list_entries};
 use super::notes::Notes;
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
+use crate::frontends::mcp::McpCaller;
 use crate::tool::availability::Absence;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};
@@ -50,6 +51,10 @@ enum State {
         failures: u32,
         since: Instant,
         why: String,
+        /// What the lost process printed, told with `why` to each call as
+        /// [`Server::printed`] allows (a process that never served a call
+        /// has it in `why`).
+        output: Option<Arc<ServerOutput>>,
     },
     /// Shut down with the handle: calls fail, nothing restarts.
     Stopped,
@@ -122,6 +127,7 @@ impl Server {
                 failures: 0,
                 since: Instant::now(),
                 why: "not started yet".to_owned(),
+                output: None,
             }),
             epochs: std::sync::atomic::AtomicU64::new(0),
             relisting: Relisting::default(),
@@ -245,11 +251,13 @@ impl Server {
             Err(_) => format!("did not start within {} ms", timeout.as_millis()),
         };
         stderr.settle().await;
+        // A process that served no call: what it printed is nobody's.
         let why = format!("{why}{}", stderr.describe());
         *state = State::Down {
             failures: failures + 1,
             since: Instant::now(),
             why: why.clone(),
+            output: None,
         };
         Err(why)
     }
@@ -335,8 +343,9 @@ impl Server {
     }
 
     /// The live session, restarting the server if it is down and its
-    /// backoff has passed.
-    async fn live(self: &Arc<Self>) -> Result<Live, ToolError> {
+    /// backoff has passed; what a lost process printed is told as a call of
+    /// `audience`'s may be told it.
+    async fn live(self: &Arc<Self>, audience: Audience) -> Result<Live, ToolError> {
         let mut state = self.state.lock().await;
         if let State::Up {
             peer,
@@ -355,8 +364,7 @@ impl Server {
                 });
             }
             stderr.settle().await;
-            let why = format!("it exited{}", stderr.describe());
-            *state = down_after(why);
+            *state = down_after("it exited".to_owned(), Arc::clone(stderr));
         }
         let wait = match &*state {
             State::Stopped => return Err(self.error("is stopped")),
@@ -364,10 +372,16 @@ impl Server {
                 failures,
                 since,
                 why,
+                output,
             } => {
                 let wait = self.options.delay_after(*failures);
-                wait.checked_sub(since.elapsed())
-                    .map(|left| (left, why.clone()))
+                wait.checked_sub(since.elapsed()).map(|left| {
+                    let printed = output
+                        .as_ref()
+                        .map(|output| self.printed(output, audience))
+                        .unwrap_or_default();
+                    (left, format!("{why}{printed}"))
+                })
             }
             State::Up { .. } => None,
         };
@@ -389,11 +403,37 @@ impl Server {
         ToolError::tool(format!("mcp server `{}` {what}", self.name))
     }
 
+    /// What `output`'s process printed (its stderr's last lines, a stray
+    /// line on stdout), for an error told to a call of `audience`'s: in
+    /// full when the process served calls of that audience only. One
+    /// process serves every MCP session of `ptc mcp --http`, and what it
+    /// printed may be about any of their calls: otherwise it goes to ptc's
+    /// log (once) and the call is told so.
+    fn printed(&self, output: &ServerOutput, audience: Audience) -> String {
+        let printed = output.describe();
+        if printed.is_empty() || output.may_tell(audience) {
+            return printed;
+        }
+        if !output.logged.swap(true, Ordering::AcqRel) {
+            tracing::warn!("mcp server `{}` stopped{printed}", self.name);
+        }
+        "; what it printed is in ptc's log, not here: it also served calls of other MCP sessions"
+            .to_owned()
+    }
+
     /// Marks the session `epoch` lost, unless a later one replaced it.
-    async fn lost(&self, epoch: u64, why: String) {
+    async fn lost(&self, epoch: u64, why: String, output: Option<Arc<ServerOutput>>) {
         let mut state = self.state.lock().await;
         if matches!(&*state, State::Up { epoch: e, .. } if *e == epoch) {
-            *state = down_after(why);
+            *state = match output {
+                Some(output) => down_after(why, output),
+                None => State::Down {
+                    failures: 1,
+                    since: Instant::now(),
+                    why,
+                    output: None,
+                },
+            };
         }
     }
 
@@ -403,11 +443,13 @@ impl Server {
     async fn call(self: &Arc<Self>, remote: &str, arguments: Value, cx: ToolContext) -> ToolResult {
         let cancelled = cx.cancellation();
         let aborted = || ToolError::new(ErrorCode::Aborted, "the call was cancelled");
+        let audience = cx.caller::<McpCaller>().map(|caller| caller.session);
         let live = tokio::select! {
             biased;
             () = cancelled.cancelled() => return Err(aborted()),
-            live = self.live() => live?,
+            live = self.live(audience) => live?,
         };
+        live.stderr.serves(audience);
         let mut params = CallToolRequestParams::new(remote.to_owned());
         if let Value::Object(arguments) = arguments {
             params = params.with_arguments(arguments);
@@ -417,14 +459,23 @@ impl Server {
         let _asking = live
             .elicitations
             .enter(&super::tools::qualified(&self.name, remote), &cx);
-        let sent = tokio::select! {
-            biased;
-            () = cancelled.cancelled() => return Err(aborted()),
-            sent = live.peer.send_cancellable_request(request, PeerRequestOptions::no_options()) => sent,
+        let (sent, _listening) = {
+            // What the server says about the call waits until it listens.
+            let _sending = live.notes.sending().await;
+            let sent = tokio::select! {
+                biased;
+                () = cancelled.cancelled() => return Err(aborted()),
+                sent = live.peer.send_cancellable_request(request, PeerRequestOptions::no_options()) => sent,
+            };
+            let listening = sent.as_ref().ok().and_then(|handle| {
+                _asking.sent(&handle.id);
+                live.notes
+                    .listen(handle.id.clone(), handle.progress_token.clone(), &cx)
+            });
+            (sent, listening)
         };
         let result = match sent {
             Ok(handle) => {
-                let _listening = live.notes.listen(handle.progress_token.clone(), &cx);
                 let abandoned = Abandoned::new(&live.peer, handle.id.clone());
                 let answer = tokio::select! {
                     biased;
@@ -442,7 +493,7 @@ impl Server {
             Err(ServiceError::McpError(error)) if error.code == UNREADABLE_ANSWER => {
                 let why = format!("sent an answer ptc cannot read: {}", error.message);
                 if ended_the_session(&error) {
-                    self.lost(live.epoch, why.clone()).await;
+                    self.lost(live.epoch, why.clone(), None).await;
                 }
                 Err(self.error(&why))
             }
@@ -452,9 +503,11 @@ impl Server {
             Err(error) if is_lost(&error, &live.peer) => {
                 // The session is gone: the next call starts afresh.
                 live.stderr.settle().await;
-                let why = format!("failed during the call ({error}){}", live.stderr.describe());
-                self.lost(live.epoch, why.clone()).await;
-                Err(self.error(&why))
+                let why = format!("failed during the call ({error})");
+                let printed = self.printed(&live.stderr, audience);
+                self.lost(live.epoch, why.clone(), Some(Arc::clone(&live.stderr)))
+                    .await;
+                Err(self.error(&format!("{why}{printed}")))
             }
             Err(error) => Err(self.error(&format!("answered the call oddly: {error}"))),
         }
@@ -515,9 +568,20 @@ impl ListChanged for Server {
 }
 
 /// A `tools/call` answer as JSON: a `CallToolResult`, or an empty result
-/// (no content); `None` for any other kind of answer.
+/// (no content); `None` for any other kind of answer. A result rmcp could
+/// not read as a `CallToolResult` (a content block of the wrong shape, such
+/// as a `resource_link` without a `uri`) comes as a custom result, and is
+/// read as one when it has one of its members: [`tool_result`] passes over
+/// the blocks it cannot read and keeps the rest.
 fn call_result(answer: ServerResult) -> Option<Value> {
     match answer {
+        ServerResult::CustomResult(CustomResult(value))
+            if ["content", "structuredContent", "isError"]
+                .iter()
+                .any(|member| value.get(member).is_some()) =>
+        {
+            Some(value)
+        }
         ServerResult::CallToolResult(mut result) => {
             // Moved, not copied: it may be most of the answer.
             let structured = result.structured_content.take();
@@ -578,11 +642,12 @@ fn is_lost(error: &ServiceError, peer: &Peer<RoleClient>) -> bool {
 }
 
 /// Down after a session was lost: the first restart is on the next call.
-fn down_after(why: String) -> State {
+fn down_after(why: String, output: Arc<ServerOutput>) -> State {
     State::Down {
         failures: 1,
         since: Instant::now(),
         why,
+        output: Some(output),
     }
 }
 
@@ -597,5 +662,47 @@ impl ToolHandler for McpTool {
         let server = Arc::clone(&self.server);
         let remote = Arc::clone(&self.remote);
         Box::pin(async move { server.call(&remote, arguments, cx).await })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `tools/call` answer as rmcp reads it, then as the program gets it.
+    fn value_of(answer: Value) -> Result<Value, String> {
+        let answer: ServerResult = serde_json::from_value(answer).unwrap();
+        let result = call_result(answer).ok_or("answered oddly")?;
+        tool_result(result)
+            .map(|output| output.value)
+            .map_err(|e| e.message)
+    }
+
+    #[test]
+    fn a_malformed_block_is_passed_over_and_the_rest_kept() {
+        let link = |uri: &str| json!({ "type": "resource_link", "uri": uri, "name": "n" });
+        let answer = json!({ "content": [
+            { "type": "text", "text": "2 matches" },
+            link("file:///a"),
+            { "type": "resource_link", "name": "no uri" },
+            { "type": "resource_link", "uri": 7, "name": "a number" },
+            link("file:///b"),
+        ] });
+        assert_eq!(
+            value_of(answer),
+            Ok(json!({ "text": "2 matches", "resourceLinks": [
+                { "uri": "file:///a", "name": "n" }, { "uri": "file:///b", "name": "n" }
+            ] }))
+        );
+        let failed = json!({ "isError": true, "content": [
+            { "type": "text", "text": "no such page" }, { "type": "image" }
+        ] });
+        assert_eq!(value_of(failed), Err("no such page".to_owned()));
+        // An answer that is no call result at all is still odd.
+        assert_eq!(
+            value_of(json!({ "rows": [] })),
+            Err("answered oddly".to_owned())
+        );
+        assert_eq!(value_of(json!({})), Ok(Value::Null));
     }
 }
