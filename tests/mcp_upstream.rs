@@ -154,6 +154,25 @@ fn an_upstream_elicitation_reaches_a_client_that_can_elicit_and_its_answer_goes_
     );
 }
 
+/// docs/mcp.md, "Elicitation from upstream servers": ptc forwards form
+/// elicitation only. A URL-mode request, sent during a call whose client
+/// can elicit forms, is refused with ptc's reason, and the client is
+/// never asked.
+#[test]
+fn an_upstream_url_elicitation_is_refused_and_never_shown() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.url"]({}))"#;
+    let mut scenario = eliciting(code, 30_000, "accept", json!({}), 0.0);
+    scenario["untilListed"] = json!(["relay.url"]);
+    let answer = drive(plan(&config, scenario));
+    let reply = returned(&answer);
+    assert_eq!(
+        reply["error"]["message"], "ptc forwards form elicitation only, not url",
+        "{answer}"
+    );
+    assert!(answer.get("elicitations").is_none(), "{answer}");
+}
+
 #[test]
 fn upstream_elicitations_past_the_bounds_are_refused_at_once() {
     let (_dir, config) = relay_config();
