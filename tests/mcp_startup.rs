@@ -19,11 +19,7 @@ use serde_json::{Value, json};
 
 use crate::common::{NoLeaks, eventually, tag_servers};
 
-/// How long `initialize` and `tools/list` may take with servers that hang:
-/// far above the 50 ms aimed at, so that a loaded machine passes, and far
-/// below the 30 s of a startup timeout, which waiting would take.
-const PROMPT: Duration = Duration::from_secs(1);
-/// How long anything else may take before the test gives up.
+/// How long anything may take before the test gives up.
 const LIVENESS: Duration = Duration::from_secs(30);
 
 /// A config entry that runs the startup server in `mode`.
@@ -33,14 +29,16 @@ fn startup_server(mode: &str) -> Value {
 }
 
 /// `sleep` with an argument no other process has, so the test can tell it
-/// is gone: a server that never answers `initialize`.
+/// is gone: a server that never answers `initialize`. Its startup timeout
+/// is ten minutes, so whatever waits for it outlasts any liveness bound.
 fn hanging_server() -> (Value, String) {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .subsec_nanos();
     let seconds = format!("1000.{:09}", nanos ^ std::process::id());
-    (json!({ "command": "sleep", "args": [seconds] }), seconds)
+    let entry = json!({ "command": "sleep", "args": [seconds], "startupTimeoutMs": 600_000 });
+    (entry, seconds)
 }
 
 /// Whether a process with `argument` on its command line still exists.
@@ -213,9 +211,9 @@ fn ptc_mcp_answers_at_once_while_a_server_hangs() {
     let mut ptc = PtcMcp::start(&["--mcp-config", config.to_str().unwrap()]);
     let initialize = ptc.initialize();
     let (listing, list) = ptc.list();
+    // Answered at all: waiting for `hang` would take its ten minutes, past
+    // the requests' liveness bound. (Aimed at: milliseconds.)
     eprintln!("with a hanging server: initialize {initialize:?}, tools/list {list:?}");
-    assert!(initialize < PROMPT, "initialize took {initialize:?}");
-    assert!(list < PROMPT, "tools/list took {list:?}");
     let text = description(&listing);
     assert!(
         text.contains(
@@ -513,13 +511,14 @@ async fn start_returns_at_once_and_ready_is_bounded_by_the_startup_timeout() {
     let registry = Registry::new();
     let started = Instant::now();
     let servers = McpServers::start(&config, &registry, McpOptions::default());
-    assert!(started.elapsed() < PROMPT, "{:?}", started.elapsed());
+    // At once: had `start` waited for the first attempt, the server would
+    // be described as failed already.
     assert!(run_code_description(&registry).contains("- MCP server `hang` is still starting"));
 
     let problems = servers.ready().await;
     let waited = started.elapsed();
     assert!(
-        waited >= Duration::from_millis(300) && waited < Duration::from_secs(10),
+        waited >= Duration::from_millis(300) && waited < LIVENESS,
         "{waited:?}"
     );
     let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();

@@ -226,6 +226,25 @@ fn an_upstream_forms_texts_are_escaped_and_marked_as_the_servers() {
     );
 }
 
+/// docs/mcp.md, "Elicitation from upstream servers": ptc forwards form
+/// elicitation only. A URL-mode request, sent during a call whose client
+/// can elicit forms, is refused with ptc's reason, and the client is
+/// never asked.
+#[test]
+fn an_upstream_url_elicitation_is_refused_and_never_shown() {
+    let (_dir, config) = relay_config();
+    let code = r#"return JSON.stringify(await tools["relay.url"]({}))"#;
+    let mut scenario = eliciting(code, 30_000, "accept", json!({}), 0.0);
+    scenario["untilListed"] = json!(["relay.url"]);
+    let answer = drive(plan(&config, scenario));
+    let reply = returned(&answer);
+    assert_eq!(
+        reply["error"]["message"], "ptc forwards form elicitation only, not url",
+        "{answer}"
+    );
+    assert!(answer.get("elicitations").is_none(), "{answer}");
+}
+
 #[test]
 fn upstream_elicitations_past_the_bounds_are_refused_at_once() {
     let (_dir, config) = relay_config();
@@ -262,16 +281,18 @@ fn upstream_elicitations_past_the_bounds_are_refused_at_once() {
 fn a_pending_upstream_elicitation_ends_with_the_runs_deadline() {
     let (_dir, config) = relay_config();
     let code = r#"return JSON.stringify(await tools["relay.ask"]({}))"#;
-    let mut scenario = eliciting(code, 1_500, "accept", json!({}), 8.0);
+    // The user would answer after a minute.
+    let mut scenario = eliciting(code, 1_500, "accept", json!({}), 60.0);
     scenario["after"] = json!(r#"return JSON.stringify(await tools["relay.replies"]({}))"#);
     let answer = drive(plan(&config, scenario));
     assert_eq!(
         answer["result"]["structuredContent"]["kind"], "timeout",
         "{answer}"
     );
-    // The answer came at the deadline, not when the user answered.
+    // The answer came at the deadline, not when the user answered (a
+    // liveness bound, half the user's minute).
     let seconds = answer["seconds"].as_f64().unwrap();
-    assert!(seconds < 6.0, "the run waited for the user: {seconds} s");
+    assert!(seconds < 30.0, "the run waited for the user: {seconds} s");
     // And the server was told then, not left waiting for the user.
     assert_eq!(answer["after"]["isError"], false, "{answer}");
     let replies: Value = serde_json::from_str(texts(&answer["after"])[0]).unwrap();

@@ -24,6 +24,8 @@ pub(crate) struct LineReader<In> {
     line: Vec<u8>,
     /// Bytes of a line too long to keep, passed over so far.
     skipped: Option<usize>,
+    /// Whether `line` is a whole line already returned.
+    whole: bool,
     max_bytes: usize,
 }
 
@@ -33,6 +35,7 @@ impl<In: AsyncBufRead + Unpin> LineReader<In> {
             input,
             line: Vec::new(),
             skipped: None,
+            whole: false,
             max_bytes,
         }
     }
@@ -46,7 +49,8 @@ impl<In: AsyncBufRead + Unpin> LineReader<In> {
     /// cancel-safe (what was read stays for the next call). The line read
     /// before is let go of first.
     pub(crate) async fn read(&mut self) -> std::io::Result<Read> {
-        if self.skipped.is_none() && !self.line.is_empty() {
+        if self.whole {
+            self.whole = false;
             self.recycle();
         }
         loop {
@@ -68,7 +72,10 @@ impl<In: AsyncBufRead + Unpin> LineReader<In> {
             if newline.is_some() {
                 return Ok(match self.skipped.take() {
                     Some(bytes) => Read::TooLong(bytes),
-                    None => Read::Line,
+                    None => {
+                        self.whole = true;
+                        Read::Line
+                    }
                 });
             }
         }
@@ -141,5 +148,25 @@ mod tests {
             }
         }
         assert_eq!(read, ["abc", "", "(6)", "x"]);
+    }
+
+    /// A read dropped mid-line (a `select!` taking another branch) keeps
+    /// what it read: the next read returns the whole line. Dropping that
+    /// part made `ptc mcp` pass over the rest of a request as a line that
+    /// is not JSON, and never answer it. (Paused time: the read takes
+    /// `sec`, waits, and is dropped at the timeout, whatever the machine.)
+    #[tokio::test(start_paused = true)]
+    async fn a_read_dropped_mid_line_loses_nothing() {
+        use tokio::io::AsyncWriteExt;
+        let (mut peer, ours) = tokio::io::duplex(64);
+        let mut reader = LineReader::new(tokio::io::BufReader::new(ours), 64);
+        peer.write_all(b"first\nsec").await.unwrap();
+        assert_eq!(reader.read().await.unwrap(), Read::Line);
+        assert_eq!(reader.line(), b"first");
+        let dropped = tokio::time::timeout(std::time::Duration::from_millis(50), reader.read());
+        assert!(dropped.await.is_err(), "no newline yet");
+        peer.write_all(b"ond\n").await.unwrap();
+        assert_eq!(reader.read().await.unwrap(), Read::Line);
+        assert_eq!(reader.line(), b"second");
     }
 }

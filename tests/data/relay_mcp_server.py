@@ -16,6 +16,9 @@ Tools:
 - `ask` (listed only to a client that declared `elicitation`): sends
   `elicitation/create` (the `message` and `form` of its arguments, else
   "Which branch?" and one text field) and answers with the client's reply;
+- `url` (listed likewise): sends a URL-mode `elicitation/create` (which
+  ptc, declaring form elicitation only, must refuse) and answers with the
+  reply;
 - `hostile` (listed likewise): sends one elicitation request of 100 kB,
   then ten at once, and answers with what became of each (`accept`, or
   `error: <message>`), and of the one it sent right after
@@ -56,6 +59,7 @@ def tools():
     ]
     if "elicitation" in CLIENT_CAPABILITIES:
         listed.append({"name": "ask", "inputSchema": {"type": "object"}})
+        listed.append({"name": "url", "inputSchema": {"type": "object"}})
         listed.append({"name": "hostile", "inputSchema": {"type": "object"}})
     return listed
 
@@ -99,17 +103,14 @@ def call(id, params):
         return answer(id, {"content": [text(json.dumps({"token": token is not None}))]})
     if name == "ask":
         arguments = params.get("arguments") or {}
-        send({"jsonrpc": "2.0", "id": "e1", "method": "elicitation/create", "params": {
+        return elicit(id, "e1", {
             "mode": "form", "message": arguments.get("message", "Which branch?"),
             "requestedSchema": arguments.get("form") or
-                {"type": "object", "properties": {"branch": {"type": "string"}}}}})
-        while True:
-            message = next_message()
-            if message.get("id") == "e1" and "method" not in message:
-                handle(message)
-                reply = message.get("result") or {"error": message.get("error")}
-                return answer(id, {"content": [text(json.dumps(reply))]})
-            handle(message)
+                {"type": "object", "properties": {"branch": {"type": "string"}}}})
+    if name == "url":
+        return elicit(id, "u1", {
+            "mode": "url", "message": "Sign in to continue.",
+            "url": "https://example.com/sign-in", "elicitationId": "sign-in-1"})
     if name == "hostile":
         ids = ["h1"] + [f"f{n}" for n in range(10)]
         for asked in ids:
@@ -124,6 +125,18 @@ def call(id, params):
     if name == "replies":
         return answer(id, {"content": [text(json.dumps(REPLIES))]})
     return answer(id, {"content": [text(json.dumps(name))]})
+
+
+def elicit(id, asked, params):
+    """Sends `elicitation/create` as `asked` and answers the call `id`
+    with the client's reply (its result, or `{"error": …}`)."""
+    send({"jsonrpc": "2.0", "id": asked, "method": "elicitation/create", "params": params})
+    while True:
+        message = next_message()
+        handle(message)
+        if message.get("id") == asked and "method" not in message:
+            reply = message.get("result") or {"error": message.get("error")}
+            return answer(id, {"content": [text(json.dumps(reply))]})
 
 
 def handle(message):
