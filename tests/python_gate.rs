@@ -1,7 +1,8 @@
 //! The gate for Python values (contracts §6, "What enters the host"): the
 //! programs of `tests/hostile/gate/*.py` hand the host values that would
 //! be gigabytes once copied (shared, deep, huge, inexact), through the
-//! `ptc` binary as a user runs it; each must end as its file says with the
+//! `ptc` binary as a user runs it (tools: `echo`, a command answering its
+//! arguments, and `big`, an 8 MB string); each must end as its file says with the
 //! host's peak memory under the bar, 3 × the heap limit + 100 MB.
 //!
 //! Each file's first lines say how it ends:
@@ -153,6 +154,9 @@ fn every_hostile_value_is_refused_at_the_gate_with_the_host_under_the_bar() {
     let echo = serde_json::json!([{
         "name": "echo", "readOnly": true,
         "command": ["sh", "-c", "cat"],
+    }, {
+        "name": "big", "readOnly": true,
+        "command": ["sh", "-c", "cat > /dev/null; printf '\"'; head -c 8000000 /dev/zero | tr '\\0' x; printf '\"'"],
     }]);
     std::fs::write(&manifest, echo.to_string()).unwrap();
     let slack = (yardstick(&manifest) * 20).max(Duration::from_secs(30));

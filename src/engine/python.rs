@@ -316,7 +316,7 @@ async fn drive(
                     .await?
             }
             TurnEvent::ResolveFutures { .. } => {
-                let settled = run.settled().await.ok_or(Ended::NeverFinishes)?;
+                let settled = run.settled().await?.ok_or(Ended::NeverFinishes)?;
                 checkout.resume_futures(settled, &mut on_print).await?
             }
         };
@@ -361,8 +361,11 @@ struct PyRun {
     images: Vec<Image>,
     calls_cancel: CancellationToken,
     /// Host memory the run's values hold (arguments waiting or in
-    /// flight), bounded by its memory limit.
+    /// flight), bounded by its memory limit with `results_held`.
     held: usize,
+    /// Host memory the results settled and not yet handed to the program
+    /// hold.
+    results_held: usize,
     printed: Arc<Printed>,
     /// The program, for positions and the failing line.
     code: String,
@@ -380,6 +383,7 @@ impl PyRun {
             images: Vec::new(),
             calls_cancel: CancellationToken::new(),
             held: 0,
+            results_held: 0,
             printed: Arc::new(Printed::new(&setup)),
             code: String::new(),
             setup,
@@ -491,10 +495,8 @@ impl PyRun {
         let held = self
             .held
             .saturating_add(usize::try_from(cost).unwrap_or(usize::MAX));
-        if held > self.setup.memory_limit {
-            return Err(Ended::HostMemory(
-                "tool arguments waiting or in flight count toward it".into(),
-            ));
+        if held.saturating_add(self.results_held) > self.setup.memory_limit {
+            return Err(Ended::HostMemory(HELD_VALUES.into()));
         }
         match measured.to_json(arguments) {
             Ok(json) => {
@@ -579,7 +581,10 @@ impl PyRun {
                         });
                     }
                 }
-                ResumeValue::Return(convert::to_monty(&output.value))
+                let value = convert::to_monty(&output.value);
+                // Held for the program until it takes it, as its arguments were.
+                self.results_held += unstable::graph_parts(&value).0.decoded_size();
+                ResumeValue::Return(value)
             }
             Err(error) => ResumeValue::Error(tool_call_error(&flight.name, &error)),
         };
@@ -588,21 +593,31 @@ impl PyRun {
     }
 
     /// Waits for at least one call to settle and takes every settled one;
-    /// `None` when nothing is in flight (the program can never go on).
-    async fn settled(&mut self) -> Option<Vec<(u32, ResumeValue)>> {
+    /// `None` when nothing is in flight (the program can never go on). The
+    /// results waiting for the program count toward the run's memory with
+    /// its arguments in flight: past it the run ends as `memory`.
+    async fn settled(&mut self) -> Result<Option<Vec<(u32, ResumeValue)>>, Ended> {
+        // The results handed over last time are the worker's now.
+        self.results_held = 0;
         if self.ready.is_empty() {
-            let (call_id, result) = match self.tasks.join_next().await? {
+            let Some(joined) = self.tasks.join_next().await else {
+                return Ok(None);
+            };
+            let (call_id, result) = match joined {
                 Ok(done) => done,
                 // A handler that panicked: the pipeline catches panics, so
                 // this is a task aborted while the run closes.
-                Err(_) => return None,
+                Err(_) => return Ok(None),
             };
             self.settle(call_id, result);
         }
         while let Some(Ok((call_id, result))) = self.tasks.try_join_next() {
             self.settle(call_id, result);
         }
-        Some(std::mem::take(&mut self.ready))
+        if self.held.saturating_add(self.results_held) > self.setup.memory_limit {
+            return Err(Ended::HostMemory(HELD_VALUES.into()));
+        }
+        Ok(Some(std::mem::take(&mut self.ready)))
     }
 
     /// How far the run got (for a limit's failure text).
@@ -655,6 +670,9 @@ impl PyRun {
         queued.len() + in_flight
     }
 }
+
+/// Why the host's copies of a run's values ended it as `memory`.
+const HELD_VALUES: &str = "tool arguments and results waiting or in flight count toward it";
 
 /// An exception for the program to catch.
 fn raise(kind: ExcType, message: String) -> ResumeValue {
