@@ -188,6 +188,33 @@ mod tests {
     }
 
     #[test]
+    fn refusals_say_what_and_the_limit() {
+        assert_eq!(
+            Refusal::TooLong { bytes: 20, max: 16 }.to_string(),
+            "the message is 20 bytes long, more than the 16 bytes ptc reads"
+        );
+        assert_eq!(
+            Refusal::TooCostly { max: 64 << 20 }.to_string(),
+            "the message holds so many values that parsing it would take more than 64 MiB of memory (the limit)"
+        );
+        assert_eq!(
+            Refusal::Malformed("EOF".into()).to_string(),
+            "the message is not JSON: EOF"
+        );
+    }
+
+    #[test]
+    fn arguments_too_large_say_the_bound_and_the_cost_when_known() {
+        let known = arguments_too_large(Some(1 << 30));
+        assert_eq!(
+            known,
+            "the arguments would take more than 64 MiB of memory once copied out of the program (1073741824 bytes), the most a call's arguments may take (a value passed n times is copied n times): pass less"
+        );
+        assert!(!arguments_too_large(None).contains("bytes)"));
+        assert!(arguments_too_large(None).starts_with("the arguments would take more than 64 MiB"));
+    }
+
+    #[test]
     fn a_meter_refuses_past_its_budget_and_not_at_it() {
         let mut meter = Meter::new(PER_VALUE + 4);
         assert_eq!(meter.value(), Ok(()));

@@ -127,11 +127,11 @@ pub enum Carried {
 
 impl Carried {
     /// `value` whole, or its preview when its JSON is over 16 KiB
-    /// (written once, into a buffer of at most that much).
+    /// (written once, keeping only what a preview shows).
     pub fn of(value: &Value) -> Self {
         let mut head = Head {
             kept: Vec::new(),
-            keep: EVENT_VALUE_BYTES + 1,
+            keep: EVENT_PREVIEW_BYTES,
             total: 0,
         };
         // Writing JSON into `Head` cannot fail.
@@ -139,7 +139,6 @@ impl Carried {
         if head.total <= EVENT_VALUE_BYTES {
             return Self::Whole(value.clone());
         }
-        head.kept.truncate(EVENT_PREVIEW_BYTES);
         let start = match String::from_utf8(head.kept) {
             Ok(text) => text,
             Err(cut) => {

@@ -165,7 +165,20 @@ mod tests {
     }
 
     #[test]
+    fn every_kind_of_value_is_counted() {
+        // true, -1, 1.5, "s", null, 18446744073709551615 and the array.
+        let text = br#"[true,-1,1.5,"s",null,18446744073709551615]"#;
+        assert_eq!(json_text(text, SMALL), Ok(text.len() + 7 * PER_VALUE));
+    }
+
+    #[test]
     fn long_text_is_refused_by_its_length() {
+        // Exactly the bound is read.
+        let at = Bound {
+            max_bytes: 11,
+            max_cost: 1 << 20,
+        };
+        assert!(json_text(b"\"123456789\"", at).is_ok());
         let bound = Bound {
             max_bytes: 8,
             max_cost: 1 << 20,

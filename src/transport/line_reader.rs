@@ -127,6 +127,7 @@ mod tests {
 
     #[tokio::test]
     async fn lines_past_the_bound_are_counted_not_kept() {
+        assert_eq!(LineReader::new(&b""[..], 5).max_bytes(), 5);
         let input = b"short\n0123456789\nok\nunfinished";
         assert_eq!(
             all(input, 5).await,
