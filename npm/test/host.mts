@@ -385,6 +385,47 @@ async function runIdsAndSignals(): Promise<void> {
   await assert.rejects(again.runCode("return 4"), PtcExitedError);
 }
 
+/** Resolves when `signal` aborts, with its reason; rejects after 30 s (only so a lost abort fails instead of hanging). */
+function abortOf(signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) return Promise.resolve(signal.reason);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the signal was not aborted within 30 s")), 30_000);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve(signal.reason);
+    });
+  });
+}
+
+// When ptc dies, a tool handler and an approver still running see their
+// signals aborted, with the session's PtcExitedError as the reason, by the
+// time the requests in flight reject with it.
+async function ptcDiesUnderAToolAndAnApprover(): Promise<void> {
+  const signals: AbortSignal[] = [];
+  let bothIn = (): void => {};
+  const inside = new Promise<void>((resolve) => (bothIn = resolve));
+  const enter = (signal: AbortSignal): Promise<unknown> => {
+    if (signals.push(signal) === 2) bothIn();
+    return abortOf(signal);
+  };
+  const ptc = await Ptc.start({
+    tools: [
+      { name: "wait", handler: async (_args: unknown, { signal }) => { throw await enter(signal); } },
+      { name: "asked", policy: "ask", handler: () => "ran" },
+    ],
+    approver: async (_request, { signal }) => { await enter(signal); return false; },
+  });
+  const runs = [ptc.runCode("return await tools.wait({})"), ptc.runCode("return await tools.asked({})")];
+  await inside;
+  assert.ok(ptc.pid !== undefined);
+  process.kill(ptc.pid, "SIGKILL");
+  const killed = (error: unknown): boolean => error instanceof PtcExitedError && error.message === "ptc serve was killed by SIGKILL";
+  for (const run of runs) await assert.rejects(run, killed);
+  assert.deepEqual(signals.map((signal) => signal.aborted), [true, true]);
+  for (const signal of signals) assert.ok(killed(signal.reason), String(signal.reason));
+  assert.equal(await ptc.close(), null); // killed: no status
+}
+
 // A run keeps its first `maxEvents` events and counts the rest; listeners see every one.
 async function boundedEvents(): Promise<void> {
   const seen: RunEvent[] = [];
@@ -460,6 +501,7 @@ main()
   .then(boundedEvents)
   .then(aCallTooLargeToRead)
   .then(runIdsAndSignals)
+  .then(ptcDiesUnderAToolAndAnApprover)
   .then(() => {
     finished = true;
     console.log("host.mts: bounds and odd answers ok");

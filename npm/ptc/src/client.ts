@@ -32,7 +32,7 @@ export interface ToolContext {
   id: string;
   /** The run's id; absent for a tool invoked directly. */
   runId?: string;
-  /** Aborted when ptc stops waiting for this call (the run ended, timed out or was cancelled, or the tool's `timeoutMs` expired). */
+  /** Aborted when ptc stops waiting for this call (the run ended, timed out or was cancelled, or the tool's `timeoutMs` expired), and when ptc exits (the reason a {@link PtcExitedError}). */
   signal: AbortSignal;
 }
 
@@ -286,6 +286,11 @@ export class Ptc {
       throw error;
     }
     return ptc;
+  }
+
+  /** The `ptc serve` process's id (`undefined` when it could not be spawned). */
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   /** ptc's stderr when started with `stderr: "pipe"`, else `null`. */
