@@ -17,6 +17,7 @@ import {
   type ApprovalAnswer,
   type ApprovalRequest,
   type Approver,
+  type Json,
   type RunEvent,
   type RunOutcome,
   type Tool,
@@ -426,6 +427,33 @@ async function ptcDiesUnderAToolAndAnApprover(): Promise<void> {
   assert.equal(await ptc.close(), null); // killed: no status
 }
 
+// Aborting an invoke's signal cancels it as it cancels a run: ptc gets
+// `$/cancel`, and the tool invoked (directly, or by the invoked `run_code`'s
+// program) sees its own signal aborted.
+async function cancellingAnInvoke(): Promise<void> {
+  let started = (_signal: AbortSignal): void => {};
+  const ptc = await Ptc.start({
+    config: { mode: "both" },
+    tools: [{ name: "wait", handler: (_args: unknown, { signal }) => { started(signal); return abortOf(signal).then(() => "late"); } }],
+  });
+  const calls: Array<[string, Json]> = [["wait", {}], ["run_code", { code: "return await tools.wait({})", description: "waits" }]];
+  const results = [];
+  for (const [name, args] of calls) {
+    const toolSignal = new Promise<AbortSignal>((resolve) => (started = resolve));
+    const controller = new AbortController();
+    const invoked = ptc.invoke(name, args, { signal: controller.signal });
+    const signal = await toolSignal;
+    controller.abort();
+    results.push(await invoked);
+    assert.equal(String(await abortOf(signal)), "Error: ptc stopped waiting for this call");
+  }
+  assert.deepEqual(
+    results.map((r) => [r.isError, r.error?.code ?? r.kind]),
+    [[true, "ABORTED"], [true, "cancelled"]],
+  );
+  await ptc.close();
+}
+
 // A run keeps its first `maxEvents` events and counts the rest; listeners see every one.
 async function boundedEvents(): Promise<void> {
   const seen: RunEvent[] = [];
@@ -502,6 +530,7 @@ main()
   .then(aCallTooLargeToRead)
   .then(runIdsAndSignals)
   .then(ptcDiesUnderAToolAndAnApprover)
+  .then(cancellingAnInvoke)
   .then(() => {
     finished = true;
     console.log("host.mts: bounds and odd answers ok");

@@ -236,6 +236,46 @@ def test_cancelling_run_code_cancels_the_run_and_its_python_tool() -> None:
     assert after.text == "2"
 
 
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("wait_forever", {}),
+        ("run_code", {"code": "await tools.wait_forever({})", "description": "waits"}),
+    ],
+)
+def test_cancelling_invoke_cancels_the_call_and_its_python_tool(name: str, arguments: dict[str, Any]) -> None:
+    """A `tools/invoke` is cancellable like a `run_code` (docs/host-protocol.md):
+    cancelling the task awaiting `invoke` sends ptc `$/cancel`, and the tool
+    invoked (directly, or by the program of an invoked `run_code`) is
+    cancelled."""
+
+    async def main() -> ptc.CallResult:
+        started = asyncio.Event()
+        cancelled = asyncio.Event()
+
+        @ptc.tool
+        async def wait_forever() -> None:
+            started.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+
+        async with ptc.Session(tools=[wait_forever, add], config={"mode": "both"}) as session:
+            task = asyncio.ensure_future(session.invoke(name, arguments))
+            await asyncio.wait_for(started.wait(), 30)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            # ptc got $/cancel for the invoke and told the tool it stopped waiting.
+            await asyncio.wait_for(cancelled.wait(), 30)
+            return await session.invoke("add", {"a": 1})
+
+    after = run(main())
+    assert (after.is_error, after.value) == (False, 2)
+
+
 def test_a_run_past_its_deadline_times_out_and_cancels_its_tool() -> None:
     cancelled = threading.Event()
 

@@ -398,7 +398,10 @@ export class Ptc {
    * Runs a tool call exactly as the model made it (`tools/invoke`): the
    * model's call of `run_code`, or (modes `native`/`both`) of a tool. The
    * full pipeline runs (visibility, validation, policy); a failure is a
-   * result with `isError: true`.
+   * result with `isError: true`. Aborting `options.signal` cancels the call
+   * as it cancels a run (ptc gets `$/cancel`, the tool's handler sees its
+   * signal aborted): the result is then an `ABORTED` failure, or for
+   * `run_code` a `cancelled` outcome.
    */
   async invoke(name: string, args: unknown = {}, options: { signal?: AbortSignal } = {}): Promise<InvokeResult> {
     return this.request<InvokeResult>("tools/invoke", { name, arguments: args }, options.signal);

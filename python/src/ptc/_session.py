@@ -706,7 +706,8 @@ class Session:
     async def invoke(self, name: str, arguments: Any) -> CallResult:
         """Answers a tool call the model made, as it made it (``run_code``
         included): the full pipeline runs (visibility, validation, policy).
-        Cancelling the awaiting task cancels the call."""
+        Cancelling the awaiting task cancels the call as it cancels a run:
+        ptc gets ``$/cancel``, and the tool it called is cancelled."""
         result = await self._request(
             "tools/invoke", {"name": name, "arguments": arguments}, cancellable=True
         )
