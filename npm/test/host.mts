@@ -378,7 +378,12 @@ async function runIdsAndSignals(): Promise<void> {
   const again = await Ptc.start();
   assert.equal((await again.runCode("return 1", { runId: "again" })).text, "1");
   assert.equal((await again.runCode("return 2", { runId: "again" })).text, "2");
-  assert.equal((await again.runCode("return 5", { runId: "" })).runId, ""); // as given, even empty
+  // A chosen id is used as given; an empty one (which reads as "no run") is refused before anything is sent.
+  await assert.rejects(
+    again.runCode("return 5", { runId: "" }),
+    (error: unknown) => error instanceof RangeError && error.message === "runId must not be empty: leave it out for a fresh one",
+  );
+  assert.equal((await again.runCode("return 5", { runId: " " })).runId, " ");
   const aborted = new AbortController();
   aborted.abort();
   await assert.rejects(again.runCode("return 3", { signal: aborted.signal }), (error: unknown) => error === aborted.signal.reason);

@@ -124,7 +124,7 @@ export interface RunOptions {
   description?: string;
   /** The run's deadline in ms; default the session's `defaultTimeoutMs`. */
   timeoutMs?: number;
-  /** The run's id; default a fresh one. */
+  /** The run's id, used as given (events, approvals and `tools/call` carry it); not empty. Default a fresh one. */
   runId?: string;
   /** Run escalated (contracts §6): the justification the approver is shown. */
   escalate?: string;
@@ -364,9 +364,12 @@ export class Ptc {
    * tools. A program's failure is an outcome with `isError: true` and a
    * `kind`, not an exception.
    *
-   * @throws {PtcRequestError} a malformed request (a `timeoutMs` out of range, a `runId` in use); {@link PtcExitedError} ptc ended.
+   * @throws {RangeError} an empty `runId` (nothing is sent); {@link PtcRequestError} a malformed request (a `timeoutMs` out of range, a `runId` in use); {@link PtcExitedError} ptc ended.
    */
   async runCode(code: string, options: RunOptions = {}): Promise<RunOutcome> {
+    if (options.runId === "") {
+      throw new RangeError("runId must not be empty: leave it out for a fresh one");
+    }
     runCounter += 1;
     const runId = options.runId ?? `node-${process.pid}-${runCounter}-${Math.random().toString(36).slice(2, 8)}`;
     const params: Record<string, Json> = {
