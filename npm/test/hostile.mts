@@ -148,6 +148,9 @@ async function aLineTiedToNothingIsSkippedWithAWarning(): Promise<void> {
       ["line", "[1, 2]"],
       ["line", "null"],
       ["line", "5"],
+      // Blank lines are skipped without a word.
+      ["line", ""],
+      ["line", " \t\r"],
       ["big", '{"jsonrpc":"2.0","method":"run/event","params":{"runId":"someone else","text":"', 2 * LIMIT, '"}}'],
       ["line", '{"jsonrpc":"2.0","id":999,"result":{"cut'],
       ["line", '{"jsonrpc":"2.0","method":"run/event","params":7}'],
@@ -159,6 +162,14 @@ async function aLineTiedToNothingIsSkippedWithAWarning(): Promise<void> {
   assert.equal(warnings.length, 7, warnings.join("\n"));
   assert.ok(warnings.every((w) => w.startsWith("ptc: skipped a line from ptc serve: ")), warnings.join("\n"));
   assert.match(warnings[4] ?? "", /a message of 2,097,/);
+  assert.deepEqual(
+    warnings.slice(1, 4).map((w) => w.replace("ptc: skipped a line from ptc serve: ", "")),
+    [
+      "a JSON array where a message (an object) belongs",
+      "a JSON null where a message (an object) belongs",
+      "a JSON number where a message (an object) belongs",
+    ],
+  );
   await ptc.close();
 }
 
