@@ -388,6 +388,22 @@ def test_invoke_answers_the_models_run_code_call() -> None:
     assert (result.outcome.events, result.outcome.events_not_kept) == ([], 0)  # invoke keeps no events
 
 
+def test_invoke_answers_a_tool_call_with_its_value_or_its_error() -> None:
+    @ptc.tool
+    def guarded(path: str) -> str:
+        raise ptc.ToolError("not yours", code="DENIED")
+
+    async def main() -> tuple[ptc.CallResult, ptc.CallResult]:
+        async with ptc.Session(tools=[add, guarded], config={"mode": "both"}) as session:
+            return await session.invoke("add", {"a": 1}), await session.invoke("guarded", {"path": "/etc"})
+
+    ok, failed = run(main())
+    assert (ok.is_error, ok.value, ok.error, ok.outcome, ok.text) == (False, 2, None, None, "2")
+    assert (failed.is_error, failed.value, failed.outcome) == (True, None, None)
+    assert failed.error == {"code": "DENIED", "message": "not yours"}
+    assert failed.text == "Error: not yours"
+
+
 def test_close_leaves_no_process_behind() -> None:
     async def main() -> None:
         session = ptc.Session()
