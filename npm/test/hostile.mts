@@ -170,6 +170,12 @@ async function aLineTiedToNothingIsSkippedWithAWarning(): Promise<void> {
       "a JSON number where a message (an object) belongs",
     ],
   );
+  // A message whose handling throws (its method cannot be made a string) is reported; the session goes on.
+  warnings.length = 0;
+  const odd = await ptc.runCode(actions(["line", '{"jsonrpc":"2.0","id":5,"method":{"toString":1}}'], ["answer", "after"]));
+  assert.equal(odd.text, "after");
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.deepEqual(warnings, ["ptc: a message from ptc serve could not be handled: Cannot convert object to primitive value"]);
   await ptc.close();
 }
 
