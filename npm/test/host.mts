@@ -246,6 +246,11 @@ async function main(): Promise<void> {
   await assert.rejects(ptc.runCode("return 1", { timeoutMs: 0 }), PtcRequestError);
 
   // A listener that throws is reported as a warning; the run and the session go on.
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => {
+    warnings.push(warning.message);
+  };
+  process.on("warning", onWarning);
   const noisy = await ptc.runCode(`console.log("hi"); return 1`, {
     onEvent: () => {
       throw new Error("a listener's bug");
@@ -253,6 +258,9 @@ async function main(): Promise<void> {
   });
   assert.equal(noisy.text, "hi\n1");
   assert.equal(noisy.events.length, 1);
+  await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+  process.off("warning", onWarning);
+  assert.deepEqual(warnings, ["an onEvent listener threw: a listener's bug"]);
 
   // Closing answers the runs in flight as cancelled, then ptc exits 0.
   const inflight = ptc.runCode(`while (true) {}`, { timeoutMs: 20000 });
