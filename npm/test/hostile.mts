@@ -104,6 +104,7 @@ async function anUnreadableEventFailsItsRunAndNothingElse(hostile: unknown[], sa
 
 async function anUnreadableAnswerFailsThatRequestAndNothingElse(): Promise<void> {
   const { ptc } = await fake();
+  warnings.length = 0;
   await assert.rejects(
     ptc.runCode(actions(["big", '{"jsonrpc":"2.0","id":2,"result":{"runId":"r","content":[{"type":"text","text":"', 3 * LIMIT, '"}]}}'])),
     (error: unknown) =>
@@ -113,6 +114,7 @@ async function anUnreadableAnswerFailsThatRequestAndNothingElse(): Promise<void>
   );
   assert.equal((await ptc.runCode(actions(["answer", "after"]))).text, "after");
   await ptc.close();
+  assert.deepEqual(warnings, []); // the request failed, and nothing else: not a word
 }
 
 async function anUnreadableRequestOfPtcsIsAnsweredAsAFailure(): Promise<void> {
@@ -124,6 +126,7 @@ async function anUnreadableRequestOfPtcsIsAnsweredAsAFailure(): Promise<void> {
       return true;
     },
   });
+  warnings.length = 0;
   const outcome = await ptc.runCode(
     actions(
       ["big", '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"runId":"r","id":"r:ptc:1","name":"echo","arguments":{"s":"', 2 * LIMIT, '"}}}'],
