@@ -15,6 +15,8 @@
 //   ["hold"]                     leaves this run unanswered until $/cancel or a later "release"
 //   ["release", runId, text]     answers a held run
 //   ["await", id]                waits for the host's answer to its request `id`
+//   ["fail", error]              answers this run with the JSON-RPC error `error` (any JSON)
+//   ["sleep", ms]                waits `ms` milliseconds
 
 import { appendFileSync, writeSync } from "node:fs";
 import { createInterface } from "node:readline";
@@ -77,6 +79,12 @@ async function runCode(id, params) {
       case "release":
         answer(held.get(action[1]), action[1], action[2]);
         held.delete(action[1]);
+        break;
+      case "sleep":
+        await new Promise((resolve) => setTimeout(resolve, action[1]));
+        break;
+      case "fail":
+        send({ id, error: action[1] });
         break;
       case "await":
         if (!answered.has(action[1])) await new Promise((resolve) => waiting.set(action[1], resolve));

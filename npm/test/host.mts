@@ -17,6 +17,7 @@ import {
   type ApprovalAnswer,
   type ApprovalRequest,
   type Approver,
+  type Json,
   type RunEvent,
   type RunOutcome,
   type Tool,
@@ -245,6 +246,11 @@ async function main(): Promise<void> {
   await assert.rejects(ptc.runCode("return 1", { timeoutMs: 0 }), PtcRequestError);
 
   // A listener that throws is reported as a warning; the run and the session go on.
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => {
+    warnings.push(warning.message);
+  };
+  process.on("warning", onWarning);
   const noisy = await ptc.runCode(`console.log("hi"); return 1`, {
     onEvent: () => {
       throw new Error("a listener's bug");
@@ -252,6 +258,9 @@ async function main(): Promise<void> {
   });
   assert.equal(noisy.text, "hi\n1");
   assert.equal(noisy.events.length, 1);
+  await new Promise((resolve) => setImmediate(resolve)); // warnings are emitted on the next tick
+  process.off("warning", onWarning);
+  assert.deepEqual(warnings, ["an onEvent listener threw: a listener's bug"]);
 
   // Closing answers the runs in flight as cancelled, then ptc exits 0.
   const inflight = ptc.runCode(`while (true) {}`, { timeoutMs: 20000 });
@@ -377,12 +386,85 @@ async function runIdsAndSignals(): Promise<void> {
   const again = await Ptc.start();
   assert.equal((await again.runCode("return 1", { runId: "again" })).text, "1");
   assert.equal((await again.runCode("return 2", { runId: "again" })).text, "2");
-  assert.equal((await again.runCode("return 5", { runId: "" })).runId, ""); // as given, even empty
+  // A chosen id is used as given; an empty one (which reads as "no run") is refused before anything is sent.
+  await assert.rejects(
+    again.runCode("return 5", { runId: "" }),
+    (error: unknown) => error instanceof RangeError && error.message === "runId must not be empty: leave it out for a fresh one",
+  );
+  assert.equal((await again.runCode("return 5", { runId: " " })).runId, " ");
   const aborted = new AbortController();
   aborted.abort();
   await assert.rejects(again.runCode("return 3", { signal: aborted.signal }), (error: unknown) => error === aborted.signal.reason);
   await again.close();
   await assert.rejects(again.runCode("return 4"), PtcExitedError);
+}
+
+/** Resolves when `signal` aborts, with its reason; rejects after 30 s (only so a lost abort fails instead of hanging). */
+function abortOf(signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) return Promise.resolve(signal.reason);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error("the signal was not aborted within 30 s")), 30_000);
+    signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      resolve(signal.reason);
+    });
+  });
+}
+
+// When ptc dies, a tool handler and an approver still running see their
+// signals aborted, with the session's PtcExitedError as the reason, by the
+// time the requests in flight reject with it.
+async function ptcDiesUnderAToolAndAnApprover(): Promise<void> {
+  const signals: AbortSignal[] = [];
+  let bothIn = (): void => {};
+  const inside = new Promise<void>((resolve) => (bothIn = resolve));
+  const enter = (signal: AbortSignal): Promise<unknown> => {
+    if (signals.push(signal) === 2) bothIn();
+    return abortOf(signal);
+  };
+  const ptc = await Ptc.start({
+    tools: [
+      { name: "wait", handler: async (_args: unknown, { signal }) => { throw await enter(signal); } },
+      { name: "asked", policy: "ask", handler: () => "ran" },
+    ],
+    approver: async (_request, { signal }) => { await enter(signal); return false; },
+  });
+  const runs = [ptc.runCode("return await tools.wait({})"), ptc.runCode("return await tools.asked({})")];
+  await inside;
+  assert.ok(ptc.pid !== undefined);
+  process.kill(ptc.pid, "SIGKILL");
+  const killed = (error: unknown): boolean => error instanceof PtcExitedError && error.message === "ptc serve was killed by SIGKILL";
+  for (const run of runs) await assert.rejects(run, killed);
+  assert.deepEqual(signals.map((signal) => signal.aborted), [true, true]);
+  for (const signal of signals) assert.ok(killed(signal.reason), String(signal.reason));
+  assert.equal(await ptc.close(), null); // killed: no status
+}
+
+// Aborting an invoke's signal cancels it as it cancels a run: ptc gets
+// `$/cancel`, and the tool invoked (directly, or by the invoked `run_code`'s
+// program) sees its own signal aborted.
+async function cancellingAnInvoke(): Promise<void> {
+  let started = (_signal: AbortSignal): void => {};
+  const ptc = await Ptc.start({
+    config: { mode: "both" },
+    tools: [{ name: "wait", handler: (_args: unknown, { signal }) => { started(signal); return abortOf(signal).then(() => "late"); } }],
+  });
+  const calls: Array<[string, Json]> = [["wait", {}], ["run_code", { code: "return await tools.wait({})", description: "waits" }]];
+  const results = [];
+  for (const [name, args] of calls) {
+    const toolSignal = new Promise<AbortSignal>((resolve) => (started = resolve));
+    const controller = new AbortController();
+    const invoked = ptc.invoke(name, args, { signal: controller.signal });
+    const signal = await toolSignal;
+    controller.abort();
+    results.push(await invoked);
+    assert.equal(String(await abortOf(signal)), "Error: ptc stopped waiting for this call");
+  }
+  assert.deepEqual(
+    results.map((r) => [r.isError, r.error?.code ?? r.kind]),
+    [[true, "ABORTED"], [true, "cancelled"]],
+  );
+  await ptc.close();
 }
 
 // A run keeps its first `maxEvents` events and counts the rest; listeners see every one.
@@ -460,6 +542,8 @@ main()
   .then(boundedEvents)
   .then(aCallTooLargeToRead)
   .then(runIdsAndSignals)
+  .then(ptcDiesUnderAToolAndAnApprover)
+  .then(cancellingAnInvoke)
   .then(() => {
     finished = true;
     console.log("host.mts: bounds and odd answers ok");

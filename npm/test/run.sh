@@ -100,11 +100,13 @@ node out/readme.mjs > readme.out || fail "npm/ptc/README.md's example failed"
 head -1 readme.out | grep -q '^false {"city":"Paris","celsius":18}' || fail "npm/ptc/README.md's example printed: $(cat readme.out)"
 node out/main-readme.mjs > main-readme.out || fail "the README's From Node example failed"
 check "the README's From Node example" '{"city":"Paris","celsius":18}' "$(cat main-readme.out)"
-# A script that never calls close() still ends, and ptc with it.
+# A script that never calls close() still ends, and ptc with it: neither an
+# answered request, nor a refused one, nor an approval keeps Node running.
 serve_of_project="$project/node_modules/@ptc/.*/bin/ptc serve"
 out=$(timeout 20 node --input-type=module -e '
   import { Ptc } from "ptc";
-  const ptc = await Ptc.start({ tools: [{ name: "add", handler: ({ a, b }) => a + b }] });
+  const ptc = await Ptc.start({ tools: [{ name: "add", policy: "ask", handler: ({ a, b }) => a + b }], approver: () => true });
+  await ptc.runCode("return 1", { timeoutMs: 0 }).then(() => console.log("timeoutMs 0 was not refused"), () => {});
   console.log((await ptc.runCode("return await tools.add({ a: 1, b: 2 })")).text);') ||
   fail "a script without close() did not end by itself (status $?)"
 check "a script without close()" 3 "$out"

@@ -25,7 +25,8 @@ library answered. Actions (each a JSON array):
 - ``["signal", n]``: kills itself with signal ``n``.
 
 ``initialize`` answers the version FAKE_SERVE_VERSION (default
-``0.0.0-fake``).
+``0.0.0-fake``), or, with FAKE_SERVE_INITIALIZE set, that JSON as its
+whole result.
 
 With FAKE_SERVE_DEAF set it does not exit at the end of its input.
 """
@@ -130,7 +131,10 @@ def main() -> None:
         params = message.get("params") or {}
         if method == "initialize":
             version = os.environ.get("FAKE_SERVE_VERSION", "0.0.0-fake")
-            send({"id": rid, "result": {"name": "ptc", "version": version, "protocolVersion": 1}})
+            result = {"name": "ptc", "version": version, "protocolVersion": 1}
+            if "FAKE_SERVE_INITIALIZE" in os.environ:
+                result = json.loads(os.environ["FAKE_SERVE_INITIALIZE"])
+            send({"id": rid, "result": result})
         elif method == "tools/register":
             names = [t["name"] for t in params.get("tools", [])]
             send({"id": rid, "result": {"registered": names, "count": len(names)}})

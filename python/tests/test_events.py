@@ -102,6 +102,25 @@ def test_a_run_id_in_use_is_refused_and_the_description_defaults_to_empty() -> N
     assert seen == ["", "ships"]
 
 
+def test_a_run_id_is_used_as_given_and_an_empty_one_is_refused() -> None:
+    """A run id the host chose is the run's (events, approvals, the
+    outcome); an empty one would read as "no run" wherever a run id is
+    tested for truth, so it is refused before anything is sent."""
+
+    async def main() -> tuple[ptc.Outcome, ptc.Outcome]:
+        async with ptc.Session(tools=[fail]) as session:
+            with pytest.raises(ValueError, match="^run_id must not be empty: pass None"):
+                await session.run_code("return 1", run_id="")
+            chosen = await session.run_code("try { await tools.fail({}) } catch {} return 1", run_id=" ")
+            fresh = await session.run_code("return 2", run_id=None)
+            return chosen, fresh
+
+    chosen, fresh = run(main())
+    assert chosen.run_id == " " and {e.run_id for e in chosen.events} == {" "}
+    assert chosen.events[0].id == " :ptc:1"
+    assert re.fullmatch(r"py-[0-9a-f]{16}", fresh.run_id), fresh.run_id
+
+
 def test_a_session_before_start_while_closing_and_after_close() -> None:
     cancelled = asyncio.Event()
     started = asyncio.Event()

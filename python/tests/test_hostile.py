@@ -325,28 +325,32 @@ def test_a_call_of_a_tool_the_host_lacks_is_answered_as_a_failure(fake: tuple[Pa
     assert reply["error"] == {"code": -32000, "message": "no Python tool is named `nope`"}
 
 
-def test_cancelling_a_request_sends_cancel_only_for_a_run(fake: tuple[Path, Path]) -> None:
+def test_cancelling_a_request_sends_cancel_only_for_a_run_or_an_invoke(fake: tuple[Path, Path]) -> None:
     import asyncio
 
     binary, log = fake
 
     async def main() -> None:
         async with ptc.Session(binary=binary) as session:
-            # The fake never answers `presentation`; cancelling it sends nothing.
+            # The fake never answers `presentation` nor `tools/invoke`;
+            # cancelling the first sends nothing, the invoke is cancelled.
             waiting = asyncio.ensure_future(session.presentation())
             held = asyncio.ensure_future(session.run_code(actions(["hold"]), run_id="held"))
+            invoked = asyncio.ensure_future(session.invoke("anything", {}))
             await asyncio.sleep(0.2)
-            waiting.cancel()
-            held.cancel()
-            for task in (waiting, held):
+            for task in (waiting, held, invoked):
+                task.cancel()
+            for task in (waiting, held, invoked):
                 with pytest.raises(asyncio.CancelledError):
                     await task
 
     run(main())
     sent = read_log(log)
     held_rid = next(m["id"] for m in sent if m.get("method") == "run_code")
+    invoke_rid = next(m["id"] for m in sent if m.get("method") == "tools/invoke")
     assert [m for m in sent if m.get("method") == "$/cancel"] == [
-        {"jsonrpc": "2.0", "method": "$/cancel", "params": {"id": held_rid}}
+        {"jsonrpc": "2.0", "method": "$/cancel", "params": {"id": held_rid}},
+        {"jsonrpc": "2.0", "method": "$/cancel", "params": {"id": invoke_rid}},
     ]
 
 
@@ -391,6 +395,70 @@ def test_a_session_starts_once_with_its_environment(fake: tuple[Path, Path]) -> 
             return session.version, str(twice.value)
 
     assert run(main()) == ("9.9.9", "the session is already started")
+
+
+def test_an_initialize_answer_that_is_not_an_object_leaves_the_version_unknown(
+    fake: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    binary, _ = fake
+    monkeypatch.setenv("FAKE_SERVE_INITIALIZE", "[1]")
+
+    async def main() -> tuple[str | None, str]:
+        async with ptc.Session(binary=binary) as session:
+            return session.version, (await session.run_code(actions(["answer", "after"]))).text
+
+    assert run(main()) == (None, "after")
+
+
+def test_a_request_of_ptcs_still_unanswered_at_close_says_how_ptc_ended(fake: tuple[Path, Path]) -> None:
+    import asyncio
+
+    binary, _ = fake
+
+    async def main() -> ptc.ServerExited:
+        async with ptc.Session(binary=binary) as session:
+            # The fake never answers `presentation`: sent before the run's
+            # request (its task runs first), it is still waiting at close.
+            waiting = asyncio.ensure_future(session.presentation())
+            assert (await session.run_code(actions(["answer", "ok"]))).text == "ok"
+        with pytest.raises(ptc.ServerExited) as closed:
+            await waiting
+        return closed.value
+
+    closed = run(main())
+    assert (str(closed), closed.returncode) == ("the session is closed", 0)
+
+
+def test_an_id_ptc_uses_for_two_calls_at_once_is_answered_twice_without_an_error(
+    fake: tuple[Path, Path],
+) -> None:
+    import asyncio
+
+    binary, _ = fake
+    reported: list[dict[str, Any]] = []
+    calls: list[int] = []
+
+    @ptc.tool
+    async def twice(n: int) -> int:
+        calls.append(n)
+        await asyncio.sleep(0)
+        return n
+
+    async def main() -> ptc.Outcome:
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: reported.append(context))
+        async with ptc.Session(binary=binary, tools=[twice]) as session:
+            return await session.run_code(
+                actions(
+                    ["request", 9, "tools/call", {"name": "twice", "arguments": {"n": 1}}],
+                    ["request", 9, "tools/call", {"name": "twice", "arguments": {"n": 2}}],
+                    ["await", 9],
+                    ["answer", "ok"],
+                )
+            )
+
+    assert run(main()).text == "ok"
+    assert sorted(calls) == [1, 2]
+    assert reported == []  # each call's end forgets its id once, without a KeyError
 
 
 @pytest.mark.parametrize(

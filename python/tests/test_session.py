@@ -236,6 +236,46 @@ def test_cancelling_run_code_cancels_the_run_and_its_python_tool() -> None:
     assert after.text == "2"
 
 
+@pytest.mark.parametrize(
+    ("name", "arguments"),
+    [
+        ("wait_forever", {}),
+        ("run_code", {"code": "await tools.wait_forever({})", "description": "waits"}),
+    ],
+)
+def test_cancelling_invoke_cancels_the_call_and_its_python_tool(name: str, arguments: dict[str, Any]) -> None:
+    """A `tools/invoke` is cancellable like a `run_code` (docs/host-protocol.md):
+    cancelling the task awaiting `invoke` sends ptc `$/cancel`, and the tool
+    invoked (directly, or by the program of an invoked `run_code`) is
+    cancelled."""
+
+    async def main() -> ptc.CallResult:
+        started = asyncio.Event()
+        cancelled = asyncio.Event()
+
+        @ptc.tool
+        async def wait_forever() -> None:
+            started.set()
+            try:
+                await asyncio.Event().wait()
+            except asyncio.CancelledError:
+                cancelled.set()
+                raise
+
+        async with ptc.Session(tools=[wait_forever, add], config={"mode": "both"}) as session:
+            task = asyncio.ensure_future(session.invoke(name, arguments))
+            await asyncio.wait_for(started.wait(), 30)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            # ptc got $/cancel for the invoke and told the tool it stopped waiting.
+            await asyncio.wait_for(cancelled.wait(), 30)
+            return await session.invoke("add", {"a": 1})
+
+    after = run(main())
+    assert (after.is_error, after.value) == (False, 2)
+
+
 def test_a_run_past_its_deadline_times_out_and_cancels_its_tool() -> None:
     cancelled = threading.Event()
 
@@ -346,6 +386,22 @@ def test_invoke_answers_the_models_run_code_call() -> None:
     assert result.text == "42"
     assert result.outcome is not None and result.outcome.sub_calls == 1
     assert (result.outcome.events, result.outcome.events_not_kept) == ([], 0)  # invoke keeps no events
+
+
+def test_invoke_answers_a_tool_call_with_its_value_or_its_error() -> None:
+    @ptc.tool
+    def guarded(path: str) -> str:
+        raise ptc.ToolError("not yours", code="DENIED")
+
+    async def main() -> tuple[ptc.CallResult, ptc.CallResult]:
+        async with ptc.Session(tools=[add, guarded], config={"mode": "both"}) as session:
+            return await session.invoke("add", {"a": 1}), await session.invoke("guarded", {"path": "/etc"})
+
+    ok, failed = run(main())
+    assert (ok.is_error, ok.value, ok.error, ok.outcome, ok.text) == (False, 2, None, None, "2")
+    assert (failed.is_error, failed.value, failed.outcome) == (True, None, None)
+    assert failed.error == {"code": "DENIED", "message": "not yours"}
+    assert failed.text == "Error: not yours"
 
 
 def test_close_leaves_no_process_behind() -> None:

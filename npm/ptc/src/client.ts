@@ -32,7 +32,7 @@ export interface ToolContext {
   id: string;
   /** The run's id; absent for a tool invoked directly. */
   runId?: string;
-  /** Aborted when ptc stops waiting for this call (the run ended, timed out or was cancelled, or the tool's `timeoutMs` expired). */
+  /** Aborted when ptc stops waiting for this call (the run ended, timed out or was cancelled, or the tool's `timeoutMs` expired), and when ptc exits (the reason a {@link PtcExitedError}). */
   signal: AbortSignal;
 }
 
@@ -124,7 +124,7 @@ export interface RunOptions {
   description?: string;
   /** The run's deadline in ms; default the session's `defaultTimeoutMs`. */
   timeoutMs?: number;
-  /** The run's id; default a fresh one. */
+  /** The run's id, used as given (events, approvals and `tools/call` carry it); not empty. Default a fresh one. */
   runId?: string;
   /** Run escalated (contracts §6): the justification the approver is shown. */
   escalate?: string;
@@ -288,6 +288,11 @@ export class Ptc {
     return ptc;
   }
 
+  /** The `ptc serve` process's id (`undefined` when it could not be spawned). */
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** ptc's stderr when started with `stderr: "pipe"`, else `null`. */
   get stderr(): Readable | null {
     return this.child.stderr;
@@ -359,9 +364,12 @@ export class Ptc {
    * tools. A program's failure is an outcome with `isError: true` and a
    * `kind`, not an exception.
    *
-   * @throws {PtcRequestError} a malformed request (a `timeoutMs` out of range, a `runId` in use); {@link PtcExitedError} ptc ended.
+   * @throws {RangeError} an empty `runId` (nothing is sent); {@link PtcRequestError} a malformed request (a `timeoutMs` out of range, a `runId` in use); {@link PtcExitedError} ptc ended.
    */
   async runCode(code: string, options: RunOptions = {}): Promise<RunOutcome> {
+    if (options.runId === "") {
+      throw new RangeError("runId must not be empty: leave it out for a fresh one");
+    }
     runCounter += 1;
     const runId = options.runId ?? `node-${process.pid}-${runCounter}-${Math.random().toString(36).slice(2, 8)}`;
     const params: Record<string, Json> = {
@@ -393,7 +401,10 @@ export class Ptc {
    * Runs a tool call exactly as the model made it (`tools/invoke`): the
    * model's call of `run_code`, or (modes `native`/`both`) of a tool. The
    * full pipeline runs (visibility, validation, policy); a failure is a
-   * result with `isError: true`.
+   * result with `isError: true`. Aborting `options.signal` cancels the call
+   * as it cancels a run (ptc gets `$/cancel`, the tool's handler sees its
+   * signal aborted): the result is then an `ABORTED` failure, or for
+   * `run_code` a `cancelled` outcome.
    */
   async invoke(name: string, args: unknown = {}, options: { signal?: AbortSignal } = {}): Promise<InvokeResult> {
     return this.request<InvokeResult>("tools/invoke", { name, arguments: args }, options.signal);

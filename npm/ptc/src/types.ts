@@ -200,7 +200,8 @@ export type ApprovalAnswer = boolean | { approved: boolean; reason?: string };
 /**
  * Decides approvals. Throwing, or a rejected promise, refuses. `signal` is
  * aborted when ptc stops waiting (the run ended or was cancelled, or the
- * approval wait limit passed).
+ * approval wait limit passed), and when ptc exits (the reason a
+ * `PtcExitedError`).
  */
 export type Approver = (
   request: ApprovalRequest,

@@ -676,17 +676,23 @@ class Session:
         """Runs a program; its failures (syntax, runtime, timeout, memory,
         cancelled, denied) are outcomes with ``is_error``, not exceptions.
 
+        ``run_id`` is used as given (events, approvals and ``tools/call``
+        carry it); None, the default, makes a fresh one.
         ``justification``, when given, asks for an escalated run (the
         approver decides before it starts). Cancelling the awaiting task
         cancels the run (ptc gets ``$/cancel``; tools still running are
         cancelled).
 
         Raises:
+            ValueError: an empty ``run_id`` (nothing is sent).
             ProtocolError: a malformed request (``timeout_ms`` out of range,
                 a ``run_id`` already running).
             ServerExited: the process ended.
         """
-        run_id = run_id or f"py-{uuid.uuid4().hex[:16]}"
+        if run_id is None:
+            run_id = f"py-{uuid.uuid4().hex[:16]}"
+        elif run_id == "":
+            raise ValueError("run_id must not be empty: pass None (the default) for a fresh one")
         params: dict[str, Any] = {"code": code, "description": description, "runId": run_id}
         if timeout_ms is not None:
             params["timeoutMs"] = timeout_ms
@@ -706,7 +712,8 @@ class Session:
     async def invoke(self, name: str, arguments: Any) -> CallResult:
         """Answers a tool call the model made, as it made it (``run_code``
         included): the full pipeline runs (visibility, validation, policy).
-        Cancelling the awaiting task cancels the call."""
+        Cancelling the awaiting task cancels the call as it cancels a run:
+        ptc gets ``$/cancel``, and the tool it called is cancelled."""
         result = await self._request(
             "tools/invoke", {"name": name, "arguments": arguments}, cancellable=True
         )
