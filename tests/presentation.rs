@@ -188,6 +188,18 @@ async fn a_host_chosen_run_id_belongs_to_one_live_run() {
         )
         .await;
     assert_eq!(again.unwrap().text(), "again");
+    let empty = engine
+        .run_code(
+            RunRequest::new("return 1").run_id(""),
+            RunOptions::default(),
+        )
+        .await;
+    assert_eq!(
+        empty.unwrap_err(),
+        RunError::InvalidArguments(
+            "runId must not be empty: leave it out and the run gets a fresh one".into()
+        )
+    );
 }
 
 #[test]

@@ -38,7 +38,8 @@ impl RunIds {
     /// dropped, or a fresh one.
     ///
     /// # Errors
-    /// The host's choice belongs to a run that has not ended.
+    /// The host's choice is empty (it would read as "no run" to a host that
+    /// tests a run id for truth), or belongs to a run that has not ended.
     pub(super) fn assign(
         self: &Arc<Self>,
         chosen: Option<String>,
@@ -47,6 +48,11 @@ impl RunIds {
             let n = self.minted.fetch_add(1, Ordering::Relaxed) + 1;
             return Ok((format!("{}-{n}", self.prefix).into(), None));
         };
+        if id.is_empty() {
+            return Err(RunError::InvalidArguments(
+                "runId must not be empty: leave it out and the run gets a fresh one".into(),
+            ));
+        }
         let id: Arc<str> = id.into();
         if !self.lock().insert(Arc::clone(&id)) {
             return Err(RunError::InvalidArguments(format!(
