@@ -181,7 +181,7 @@ def test_a_session_before_start_while_closing_and_after_close() -> None:
 
 def test_a_config_json_cannot_carry_is_refused_before_it_is_sent() -> None:
     async def main() -> None:
-        async with ptc.Session(config={"defaultTimeoutMs": float("nan")}):  # type: ignore[typeddict-item]
+        async with ptc.Session(config={"defaultTimeoutMs": float("nan")}):  # type: ignore[arg-type]
             pass
 
     with pytest.raises(ValueError, match="Out of range float values are not JSON compliant"):
