@@ -200,20 +200,38 @@ fn names(listing: &Value) -> Vec<String> {
         .collect()
 }
 
+/// `run_code` with `code` under a deadline of `timeout_ms`: its text and
+/// whether it is an error.
+fn run_code(ptc: &mut PtcMcp, code: &str, timeout_ms: u64) -> (String, bool) {
+    let (result, _) = ptc.request(
+        "tools/call",
+        json!({ "name": "run_code",
+                "arguments": { "code": code, "description": "d", "timeoutMs": timeout_ms } }),
+    );
+    let text = result["content"][0]["text"].as_str().unwrap().to_owned();
+    (text, result["isError"] == true)
+}
+
 #[test]
-fn ptc_mcp_answers_at_once_while_a_server_hangs() {
+fn a_hanging_server_delays_tools_list_by_the_startup_wait_alone() {
     let dir = tempfile::tempdir().unwrap();
     let (hang, argument) = hanging_server();
     let config = write_config(
         dir.path(),
         json!({ "hang": hang, "ok": startup_server("ready") }),
     );
-    let mut ptc = PtcMcp::start(&["--mcp-config", config.to_str().unwrap()]);
+    let mut ptc = PtcMcp::start(&[
+        "--mcp-config",
+        config.to_str().unwrap(),
+        "--startup-wait-ms",
+        "1500",
+    ]);
     let initialize = ptc.initialize();
     let (listing, list) = ptc.list();
     // Answered at all: waiting for `hang` would take its ten minutes, past
-    // the requests' liveness bound. (Aimed at: milliseconds.)
+    // the requests' liveness bound. `initialize` is aimed at milliseconds.
     eprintln!("with a hanging server: initialize {initialize:?}, tools/list {list:?}");
+    assert!(list >= Duration::from_millis(1500), "{list:?}");
     let text = description(&listing);
     assert!(
         text.contains(
@@ -221,19 +239,16 @@ fn ptc_mcp_answers_at_once_while_a_server_hangs() {
         ),
         "{text}"
     );
+    assert!(
+        text.contains("\"ok.mid\"("),
+        "ready within the wait: {text}"
+    );
 
-    let code =
-        r#"try { await tools["hang.zeta"]({}) } catch (e) { return e.code + " " + e.message }"#;
-    let (result, _) = ptc.request(
-        "tools/call",
-        json!({ "name": "run_code", "arguments": { "code": code, "description": "d" } }),
-    );
-    let said = result["content"][0]["text"].as_str().unwrap();
-    assert_eq!(
-        said,
-        "UNKNOWN_TOOL tool `hang.zeta` is not available yet: MCP server `hang` is still \
-         starting (its tools are registered when it is ready)"
-    );
+    // A call to it waits for it: here until the run's deadline.
+    let (said, is_error) = run_code(&mut ptc, r#"return await tools["hang.zeta"]({})"#, 1000);
+    assert!(is_error, "{said}");
+    assert!(said.contains("(timeout)"), "{said}");
+    assert!(said.contains("waiting on `hang.zeta`"), "{said}");
 
     assert!(process_with_argument(&argument), "sleep runs meanwhile");
     drop(ptc);
@@ -247,6 +262,38 @@ fn ptc_mcp_answers_at_once_while_a_server_hangs() {
     }
 }
 
+/// Issue 41: a client that lists once, or calls at once, right after
+/// `initialize` finds the tools of a server that is ready a moment later.
+#[test]
+fn the_first_listing_and_the_first_call_find_a_server_still_starting() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), json!({ "slow": startup_server("slow:1500") }));
+    let mut ptc = PtcMcp::start(&["--mcp-config", config.to_str().unwrap()]);
+    ptc.initialize();
+    let (listing, _) = ptc.list();
+    let text = description(&listing);
+    assert!(text.contains("\"slow.mid\"("), "{text}");
+    assert!(!text.contains("is still starting"), "{text}");
+    drop(ptc);
+
+    let mut ptc = PtcMcp::start(&["--mcp-config", config.to_str().unwrap()]);
+    ptc.initialize();
+    let code = r#"return await tools["slow.alpha"]({})"#;
+    let (said, is_error) = run_code(&mut ptc, code, 30_000);
+    assert!(!is_error, "{said}");
+    assert_eq!(said, "alpha");
+    drop(ptc);
+
+    // In native mode the client calls the tool itself.
+    let mut ptc = PtcMcp::start(&["--mode", "native", "--mcp-config", config.to_str().unwrap()]);
+    ptc.initialize();
+    let (result, _) = ptc.request(
+        "tools/call",
+        json!({ "name": "slow.alpha", "arguments": {} }),
+    );
+    assert_eq!(result["content"][0]["text"], "alpha", "{result}");
+}
+
 #[test]
 fn a_slow_server_joins_later_at_its_place_with_list_changed() {
     let dir = tempfile::tempdir().unwrap();
@@ -255,7 +302,15 @@ fn a_slow_server_joins_later_at_its_place_with_list_changed() {
         dir.path(),
         json!({ "slow": startup_server("slow:1500"), "fast": startup_server("ready") }),
     );
-    let mut ptc = PtcMcp::start(&["--mode", "native", "--mcp-config", config.to_str().unwrap()]);
+    // Listed at once, without waiting for the slow server.
+    let mut ptc = PtcMcp::start(&[
+        "--mode",
+        "native",
+        "--mcp-config",
+        config.to_str().unwrap(),
+        "--startup-wait-ms",
+        "0",
+    ]);
     ptc.initialize();
     let (first, _) = ptc.list();
     assert!(

@@ -308,3 +308,27 @@ fn typescript_client_approves_with_accept_and_refuses_with_decline() {
         );
     }
 }
+
+/// Issue 41: a one-shot client (as the Inspector CLI's `tools/call`) calls
+/// `run_code` the moment it has connected, before the real memory server
+/// behind `ptc mcp` is ready: the run's call waits for the server.
+#[test]
+fn a_one_shot_call_finds_a_real_server_still_starting() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = json!({ "mcpServers": {
+        "memory": { "command": crate::mcp_sources::npm_server("mcp-server-memory"),
+                    "env": { "MEMORY_FILE_PATH": dir.path().join("memory.jsonl") } },
+    } });
+    let config_path = dir.path().join("mcp.json");
+    std::fs::write(&config_path, config.to_string()).unwrap();
+    let code = "const graph = await tools['memory.read_graph']({}); return graph.entities.length";
+    let answer = drive_ts(&json!({
+        "server": { "stdio": { "command": env!("CARGO_BIN_EXE_ptc"),
+                               "args": ["mcp", "--mcp-config", config_path] } },
+        "list": false,
+        "calls": [run_code("first", code)],
+    }));
+    let result = &answer["calls"][0]["result"];
+    assert_eq!(result["isError"], false, "{answer}");
+    assert_eq!(texts(result), ["0"], "{answer}");
+}

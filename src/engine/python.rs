@@ -456,7 +456,10 @@ impl PyRun {
             ));
             title
         });
-        let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
+        let read_only = self
+            .setup
+            .scope
+            .schedules_as_read_only(tool.as_ref(), &name);
         self.scheduler.submit(
             read_only,
             Queued {

@@ -306,6 +306,28 @@ impl Registry {
         source.call_error(name)
     }
 
+    /// Whether a declared source is still starting: the one `name` would
+    /// be a tool of, or with `None`, any.
+    pub(crate) fn is_starting(&self, name: Option<&str>) -> bool {
+        self.sources().iter().any(|source| {
+            source.absence == Some(Absence::Starting) && name.is_none_or(|n| source.covers(n))
+        })
+    }
+
+    /// Resolves once no declared source is starting (the one `name` would
+    /// be a tool of, or with `None`, any): each ends its first start ready
+    /// or failed within its own start-up timeout. Callers bound the wait
+    /// by their own deadline besides.
+    pub(crate) async fn started(&self, name: Option<&str>) {
+        // Subscribed before looking, so no change falls in between.
+        let mut changes = self.changes();
+        while self.is_starting(name) {
+            if changes.changed().await.is_err() {
+                return;
+            }
+        }
+    }
+
     fn sources(&self) -> std::sync::MutexGuard<'_, Vec<DeclaredSource>> {
         self.inner
             .sources
@@ -682,7 +704,46 @@ impl Scope {
     }
 
     /// [`call`](Self::call) with the tool already looked up (`None`: unknown).
+    /// A call to a tool of a source that is still starting waits for it
+    /// (until it is ready or failed, or the call is cancelled), then is
+    /// looked up again; any other call is answered as at once as before.
     pub(crate) fn call_resolved(
+        &self,
+        tool: Option<Arc<RegisteredTool>>,
+        call: Call,
+        options: CallOptions,
+    ) -> impl std::future::Future<Output = ToolResult> + Send + 'static {
+        use futures::future::Either;
+        if tool.is_none() && self.registry.is_starting(Some(&call.name)) {
+            let scope = self.clone();
+            return Either::Left(async move {
+                tokio::select! {
+                    () = scope.registry.started(Some(&call.name)) => {}
+                    () = options.cancel.cancelled() => {}
+                }
+                let tool = scope.lookup(&call.name);
+                scope.execute(tool, call, options).await
+            });
+        }
+        Either::Right(self.execute(tool, call, options))
+    }
+
+    /// How a sub-call to `name`, looked up as `tool`, is scheduled: a tool
+    /// of a source still starting counts as mutating (it runs alone), since
+    /// whether it writes is not known until the source is ready; an
+    /// unknown tool as read-only (it is refused at once).
+    pub(crate) fn schedules_as_read_only(
+        &self,
+        tool: Option<&Arc<RegisteredTool>>,
+        name: &str,
+    ) -> bool {
+        match tool {
+            Some(tool) => tool.definition.read_only,
+            None => !self.registry.is_starting(Some(name)),
+        }
+    }
+
+    fn execute(
         &self,
         tool: Option<Arc<RegisteredTool>>,
         call: Call,
@@ -727,8 +788,9 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::call::ToolContext;
+    use crate::tool::call::{ErrorCode, ToolContext};
     use serde_json::Value;
+    use tokio_util::sync::CancellationToken;
 
     fn tool(name: &str) -> Tool {
         Tool::new(
@@ -853,6 +915,62 @@ mod tests {
             registry.absence_notes(),
             ["MCP server `t` is still starting: its tools (`t.*`) are not declared yet."]
         );
+    }
+
+    #[tokio::test]
+    async fn a_call_to_a_source_still_starting_waits_for_it() {
+        let registry = Registry::new();
+        registry.add(tool("host")).unwrap();
+        registry.declare_source("s", "MCP server `s`", "s.");
+        registry.declare_source("t", "MCP server `t`", "t.");
+        let scope = registry.scope();
+        assert!(registry.is_starting(Some("s.x")) && registry.is_starting(None));
+        assert!(!registry.is_starting(Some("host")));
+        // A mutating call of the source may be one of them: it runs alone.
+        assert!(!scope.schedules_as_read_only(None, "s.x"));
+        assert!(scope.schedules_as_read_only(None, "nothing"));
+
+        let waiting = tokio::spawn(scope.call(
+            Call::new("1", "s.x", serde_json::json!({"k": 1})),
+            CallOptions::default(),
+        ));
+        let failing = tokio::spawn(scope.call(
+            Call::new("2", "t.x", serde_json::json!({})),
+            CallOptions::default(),
+        ));
+        let cancel = CancellationToken::new();
+        let cancelled = tokio::spawn(scope.call(
+            Call::new("3", "s.x", serde_json::json!({})),
+            CallOptions::default().with_cancel(cancel.clone()),
+        ));
+        tokio::task::yield_now().await;
+        assert!(!waiting.is_finished() && !failing.is_finished());
+        cancel.cancel();
+        let error = cancelled.await.unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::AbortedBeforeDispatch);
+
+        registry.replace_source("s", vec![tool("s.x")]);
+        assert_eq!(
+            waiting.await.unwrap().unwrap().value,
+            serde_json::json!({"k": 1})
+        );
+        assert!(registry.is_starting(None), "`t` still is");
+        registry.set_absence(
+            "t",
+            Some(Absence::Failed {
+                why: "no".to_owned(),
+                retry_at: None,
+            }),
+        );
+        let error = failing.await.unwrap().unwrap_err();
+        assert_eq!(error.code, ErrorCode::UnknownTool);
+        assert!(
+            error.message.contains("failed to start: no"),
+            "{}",
+            error.message
+        );
+        registry.started(None).await;
+        assert!(!registry.is_starting(None));
     }
 
     #[test]

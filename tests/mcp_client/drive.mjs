@@ -13,6 +13,8 @@
 //   calls:  [{ label, name, arguments, cancelAtProgress?, timeoutMs?,
 //              resetTimeoutOnProgress? }], made one after another after
 //           `tools/list` (which is where the SDK learns the output schemas).
+//   list:   false to call without listing first, as a one-shot client
+//           does (the Inspector CLI's `tools/call`); `tools` is then [].
 //           `cancelAtProgress` aborts the call at its first progress
 //           notification (the SDK sends notifications/cancelled);
 //           `timeoutMs` is the SDK's request timeout (default 60 s), reset
@@ -88,7 +90,7 @@ async function call(spec) {
 let output;
 try {
   await client.connect(transportOf(plan.server));
-  const listed = await client.listTools();
+  const listed = plan.list === false ? { tools: [] } : await client.listTools();
   const calls = [];
   for (const spec of plan.calls ?? []) calls.push(await call(spec));
   output = { tools: listed.tools, calls };

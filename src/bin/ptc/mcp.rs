@@ -50,6 +50,11 @@ pub(crate) struct McpArgs {
     /// answered 503.
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
     max_sessions: Option<u32>,
+    /// How long tools/list (and a direct call of a tool not listed yet)
+    /// waits for --mcp-config servers still starting [default: 10000; 0:
+    /// answer at once]. A run's sub-calls wait within its deadline instead.
+    #[arg(long, value_name = "MS")]
+    startup_wait_ms: Option<u64>,
 }
 
 /// `--http`'s address: IP:PORT, or localhost:PORT for the IPv4 loopback.
@@ -89,6 +94,9 @@ pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     registry.set_language(language);
     let engine = Engine::new(registry, args.limits.mcp_limits()?)?;
     let server = McpServer::new(engine, Mode::from(args.mode));
+    if let Some(ms) = args.startup_wait_ms {
+        server.set_startup_wait(std::time::Duration::from_millis(ms));
+    }
     let asked = server.client_elicits();
     tokio::spawn(async move { told.send_replace(Some(asked.await)) });
     let served = match args.http {

@@ -103,7 +103,10 @@ impl Shared {
             ));
             titled
         });
-        let read_only = tool.as_ref().is_none_or(|t| t.definition.read_only);
+        let read_only = self
+            .setup
+            .scope
+            .schedules_as_read_only(tool.as_ref(), &name);
         st.scheduler.submit(
             read_only,
             SubCall {

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
@@ -68,10 +69,15 @@ impl Drop for Session {
     }
 }
 
+/// How long `tools/list` waits for tool sources still starting, by default.
+const STARTUP_WAIT: Duration = Duration::from_secs(10);
+
 struct Inner {
     engine: Engine,
     scope: Scope,
     calls: AtomicU64,
+    /// [`McpServer::set_startup_wait`], in milliseconds.
+    startup_wait_ms: AtomicU64,
     /// Whether the first client to initialize can elicit (form mode).
     client_elicits: tokio::sync::watch::Sender<Option<bool>>,
 }
@@ -95,6 +101,7 @@ impl McpServer {
                 engine,
                 scope,
                 calls: AtomicU64::new(0),
+                startup_wait_ms: AtomicU64::new(STARTUP_WAIT.as_millis() as u64),
                 client_elicits: tokio::sync::watch::Sender::new(None),
             }),
             session: Arc::default(),
@@ -120,6 +127,28 @@ impl McpServer {
             told.wait_for(Option::is_some)
                 .await
                 .is_ok_and(|told| *told == Some(true))
+        }
+    }
+
+    /// How long `tools/list`, and a direct call of a tool not listed yet,
+    /// wait for tool sources (MCP servers) that are still starting, so a
+    /// client that lists once or calls at once finds their tools. By
+    /// default 10 s; zero answers at once. A sub-call of
+    /// a run waits for its source within the run's deadline instead.
+    pub fn set_startup_wait(&self, wait: Duration) {
+        let ms = u64::try_from(wait.as_millis()).unwrap_or(u64::MAX);
+        self.inner.startup_wait_ms.store(ms, Ordering::Relaxed);
+    }
+
+    /// Waits, at most the startup wait, until no tool source is starting
+    /// (the one `name` would be a tool of, or with `None`, any), or the
+    /// request is cancelled.
+    async fn sources_started(&self, name: Option<&str>, cancel: &CancellationToken) {
+        let wait = Duration::from_millis(self.inner.startup_wait_ms.load(Ordering::Relaxed));
+        tokio::select! {
+            () = self.engine().registry().started(name) => {}
+            () = tokio::time::sleep(wait) => {}
+            () = cancel.cancelled() => {}
         }
     }
 
@@ -167,8 +196,9 @@ impl ServerHandler for McpServer {
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.sources_started(None, &context.ct).await;
         let presentation = self.engine().presentation(&self.inner.scope, None);
         let definitions = self.inner.scope.definitions();
         Ok(ListToolsResult::with_all_items(mapping::mcp_tools(
@@ -183,6 +213,9 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
+        if self.lookup(&name).is_none() && self.engine().registry().is_starting(Some(&name)) {
+            self.sources_started(Some(&name), &context.ct).await;
+        }
         // MCP answers a tool the server does not list with a protocol error.
         let Some(structured) = self.lookup(&name) else {
             return Err(ErrorData::invalid_params(
