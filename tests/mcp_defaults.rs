@@ -42,6 +42,37 @@ fn a_bare_ptc_mcp_serves_nothing_and_says_what_to_pass() {
     }
 }
 
+/// Issue 41: an operator cannot give the model a deadline the client
+/// would cut without saying the client waits that long.
+#[test]
+fn a_deadline_past_what_the_client_waits_is_refused_at_launch() {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().to_str().unwrap();
+    let (code, stderr) = ptc_exit(
+        dir.path(),
+        &["mcp", "--workspace", workspace, "--timeout-ms", "90000"],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(
+        stderr,
+        "ptc: --timeout-ms 90000 is longer than the client waits for an answer \
+         (--client-timeout-ms 60000, so at most 55000): pass --client-timeout-ms \
+         when the client waits longer or resets its timeout on progress\n"
+    );
+    let (code, stderr) = ptc_exit(
+        dir.path(),
+        &[
+            "mcp",
+            "--workspace",
+            workspace,
+            "--client-timeout-ms",
+            "999",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--client-timeout-ms"), "{stderr}");
+}
+
 /// The tools a Python client sees from `ptc mcp --mode native` with `args`.
 fn native_names(dir: &Path, args: &[&str]) -> Vec<String> {
     let mut all = vec!["mcp", "--mode", "native"];

@@ -319,7 +319,10 @@ fn python_client_cancels_a_looping_run_and_the_server_goes_on() {
             "code": "await tools.list_dir({ path: '.' })\nfor (;;) {}",
             "after": "return 'still serving'"
         }),
-        ("stdio", fixture.stdio(&["--timeout-ms", "600000"])),
+        (
+            "stdio",
+            fixture.stdio(&["--timeout-ms", "600000", "--client-timeout-ms", "3600000"]),
+        ),
     ));
     // `abandoned` is the client's own flag: it says only that the call
     // was in flight when the client cancelled it (it never finished). That
@@ -342,7 +345,10 @@ fn python_client_cancelling_a_run_kills_the_tool_command_it_waits_on() {
             "pidFile": format!("{}/hang.pid", fixture.path()),
             "after": "return 'next'"
         }),
-        ("stdio", fixture.stdio(&["--timeout-ms", "600000"])),
+        (
+            "stdio",
+            fixture.stdio(&["--timeout-ms", "600000", "--client-timeout-ms", "3600000"]),
+        ),
     ));
     assert_eq!(answer["abandoned"], true, "{answer}");
     assert_eq!(
@@ -907,7 +913,14 @@ fn python_client_cancels_over_http_sessions_too() {
     let manifest = format!("{}/manifest.json", fixture.path());
     let server = HttpServer::start(
         &fixture,
-        &["--tools", &manifest, "--timeout-ms", "600000"],
+        &[
+            "--tools",
+            &manifest,
+            "--timeout-ms",
+            "600000",
+            "--client-timeout-ms",
+            "3600000",
+        ],
         &[],
     );
     let answer = drive(json!({

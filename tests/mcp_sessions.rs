@@ -245,7 +245,7 @@ async fn run(
     ProgressToken,
     tokio::task::JoinHandle<Result<ServerResult, rmcp::ServiceError>>,
 ) {
-    let arguments = json!({ "code": code, "description": "test", "timeoutMs": 60_000 });
+    let arguments = json!({ "code": code, "description": "test", "timeoutMs": 50_000 });
     let Value::Object(arguments) = arguments else {
         unreachable!()
     };

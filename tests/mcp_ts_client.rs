@@ -253,22 +253,49 @@ fn typescript_client_keeps_waiting_on_heartbeats() {
     );
 }
 
-/// `ptc mcp`'s default deadline fits the TypeScript SDK's 60 s request
-/// timeout, and `run_code`'s description says the real default and maximum.
+/// Issue 41: the TypeScript SDK with its default options (a 60 s request
+/// timeout) is never offered a deadline it would cut: `run_code`'s
+/// description and schema stop at 55 s, and a longer `timeoutMs` is
+/// refused with advice the model can act on. An operator whose client
+/// waits longer says so.
 #[test]
-fn ptc_mcp_states_its_default_deadline_under_the_client_timeout() {
+fn ptc_mcp_offers_no_deadline_the_client_would_cut() {
     let fixture = Fixture::new();
-    let answer = drive_ts(&json!({ "server": fixture.stdio(&[]), "calls": [] }));
-    let description = answer["tools"][0]["description"].as_str().unwrap();
+    let mut long = run_code("long", "return 'never runs'");
+    long["arguments"]["timeoutMs"] = json!(90_000);
+    let answer = drive_ts(&json!({ "server": fixture.stdio(&[]), "calls": [long] }));
+    let tool = &answer["tools"][0];
+    let description = tool["description"].as_str().unwrap();
     assert!(
         description
-            .contains("`timeoutMs` bounds the whole run: 55000 ms by default, at most 600000 ms."),
+            .contains("`timeoutMs` bounds the whole run: 55000 ms by default, at most 55000 ms."),
         "{description}"
     );
+    let schema = &tool["inputSchema"]["properties"]["timeoutMs"];
+    assert_eq!(schema["maximum"], 55_000, "{schema}");
+    let result = &answer["calls"][0]["result"];
+    assert_eq!(result["isError"], true, "{answer}");
+    let said = texts(result).join("\n");
+    assert!(
+        said.contains("timeoutMs must be an integer from 1 to 55000, got 90000")
+            && said.contains("split the work into runs that each end within 55000 ms"),
+        "{said}"
+    );
+
     let answer =
         drive_ts(&json!({ "server": fixture.stdio(&["--timeout-ms", "20000"]), "calls": [] }));
     let description = answer["tools"][0]["description"].as_str().unwrap();
-    assert!(description.contains("20000 ms by default"), "{description}");
+    assert!(
+        description.contains("20000 ms by default, at most 55000 ms."),
+        "{description}"
+    );
+    let waits_long = ["--client-timeout-ms", "3600000"];
+    let answer = drive_ts(&json!({ "server": fixture.stdio(&waits_long), "calls": [] }));
+    let description = answer["tools"][0]["description"].as_str().unwrap();
+    assert!(
+        description.contains("55000 ms by default, at most 600000 ms."),
+        "{description}"
+    );
 }
 
 /// Approval through elicitation, as the TypeScript SDK's form handler sees

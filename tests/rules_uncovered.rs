@@ -419,7 +419,14 @@ fn a_cancelled_mcp_request_gets_no_response_and_its_loop_stops() {
     let mut mcp = RawServe {
         child: crate::common::spawn(
             Command::new(env!("CARGO_BIN_EXE_ptc"))
-                .args(["mcp", "--timeout-ms", "600000", "--workspace"])
+                .args([
+                    "mcp",
+                    "--timeout-ms",
+                    "600000",
+                    "--client-timeout-ms",
+                    "3600000",
+                    "--workspace",
+                ])
                 .arg(workspace.path())
                 .stdin(Stdio::piped())
                 .stdout(Stdio::piped())

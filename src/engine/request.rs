@@ -116,6 +116,12 @@ fn timeout_range(ms: i64, limits: &Limits, tier: &Tier) -> String {
         message.push_str(&format!(
             " (up to {escalated} with sandboxPermissions \"require_escalated\" and a justification)"
         ));
+    } else if u64::try_from(ms).is_ok_and(|ms| ms > tier.max_timeout_ms) {
+        message.push_str(&format!(
+            ": no run may take longer, so split the work into runs that each end within {} ms, \
+             each returning what the next needs",
+            tier.max_timeout_ms
+        ));
     }
     message
 }

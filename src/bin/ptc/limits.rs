@@ -14,6 +14,18 @@ use ptc::Limits;
 /// up, with 5 s to spare for the answer to travel (docs/mcp.md).
 pub(crate) const MCP_DEFAULT_TIMEOUT_MS: u64 = 55_000;
 
+/// What an MCP client waits for a `tools/call` answer unless the operator
+/// says otherwise (`ptc mcp --client-timeout-ms`): the request timeout of
+/// the official SDKs.
+pub(crate) const MCP_CLIENT_TIMEOUT_MS: u64 = 60_000;
+
+/// The longest deadline a run may have when its client waits `client_ms`
+/// for the answer: 5 s under it (half of it, for a client that waits less
+/// than 10 s), the time the answer needs to travel.
+fn deadline_under(client_ms: u64) -> u64 {
+    client_ms - (client_ms / 2).min(5_000)
+}
+
 /// The flags that set a run's limits, as given.
 pub(crate) struct LimitArgs {
     given: Vec<(LimitFlag, u64)>,
@@ -66,16 +78,33 @@ impl LimitArgs {
         self.limits_over(Limits::default())
     }
 
-    /// `ptc mcp`'s limits: as [`limits`](Self::limits), but the deadline
-    /// is [`MCP_DEFAULT_TIMEOUT_MS`] unless `--timeout-ms` is given.
+    /// `ptc mcp`'s limits when its client waits `client_ms` for an
+    /// answer: as [`limits`](Self::limits), but no deadline the model may
+    /// ask (escalated runs' included) reaches past what the client waits,
+    /// and the deadline is [`MCP_DEFAULT_TIMEOUT_MS`] (or less, to fit)
+    /// unless `--timeout-ms` is given.
     ///
     /// # Errors
-    /// As [`limits`](Self::limits).
-    pub(crate) fn mcp_limits(&self) -> Result<Limits, String> {
-        self.limits_over(Limits {
-            default_timeout_ms: MCP_DEFAULT_TIMEOUT_MS,
+    /// As [`limits`](Self::limits), and a `--timeout-ms` the client would
+    /// not wait for.
+    pub(crate) fn mcp_limits(&self, client_ms: u64) -> Result<Limits, String> {
+        let most = deadline_under(client_ms);
+        let mut limits = self.limits_over(Limits {
+            default_timeout_ms: MCP_DEFAULT_TIMEOUT_MS.min(most),
             ..Limits::default()
-        })
+        })?;
+        if limits.default_timeout_ms > most {
+            return Err(format!(
+                "--timeout-ms {} is longer than the client waits for an answer \
+                 (--client-timeout-ms {client_ms}, so at most {most}): pass \
+                 --client-timeout-ms when the client waits longer or resets its \
+                 timeout on progress",
+                limits.default_timeout_ms
+            ));
+        }
+        limits.max_timeout_ms = limits.max_timeout_ms.min(most);
+        limits.escalated_max_timeout_ms = limits.escalated_max_timeout_ms.min(most);
+        Ok(limits)
     }
 
     fn limits_over(&self, mut limits: Limits) -> Result<Limits, String> {
@@ -120,7 +149,15 @@ fn parse_size(text: &str) -> Result<u64, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::parse_size;
+    use super::{deadline_under, parse_size};
+
+    #[test]
+    fn deadlines_stay_under_what_the_client_waits() {
+        assert_eq!(deadline_under(60_000), 55_000);
+        assert_eq!(deadline_under(10_000), 5_000);
+        assert_eq!(deadline_under(9_000), 4_500);
+        assert_eq!(deadline_under(1_000), 500);
+    }
 
     #[test]
     fn sizes_take_units() {

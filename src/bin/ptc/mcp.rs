@@ -8,7 +8,7 @@ use clap::Args;
 use ptc::{Engine, McpHttpOptions, McpHttpServer, McpServeError, McpServer, Mode, serve_mcp_stdio};
 use tokio_util::sync::CancellationToken;
 
-use crate::limits::LimitArgs;
+use crate::limits::{LimitArgs, MCP_CLIENT_TIMEOUT_MS};
 use crate::{LanguageArg, ModeArg, ToolArgs, ToolsFor, Usage, registry, stop};
 
 #[derive(Args)]
@@ -50,6 +50,13 @@ pub(crate) struct McpArgs {
     /// answered 503.
     #[arg(long, value_name = "N", requires = "http", value_parser = clap::value_parser!(u32).range(1..))]
     max_sessions: Option<u32>,
+    /// How long the MCP client waits for a tools/call answer (the official
+    /// SDKs: 60000). Every deadline the model is offered ends 5 s before
+    /// it; give more when the client waits longer or resets its timeout on
+    /// progress.
+    #[arg(long, value_name = "MS", default_value_t = MCP_CLIENT_TIMEOUT_MS,
+          value_parser = clap::value_parser!(u64).range(1000..=2_147_483_647))]
+    client_timeout_ms: u64,
     /// How long tools/list (and a direct call of a tool not listed yet)
     /// waits for --mcp-config servers still starting [default: 10000; 0:
     /// answer at once]. A run's sub-calls wait within its deadline instead.
@@ -92,7 +99,7 @@ pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     });
     let (registry, servers) = registry(&args.tools, ToolsFor::McpServer, client_elicits).await?;
     registry.set_language(language);
-    let engine = Engine::new(registry, args.limits.mcp_limits()?)?;
+    let engine = Engine::new(registry, args.limits.mcp_limits(args.client_timeout_ms)?)?;
     let server = McpServer::new(engine, Mode::from(args.mode));
     if let Some(ms) = args.startup_wait_ms {
         server.set_startup_wait(std::time::Duration::from_millis(ms));
