@@ -37,6 +37,7 @@ use tokio::sync::Semaphore;
 pub use self::outcome::{FailureKind, Invocation, Outcome};
 pub use self::request::{RunError, RunOptions, RunRequest};
 pub use self::threads::RetiredThreads;
+use crate::contract::run_code::Language;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
 use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
@@ -124,6 +125,21 @@ impl Engine {
     pub fn python_worker(self, path: impl Into<std::path::PathBuf>) -> Self {
         self.inner.python.set_worker(path.into());
         self
+    }
+
+    /// Why this engine cannot run programs in `language`, if it cannot: a
+    /// ptc built without Python programs, or no Monty worker to run them
+    /// (said with how to install one). Front ends ask at launch, so the
+    /// operator reads it and the model never does.
+    pub fn unavailable(&self, language: Language) -> Option<String> {
+        if let Some(why) = language.unavailable() {
+            return Some(why.to_owned());
+        }
+        #[cfg(feature = "python")]
+        if language == Language::Python {
+            return self.inner.python.missing_worker();
+        }
+        None
     }
 
     /// Sandbox threads retired because a run's JavaScript went on past its

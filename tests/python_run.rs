@@ -1079,13 +1079,16 @@ mod workers {
             "{}",
             outcome.text()
         );
+        let why = format!(
+            "Python programs need Monty's worker, and the host named {}, which is not a file",
+            missing.display()
+        );
         assert_eq!(
             outcome.text(),
-            format!(
-                "Error: code run failed (runtime): the Python worker failed: failed to spawn monty worker: {}: No such file or directory (os error 2)",
-                missing.display()
-            )
+            format!("Error: code run failed (runtime): {why}")
         );
+        assert_eq!(engine.unavailable(Language::Python), Some(why));
+        assert_eq!(engine.unavailable(Language::TypeScript), None);
 
         let no_leaks = NoLeaks::new();
         let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ptc"));
@@ -1100,6 +1103,58 @@ mod workers {
         assert_eq!(
             String::from_utf8_lossy(&out.stdout).trim_end(),
             "Error: code run failed (runtime): Python programs need Monty's worker: install it (`pip install pydantic-monty-runtime==1.4.0`) so `monty` is on PATH, or set PTC_PYTHON_WORKER to its path"
+        );
+    }
+
+    /// Issue 41: a front end serving Python programs without a worker
+    /// tells its operator at launch (`ptc mcp`: exit 2) or its host at
+    /// `initialize` (`ptc serve`), so no model reads install instructions.
+    #[test]
+    fn front_ends_without_a_worker_say_so_before_any_run() {
+        let dir = tempfile::tempdir().unwrap();
+        let ptc = |args: &[&str], stdin: &str| {
+            use std::io::Write;
+            let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_ptc"))
+                .args(args)
+                .current_dir(dir.path())
+                .env("PATH", dir.path())
+                .env_remove("PTC_PYTHON_WORKER")
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            child
+                .stdin
+                .take()
+                .unwrap()
+                .write_all(stdin.as_bytes())
+                .unwrap();
+            child.wait_with_output().unwrap()
+        };
+        let workspace = dir.path().to_str().unwrap();
+        let out = ptc(
+            &["mcp", "--language", "python", "--workspace", workspace],
+            "",
+        );
+        assert_eq!(out.status.code(), Some(2));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "ptc: --language python: Python programs need Monty's worker: install it (`pip install pydantic-monty-runtime==1.4.0`) so `monty` is on PATH, or set PTC_PYTHON_WORKER to its path\n"
+        );
+
+        let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"config":{"language":"python"}}}"#;
+        let out = ptc(&["serve"], &format!("{initialize}\n"));
+        let answer: serde_json::Value =
+            serde_json::from_str(String::from_utf8_lossy(&out.stdout).lines().next().unwrap())
+                .unwrap();
+        assert_eq!(answer["error"]["code"], -32602, "{answer}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(
+                "invalid params for `initialize`: config.language is \"python\", but Python programs need Monty's worker: install it"
+            ),
+            "{message}"
         );
     }
 

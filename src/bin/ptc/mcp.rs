@@ -100,6 +100,10 @@ pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
     let (registry, servers) = registry(&args.tools, ToolsFor::McpServer, client_elicits).await?;
     registry.set_language(language);
     let engine = Engine::new(registry, args.limits.mcp_limits(args.client_timeout_ms)?)?;
+    // Said to the operator now, not to the model at its first run.
+    if let Some(why) = engine.unavailable(language) {
+        return Err(Usage::new(format!("--language python: {why}")));
+    }
     let server = McpServer::new(engine, Mode::from(args.mode));
     if let Some(ms) = args.startup_wait_ms {
         server.set_startup_wait(std::time::Duration::from_millis(ms));

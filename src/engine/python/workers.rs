@@ -59,14 +59,26 @@ impl PythonRuntime {
         *self.worker.lock().unwrap_or_else(PoisonError::into_inner) = Some(path);
     }
 
+    fn chosen(&self) -> Option<PathBuf> {
+        self.worker
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Why no worker can start, if none can: no worker binary where
+    /// [`worker_binary`] looks (said with how to install one).
+    pub(in crate::engine) fn missing_worker(&self) -> Option<String> {
+        if self.pool.initialized() {
+            return None;
+        }
+        worker_binary(self.chosen()).err()
+    }
+
     pub(super) async fn pool(&self) -> Result<&Pool, String> {
         self.pool
             .get_or_try_init(|| async {
-                let chosen = self
-                    .worker
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .clone();
+                let chosen = self.chosen();
                 let mut config = PoolConfig::subprocess(worker_binary(chosen)?);
                 // Workers start on demand; one per live run at most.
                 config.min_processes = 0;
@@ -86,9 +98,20 @@ impl PythonRuntime {
 /// `pydantic-monty-runtime` puts it, of the pool's version), else `monty`
 /// on `PATH`.
 fn worker_binary(chosen: Option<PathBuf>) -> Result<PathBuf, String> {
-    if let Some(path) = chosen.or_else(|| std::env::var_os("PTC_PYTHON_WORKER").map(PathBuf::from))
-    {
-        return Ok(path);
+    let named = match chosen {
+        Some(path) => Some((path, "the host")),
+        None => {
+            std::env::var_os("PTC_PYTHON_WORKER").map(|p| (PathBuf::from(p), "PTC_PYTHON_WORKER"))
+        }
+    };
+    if let Some((path, by)) = named {
+        if path.is_file() {
+            return Ok(path);
+        }
+        return Err(format!(
+            "Python programs need Monty's worker, and {by} named {}, which is not a file",
+            path.display()
+        ));
     }
     let beside = std::env::current_exe()
         .ok()

@@ -276,6 +276,12 @@ impl Session {
         let engine = Engine::new(self.registry.clone(), limits).map_err(|e| {
             RpcError::params(format!("invalid params for `initialize`: config: {e}"))
         })?;
+        // The host hears it now, not the model at its first run.
+        if let Some(why) = engine.unavailable(language) {
+            return Err(RpcError::params(format!(
+                "invalid params for `initialize`: config.language is \"python\", but {why}"
+            )));
+        }
         self.registry.set_mode(mode);
         self.registry.set_language(language);
         *self.engine.write().unwrap_or_else(PoisonError::into_inner) = engine;
