@@ -77,37 +77,54 @@ struct Ended {
     peak_mib: u64,
 }
 
+/// Forks `argv[2:]` and writes its peak resident memory (KiB: ptc's own,
+/// or the largest of what it waited for) to the file `argv[1]`. Why not
+/// `wait4` on a child the test spawns itself: Rust spawns with vfork, and
+/// a vforked child's exec records its parent's high-water mark as its
+/// own, so the figure would be this test binary's peak, whatever other
+/// tests in it allocated. Forked from a small Python, ptc inherits a few
+/// MB at most.
+const MEASURED: &str = "\
+import os, sys
+pid = os.fork()
+if pid == 0:
+    os.execv(sys.argv[2], sys.argv[2:])
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], 'w') as f:
+    f.write(str(usage.ru_maxrss))
+sys.exit(os.waitstatus_to_exitcode(status) & 0xff)
+";
+
 /// Runs `case` through `ptc run --json` with an `echo` tool (a command
-/// that answers its arguments), waiting for the child with `wait4` to read
-/// its peak resident memory (the largest of ptc and what it waited for).
+/// that answers its arguments), its peak resident memory measured by
+/// [`MEASURED`].
 fn run(case: &Case, manifest: &Path, slack: Duration) -> Ended {
+    use std::os::unix::process::CommandExt;
     let guard = NoLeaks::new();
     let out = tempfile::NamedTempFile::new().unwrap();
-    let mut command = guard.command(env!("CARGO_BIN_EXE_ptc"));
+    let peak = tempfile::NamedTempFile::new().unwrap();
+    let mut command = guard.command("python3");
     command
+        .args(["-c", MEASURED])
+        .arg(peak.path())
+        .arg(env!("CARGO_BIN_EXE_ptc"))
         .args(["run", "--json", "--tools"])
         .arg(manifest)
         .args(["--timeout-ms", &case.timeout_ms.to_string()])
         .arg(&case.path)
         .stdin(Stdio::null())
         .stdout(out.reopen().unwrap())
-        .stderr(Stdio::null());
-    // Reaped below with `wait4`, for its resource usage, not by `Child`.
-    #[expect(clippy::zombie_processes, reason = "reaped by wait4 below")]
-    let child = command.spawn().unwrap();
-    let pid = child.id() as libc::pid_t;
+        .stderr(Stdio::null())
+        // Its own group, so a run past liveness is killed with its parent.
+        .process_group(0);
+    let mut child = command.spawn().unwrap();
     let started = Instant::now();
     let liveness = Duration::from_millis(case.timeout_ms) + slack;
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let mut status = 0;
-    loop {
-        // SAFETY: a child of this process, reaped here once.
-        let reaped = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
-        if reaped == pid {
-            break;
-        }
+    while child.try_wait().unwrap().is_none() {
         if started.elapsed() > liveness {
-            unsafe { libc::kill(pid, libc::SIGKILL) };
+            // SAFETY: the group of a child of this process.
+            unsafe { libc::kill(-(child.id() as libc::pid_t), libc::SIGKILL) };
+            let _ = child.wait();
             panic!(
                 "{}: still running {:?} after its {} ms deadline",
                 case.path.display(),
@@ -120,10 +137,13 @@ fn run(case: &Case, manifest: &Path, slack: Duration) -> Ended {
     let printed = std::fs::read_to_string(out.path()).unwrap();
     let json = serde_json::from_str(&printed)
         .unwrap_or_else(|e| panic!("{}: not JSON ({e}): {printed:.500}", case.path.display()));
+    let kib: u64 = std::fs::read_to_string(peak.path())
+        .unwrap()
+        .parse()
+        .expect("the peak, in KiB");
     Ended {
         json,
-        // Linux reports kilobytes.
-        peak_mib: u64::try_from(usage.ru_maxrss).unwrap() / 1024,
+        peak_mib: kib / 1024,
     }
 }
 
