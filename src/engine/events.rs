@@ -270,6 +270,26 @@ mod tests {
     }
 
     #[test]
+    fn a_closure_is_a_sink_and_receives_each_event() {
+        let got: Arc<std::sync::Mutex<Vec<RunEvent>>> = Arc::default();
+        let kept = Arc::clone(&got);
+        let sink: Arc<dyn EventSink> = Arc::new(move |e: RunEvent| kept.lock().unwrap().push(e));
+        let event = |id: &str| RunEvent {
+            run_id: id.into(),
+            kind: RunEventKind::started("r:ptc:1".into(), "echo".into(), "echo".into(), &json!({})),
+        };
+        sink.emit(event("a"));
+        sink.emit(event("b"));
+        let ids: Vec<String> = got
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|e| e.run_id.to_string())
+            .collect();
+        assert_eq!(ids, ["a", "b"]);
+    }
+
+    #[test]
     fn events_carry_their_values_under_the_wire_names() {
         let big = json!({ "s": "y".repeat(20_000) });
         let started = wire(RunEventKind::started(

@@ -151,6 +151,28 @@ mod tests {
         assert_eq!(read, ["abc", "", "(6)", "x"]);
     }
 
+    #[tokio::test]
+    async fn a_taken_line_is_whole_and_its_room_comes_back_unless_large() {
+        let mut reader = LineReader::new(&b"first\nsecond\n"[..], 64);
+        assert_eq!(reader.read().await.unwrap(), Read::Line);
+        let line = reader.take_line();
+        assert_eq!(line, b"first");
+        assert!(reader.line().is_empty());
+        let room = line.capacity();
+        reader.give_back(line);
+        assert_eq!(reader.line.capacity(), room, "its room kept");
+        assert!(reader.line().is_empty());
+        assert_eq!(reader.read().await.unwrap(), Read::Line);
+        assert_eq!(reader.line(), b"second");
+        // Given back while another line is held: the held line stays.
+        reader.give_back(Vec::with_capacity(8));
+        assert_eq!(reader.line(), b"second");
+        // A buffer grown past 1 MiB is let go of, not kept for every line.
+        drop(reader.take_line());
+        reader.give_back(Vec::with_capacity(2 << 20));
+        assert_eq!(reader.line.capacity(), 0);
+    }
+
     /// A read dropped mid-line (a `select!` taking another branch) keeps
     /// what it read: the next read returns the whole line. Dropping that
     /// part made `ptc mcp` pass over the rest of a request as a line that
