@@ -167,7 +167,7 @@ pub use sdk::{
 pub use sources::manifest::{ManifestError, load_manifest, parse_manifest};
 pub use sources::mcp::config::{
     DEFAULT_STARTUP_TIMEOUT_MS, McpConfig, McpConfigError, McpServerConfig, McpTransport,
-    is_valid_server_name,
+    ToolPolicy, is_valid_server_name,
 };
 pub use sources::mcp::{McpOptions, McpProblem, McpServers, connect};
 pub use sources::workspace::workspace_tools;

@@ -725,6 +725,58 @@ async fn destructive_tools_ask_when_the_config_says_so() {
     servers.shutdown().await;
 }
 
+/// Issue 41: the operator says per tool (by name or pattern) what ptc does
+/// with an upstream server's tools, whatever their hints; a denied tool is
+/// not offered at all, and the SDK marks the tools that will ask.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_config_sets_each_tools_policy_and_the_sdk_says_which_ask() {
+    let _no_leaks = NoLeaks::for_this_test();
+    let log = temp_dir();
+    let log = log.path().join("log");
+    let mut entry = hermetic("tools", &log);
+    entry["askDestructive"] = json!(true);
+    entry["policy"] = json!({ "wipe": "allow", "e*o": "ask", "*_tool": "deny" });
+    let (registry, servers, _) = connect(json!({ "h": entry }), McpOptions::default()).await;
+    let policy = |name: &str| registry.definition(name).map(|d| d.policy);
+    assert_eq!(
+        policy("h.wipe"),
+        Some(Policy::Allow),
+        "the config over the hint"
+    );
+    assert_eq!(policy("h.echo"), Some(Policy::Ask));
+    assert_eq!(policy("h.weather"), Some(Policy::Allow));
+    assert_eq!(policy("h.add_tool"), None, "denied: not offered");
+    assert_eq!(policy("h.remove_tool"), None);
+
+    let engine = Engine::new(registry.clone(), Limits::default()).unwrap();
+    let sdk = engine.presentation(&registry.scope(), None).sdk;
+    assert!(
+        sdk.contains(
+            " /** Echoes its arguments.\n  * Call: tools[\"h.echo\"](args)\n  * Asks the user to approve each call first. @readonly"
+        ),
+        "{sdk}"
+    );
+    assert!(!sdk.contains("add_tool"), "{sdk}");
+    registry.set_language(ptc::Language::Python);
+    let stubs = engine.presentation(&registry.scope(), None).sdk;
+    assert!(
+        stubs
+            .contains("Echoes its arguments.\n\n        Asks the user to approve each call first."),
+        "{stubs}"
+    );
+    let outcome = run(
+        &registry,
+        r#"try { await tools["h.echo"]({}) } catch (err) { return err.code }"#,
+    )
+    .await;
+    assert_eq!(
+        outcome.text(),
+        ErrorCode::Denied.as_str(),
+        "no approver: asking is refused"
+    );
+    servers.shutdown().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_server_that_cannot_restart_fails_calls_and_backs_off() {
     let _no_leaks = NoLeaks::for_this_test();

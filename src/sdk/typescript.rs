@@ -37,8 +37,8 @@ mod writing;
 use serde_json::Value;
 
 use crate::tool::definition::ToolDefinition;
-pub(crate) use render::ESCALATION_NOTE;
 use render::Renderer;
+pub(crate) use render::{ASKS_NOTE, ESCALATION_NOTE};
 
 use super::{MAX_DEPTH, NULL};
 

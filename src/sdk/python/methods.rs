@@ -10,9 +10,9 @@ use super::types::{Root, Types, is_plain_object, plain_properties, split_union};
 use crate::sdk::keywords::Keywords;
 use crate::sdk::naming::{pascal, root_name};
 use crate::sdk::text::trim;
-use crate::sdk::typescript::ESCALATION_NOTE;
+use crate::sdk::typescript::{ASKS_NOTE, ESCALATION_NOTE};
 #[cfg(feature = "python")]
-use crate::tool::definition::ToolDefinition;
+use crate::tool::definition::{Policy, ToolDefinition};
 
 /// Lines longer than this put each parameter on a line of its own.
 const LINE: usize = 88;
@@ -220,6 +220,9 @@ fn docstring(member: &Member<'_>, path: &str, params: &[Param]) -> String {
     }
     if tool.escalation_only {
         line(&mut doc, ESCALATION_NOTE);
+    }
+    if tool.policy == Policy::Ask {
+        line(&mut doc, ASKS_NOTE);
     }
     if tool.read_only {
         line(&mut doc, "Read-only.");

@@ -6,7 +6,7 @@
 mod arrays;
 mod declarations;
 
-pub(crate) use declarations::ESCALATION_NOTE;
+pub(crate) use declarations::{ASKS_NOTE, ESCALATION_NOTE};
 mod docs;
 mod objects;
 mod references;

@@ -18,7 +18,7 @@ use crate::json::json_type;
 pub const DEFAULT_STARTUP_TIMEOUT_MS: u64 = 30_000;
 
 /// The keys a server entry may have.
-const SERVER_KEYS: [&str; 9] = [
+const SERVER_KEYS: [&str; 10] = [
     "command",
     "args",
     "env",
@@ -28,6 +28,7 @@ const SERVER_KEYS: [&str; 9] = [
     "startupTimeoutMs",
     "callTimeoutMs",
     "askDestructive",
+    "policy",
 ];
 
 /// The MCP servers a registry's tools come from, in the file's order.
@@ -53,6 +54,23 @@ pub struct McpServerConfig {
     /// `askDestructive`: tools whose `destructiveHint` is `true` get policy
     /// `ask`. By default, `false`.
     pub ask_destructive: bool,
+    /// `policy`: each of the server's tools (by its name on the server, or
+    /// a pattern where `*` stands for any characters) and what ptc does
+    /// with its calls, in the order written; see [`policy_of`](Self::policy_of).
+    /// By default, none.
+    pub policies: Vec<(String, ToolPolicy)>,
+}
+
+/// What an MCP config's `policy` says of a server's tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ToolPolicy {
+    /// `"allow"`: calls run, whatever the tool's hints say.
+    Allow,
+    /// `"ask"`: the user approves each call.
+    Ask,
+    /// `"deny"`: the tool is left out: the model never sees it.
+    Deny,
 }
 
 impl McpServerConfig {
@@ -66,8 +84,43 @@ impl McpServerConfig {
             startup_timeout_ms: DEFAULT_STARTUP_TIMEOUT_MS,
             call_timeout_ms: None,
             ask_destructive: false,
+            policies: Vec::new(),
         }
     }
+
+    /// What `policy` says of the tool named `tool` on the server: the entry
+    /// of that exact name, else the first pattern that matches it, else
+    /// nothing (then `askDestructive` decides).
+    pub fn policy_of(&self, tool: &str) -> Option<ToolPolicy> {
+        let exact = self.policies.iter().find(|(name, _)| name == tool);
+        exact
+            .or_else(|| {
+                self.policies
+                    .iter()
+                    .find(|(pattern, _)| pattern.contains('*') && matches(pattern, tool))
+            })
+            .map(|(_, policy)| *policy)
+    }
+}
+
+/// Whether `name` matches `pattern`, where `*` stands for any characters.
+fn matches(pattern: &str, name: &str) -> bool {
+    let mut parts = pattern.split('*');
+    let first = parts.next().unwrap_or_default();
+    let Some(mut rest) = name.strip_prefix(first) else {
+        return false;
+    };
+    let mut parts: Vec<&str> = parts.collect();
+    let Some(last) = parts.pop() else {
+        return rest.is_empty();
+    };
+    for part in parts {
+        match rest.find(part) {
+            Some(at) => rest = &rest[at + part.len()..],
+            None => return false,
+        }
+    }
+    rest.len() >= last.len() && rest.ends_with(last)
 }
 
 /// How ptc reaches one server.
@@ -220,10 +273,12 @@ fn read_server(entry: &Value, say: &mut impl FnMut(String)) -> Option<McpServerC
     let startup_timeout_ms = fields.millis("startupTimeoutMs");
     let call_timeout_ms = fields.millis("callTimeoutMs");
     let ask_destructive = fields.boolean("askDestructive");
+    let policies = fields.policies("policy");
     let mut server = McpServerConfig::new(transport?);
     server.startup_timeout_ms = startup_timeout_ms.unwrap_or(DEFAULT_STARTUP_TIMEOUT_MS);
     server.call_timeout_ms = call_timeout_ms;
     server.ask_destructive = ask_destructive.unwrap_or(false);
+    server.policies = policies.unwrap_or_default();
     Some(server)
 }
 
@@ -333,6 +388,36 @@ impl<F: FnMut(String)> Fields<'_, F> {
         }
     }
 
+    /// `{ "<tool or pattern>": "allow" | "ask" | "deny", … }`, in order.
+    fn policies(&mut self, key: &str) -> Option<Vec<(String, ToolPolicy)>> {
+        let got = self.entry.get(key)?;
+        let Value::Object(entries) = got else {
+            self.mistyped(key, "an object of tool names and policies", got);
+            return None;
+        };
+        let mut policies = Vec::with_capacity(entries.len());
+        for (tool, policy) in entries {
+            let policy = match policy.as_str() {
+                Some("allow") => ToolPolicy::Allow,
+                Some("ask") => ToolPolicy::Ask,
+                Some("deny") => ToolPolicy::Deny,
+                _ => {
+                    (self.say)(format!(
+                        "key `{key}`: `{}` must be \"allow\", \"ask\" or \"deny\", got {policy}",
+                        tool.escape_debug()
+                    ));
+                    continue;
+                }
+            };
+            if tool.is_empty() {
+                (self.say)(format!("key `{key}`: a tool name may not be empty"));
+                continue;
+            }
+            policies.push((tool.clone(), policy));
+        }
+        Some(policies)
+    }
+
     fn boolean(&mut self, key: &str) -> Option<bool> {
         let got = self.entry.get(key)?;
         if got.as_bool().is_none() {
@@ -423,6 +508,59 @@ mod tests {
             ["mcp config: server `a`: expected an object, got a number"]
         );
         assert!(McpConfig::parse(r#"{ "mcpServers": {} }"#).is_ok());
+    }
+
+    #[test]
+    fn policies_name_tools_exactly_or_by_pattern_in_order() {
+        let config = McpConfig::parse(
+            r#"{ "mcpServers": { "m": { "command": "srv", "policy": {
+                "create_*": "ask", "read_graph": "allow", "*_entities": "deny",
+                "delete_entities": "ask", "*": "allow"
+            } } } }"#,
+        )
+        .unwrap();
+        let m = &config.servers["m"];
+        let of = |tool| m.policy_of(tool);
+        assert_eq!(
+            of("create_entities"),
+            Some(ToolPolicy::Ask),
+            "first pattern"
+        );
+        assert_eq!(of("delete_entities"), Some(ToolPolicy::Ask), "exact first");
+        assert_eq!(of("open_entities"), Some(ToolPolicy::Deny));
+        assert_eq!(of("read_graph"), Some(ToolPolicy::Allow));
+        assert_eq!(of("search"), Some(ToolPolicy::Allow), "`*` matches all");
+        assert_eq!(
+            McpServerConfig::new(m.transport.clone()).policy_of("x"),
+            None
+        );
+
+        for (pattern, name, expected) in [
+            ("a*b", "ab", true),
+            ("a*b", "axxb", true),
+            ("a*b", "axxbc", false),
+            ("a*b*c", "abc", true),
+            ("a*b*c", "acb", false),
+            ("*x", "x", true),
+            ("x*", "xy", true),
+            ("x*", "yx", false),
+            ("ab*ba", "aba", false),
+            ("plain", "plain", true),
+            ("plain", "plainer", false),
+        ] {
+            assert_eq!(matches(pattern, name), expected, "{pattern} ~ {name}");
+        }
+        assert_eq!(
+            problems(
+                r#"{ "mcpServers": { "m": { "command": "srv", "policy": { "x": "never", "": "ask" } },
+                     "n": { "command": "srv", "policy": ["x"] } } }"#
+            ),
+            [
+                "mcp config: server `m`: key `policy`: `x` must be \"allow\", \"ask\" or \"deny\", got \"never\"",
+                "mcp config: server `m`: key `policy`: a tool name may not be empty",
+                "mcp config: server `n`: key `policy` must be an object of tool names and policies, got an array",
+            ]
+        );
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 
-use super::config::McpServerConfig;
+use super::config::{McpServerConfig, ToolPolicy};
 use crate::tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 use crate::tool::wire::{Strictness, read_tool};
 
@@ -58,8 +58,12 @@ pub(super) fn map_tools(
             ));
             continue;
         }
-        if destructive && config.ask_destructive {
-            definition.policy = Policy::Ask;
+        match config.policy_of(&remote) {
+            Some(ToolPolicy::Deny) => continue,
+            Some(ToolPolicy::Ask) => definition.policy = Policy::Ask,
+            Some(ToolPolicy::Allow) => definition.policy = Policy::Allow,
+            None if destructive && config.ask_destructive => definition.policy = Policy::Ask,
+            None => {}
         }
         definition.timeout_ms = config.call_timeout_ms;
         // Without `outputSchema`, the SDK says what the value is (results.rs).
@@ -163,6 +167,34 @@ mod tests {
         assert_eq!(
             policies(&config(r#", "askDestructive": true"#)),
             [Policy::Ask, Policy::Allow, Policy::Ask, Policy::Allow]
+        );
+    }
+
+    #[test]
+    fn the_configs_policy_overrides_hints_and_leaves_denied_tools_out() {
+        let entries = vec![
+            json!({ "name": "rm", "inputSchema": {}, "annotations": { "destructiveHint": true } }),
+            json!({ "name": "create_x", "inputSchema": {}, "annotations": { "destructiveHint": false } }),
+            json!({ "name": "drop_all", "inputSchema": {} }),
+            json!({ "name": "look", "inputSchema": {}, "annotations": { "readOnlyHint": true } }),
+        ];
+        let extra = r#", "askDestructive": true, "policy": { "rm": "allow", "create_*": "ask", "drop_*": "deny" }"#;
+        let (tools, skipped) = map_tools("s", &config(extra), entries);
+        let got: Vec<(&str, Policy)> = tools
+            .iter()
+            .map(|t| (t.definition.name.as_str(), t.definition.policy))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("s.rm", Policy::Allow),
+                ("s.create_x", Policy::Ask),
+                ("s.look", Policy::Allow)
+            ]
+        );
+        assert!(
+            skipped.is_empty(),
+            "left out by the operator, not skipped: {skipped:?}"
         );
     }
 

@@ -8,11 +8,15 @@ use crate::sdk::keywords::Keywords;
 use crate::sdk::typescript::MAX_DEPTH;
 use crate::sdk::typescript::aliases::Scope;
 use crate::sdk::typescript::writing::{is_ident, push_json_str, trim};
-use crate::tool::definition::ToolDefinition;
+use crate::tool::definition::{Policy, ToolDefinition};
 
 /// The JSDoc line of an escalation-only tool (also the last line of its
 /// description in mode `both`).
 pub(crate) const ESCALATION_NOTE: &str = "Needs an escalated run: call run_code with sandboxPermissions \"require_escalated\" and a justification.";
+
+/// The JSDoc line of a tool whose calls a person approves (policy `ask`),
+/// so the model can tell its user a prompt is coming.
+pub(crate) const ASKS_NOTE: &str = "Asks the user to approve each call first.";
 
 impl<'a> Renderer<'a> {
     /// [`method`](Self::method), after loading the tool's schemas into the
@@ -112,6 +116,13 @@ impl<'a> Renderer<'a> {
                 self.out.push_str(" * ");
             }
             self.out.push_str(ESCALATION_NOTE);
+        }
+        if tool.policy == Policy::Ask {
+            if self.out.len() > body {
+                self.newline();
+                self.out.push_str(" * ");
+            }
+            self.out.push_str(ASKS_NOTE);
         }
         if tool.read_only {
             self.doc_sep(body);
