@@ -1,5 +1,6 @@
-//! The README's example programs, run through the binary as a newcomer runs
-//! them: each must succeed and say what the README says it says.
+//! The README's example programs, and those of the docs it sends a newcomer
+//! to (`docs/cli.md`, `docs/figures.md`), run through the binary as a
+//! newcomer runs them: each must succeed and say what the text says.
 
 use std::path::Path;
 
@@ -105,9 +106,16 @@ fn readme_mcp_config(readme: &str) -> &str {
     &readme[start..end]
 }
 
+/// The README and the docs its commands moved to, one after another.
+fn readme_and_its_docs() -> String {
+    ["README.md", "docs/cli.md", "docs/figures.md"]
+        .map(|name| std::fs::read_to_string(repository().join(name)).unwrap())
+        .join("\n")
+}
+
 #[test]
 fn every_command_in_the_readme_runs_as_written() {
-    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    let readme = readme_and_its_docs();
     // A copy of the files the commands read, so what they write (`>
     // tools.d.ts`) stays out of the repository (a workspace refuses
     // symlinks leading out of it); npx finds the servers through links.
@@ -170,7 +178,10 @@ fn every_command_in_the_readme_runs_as_written() {
         );
         ran += 1;
     }
-    assert!(ran >= 10, "only {ran} ptc commands found in the README");
+    assert!(
+        ran >= 10,
+        "only {ran} ptc commands found in the README and its docs"
+    );
     assert!(
         std::fs::metadata(scratch.path().join("tools.d.ts"))
             .unwrap()
@@ -193,11 +204,28 @@ fn copy(from: &Path, to: &Path) {
     }
 }
 
-/// Every link in the README stays inside the repository: a file or folder
-/// that exists (with an optional `#anchor`), or an anchor of the README.
+/// Every link in the README, and in the docs it sends a newcomer to, stays
+/// inside the repository: a file or folder that exists (relative to the
+/// text's own folder, with an optional `#anchor`), or an anchor.
 #[test]
 fn every_readme_link_stays_inside_the_repository() {
-    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    let mut checked = 0;
+    for name in [
+        "README.md",
+        "docs/cli.md",
+        "docs/how-it-works.md",
+        "docs/figures.md",
+    ] {
+        checked += links_inside(name);
+    }
+    assert!(checked >= 40, "only {checked} links found");
+}
+
+/// Checks the links of `name` (see above); how many there are.
+fn links_inside(name: &str) -> usize {
+    let path = repository().join(name);
+    let folder = path.parent().unwrap();
+    let readme = std::fs::read_to_string(&path).unwrap();
     // Links in prose only: not in code blocks or `code` spans.
     let mut in_block = false;
     let prose: Vec<&str> = readme
@@ -220,14 +248,32 @@ fn every_readme_link_stays_inside_the_repository() {
         );
         let path = target.split('#').next().unwrap_or_default();
         if !path.is_empty() {
+            let linked = folder.join(path);
+            assert!(linked.exists(), "{name} links to a missing {target}");
             assert!(
-                repository().join(path).exists(),
-                "the README links to a missing {target}"
+                linked
+                    .canonicalize()
+                    .unwrap()
+                    .starts_with(repository().canonicalize().unwrap()),
+                "{name} links outside the repository: {target}"
             );
         }
         checked += 1;
     }
-    assert!(checked >= 20, "only {checked} links found");
+    checked
+}
+
+/// The README's Rust quick start is `examples/weather.rs` as it is, so the
+/// copy a reader takes is the file `cargo test` builds (and the doc tests
+/// run it, the README being the crate's front page).
+#[test]
+fn the_readme_rust_example_is_the_example_file() {
+    let readme = std::fs::read_to_string(repository().join("README.md")).unwrap();
+    let example = std::fs::read_to_string(repository().join("examples/weather.rs")).unwrap();
+    assert!(
+        readme.contains(&format!("```rust\n{example}```\n")),
+        "the README's From Rust block differs from examples/weather.rs"
+    );
 }
 
 /// The README's plot is drawn from the records committed beside it, by the

@@ -684,11 +684,11 @@ mod hostile {
     }
 }
 
-/// The README's Python example, run as written through the binary.
+/// The Python example of docs/cli.md, run as written through the binary.
 #[test]
-fn the_readme_python_example_runs() {
+fn the_cli_docs_python_example_runs() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let readme = std::fs::read_to_string(root.join("docs/cli.md")).unwrap();
     let start = readme.find("```python\n# list.py\n").expect("the example") + 10;
     let program = &readme[start..start + readme[start..].find("```").unwrap()];
     let dir = tempfile::tempdir().unwrap();

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 import subprocess
+import sys
 import sysconfig
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -29,10 +31,27 @@ def test_the_wheel_installs_the_typed_package_and_the_binary() -> None:
 
 
 @installed
+def test_the_distribution_is_ptc_runtime_and_python_m_ptc_runs_the_binary() -> None:
+    # PyPI's `ptc` is another project: the distribution is `ptc-runtime`,
+    # the import and the binary stay `ptc`; Monty's worker is the extra
+    # `python`, not a dependency of TypeScript-only users.
+    dist = metadata.distribution("ptc-runtime")
+    assert dist.version == ptc.__version__
+    requires = dist.requires or []
+    assert [r for r in requires if "extra ==" not in r] == [], requires
+    monty = [r.replace('"', "'") for r in requires if r.startswith("pydantic-monty-runtime==1.4.0")]
+    assert len(monty) == 1 and "extra == 'python'" in monty[0], requires
+    version = subprocess.run(
+        [sys.executable, "-m", "ptc", "--version"], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert version.stdout == f"ptc {ptc.__version__}\n"
+
+
+@installed
 def test_the_wheels_binary_runs_python_programs_with_its_own_worker(tmp_path: Path) -> None:
     # The wheel is built with the cargo feature `python` (docs/contracts.md
-    # 6.1) and depends on Monty's worker, which pip puts beside the `ptc`
-    # script: found there with no `monty` on PATH.
+    # 6.1); its extra `python` is Monty's worker, which pip puts beside the
+    # `ptc` script: found there with no `monty` on PATH.
     (tmp_path / "prog.py").write_text("import asyncio\nn = len(await tools.list_dir(path='.'))\nf'{6 * 7} {n}'\n")
     run = subprocess.run(
         [ptc.find_binary(), "run", "prog.py"],

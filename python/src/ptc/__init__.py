@@ -28,7 +28,7 @@ from ._session import (
 from ._tools import Policy, Tool, ToolResult, tool
 
 try:
-    __version__ = _version("ptc")
+    __version__ = _version("ptc-runtime")
 except PackageNotFoundError:  # run from a source tree
     __version__ = "0.0.0"
 

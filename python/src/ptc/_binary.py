@@ -41,7 +41,7 @@ def find_binary(explicit: str | os.PathLike[str] | None = None) -> str:
     raise BinaryNotFound(
         "the `ptc` binary was not found (looked in "
         + ", ".join(tried)
-        + "); install the `ptc` wheel, set PTC_BINARY, or pass binary="
+        + "); install it (`pip install ptc-runtime`), set PTC_BINARY, or pass binary="
     )
 
 
