@@ -69,6 +69,23 @@ fn tempdir() -> tempfile::TempDir {
     tempfile::tempdir().unwrap()
 }
 
+/// Issue 41: `ptc --help` names the languages this build runs.
+#[test]
+fn help_names_the_languages_this_build_runs() {
+    let dir = tempdir();
+    let help = stdout(&ptc(dir.path(), &["--help"]));
+    assert!(help.contains("model-written TypeScript"), "{help}");
+    assert_eq!(
+        help.contains("or Python"),
+        cfg!(feature = "python"),
+        "{help}"
+    );
+    assert!(
+        help.contains("the SDK (TypeScript declarations or Python stubs)"),
+        "{help}"
+    );
+}
+
 #[test]
 fn eval_prints_the_rendered_outcome() {
     let dir = tempdir();

@@ -239,7 +239,18 @@ pub(crate) fn nearest(scope: &Scope, name: &str) -> Vec<String> {
             }
         }
     }
+    // A tool its own description calls deprecated is named last, so the
+    // model reaches for its replacement first (stable: the order otherwise).
+    names.sort_by_key(|n| tools.get(n).is_some_and(|t| is_deprecated(&t.definition)));
     names
+}
+
+/// Whether a tool's description calls it deprecated (MCP has no field for
+/// it; servers write it there: "DEPRECATED: Use read_text_file instead").
+fn is_deprecated(tool: &crate::tool::definition::ToolDefinition) -> bool {
+    tool.description
+        .as_deref()
+        .is_some_and(|d| words::tokenize(d).iter().any(|w| w == "deprecated"))
 }
 
 /// A name lowercased, without `_`, `-` and `.`: `readFile` meets `read_file`.

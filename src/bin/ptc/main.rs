@@ -28,12 +28,15 @@ use present::{SdkFormat, content_text, format_presentation};
 use terminal::{Progress, TerminalApprover};
 use tools::{mcp_servers, tools_registry, warn_about};
 
+/// What `ptc --help` says ptc is: the languages this build runs.
+const ABOUT: &str = if cfg!(feature = "python") {
+    "Programmatic tool calling: run model-written TypeScript (in QuickJS) or Python (in Monty's workers) against your tools in a sandbox"
+} else {
+    "Programmatic tool calling: run model-written TypeScript against your tools in a QuickJS sandbox"
+};
+
 #[derive(Parser)]
-#[command(
-    name = "ptc",
-    version,
-    about = "Programmatic tool calling: run model-written TypeScript against your tools in a QuickJS sandbox"
-)]
+#[command(name = "ptc", version, about = ABOUT)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -46,8 +49,9 @@ enum Command {
     /// Exit status: 0 the program succeeded, 1 it failed (syntax, runtime,
     /// timeout, memory), 2 a usage or configuration error.
     Run(RunArgs),
-    /// Print what the model sees: run_code's description, the TypeScript SDK,
-    /// or the whole presentation as JSON.
+    /// Print what the model sees: run_code's description, the SDK
+    /// (TypeScript declarations or Python stubs), or the whole presentation
+    /// as JSON.
     Sdk(SdkArgs),
     /// Serve the host protocol (JSON-RPC 2.0, one object per line) on
     /// stdin/stdout; see host-protocol.md.

@@ -289,3 +289,31 @@ fn a_related_word_counts_less_than_the_word_itself() {
     assert_eq!(names(&found), ["make_thing", "create_thing"]);
     assert!(found[1].score > 0.0 && found[1].score < found[0].score);
 }
+
+#[test]
+fn nearest_names_put_a_deprecated_tool_after_its_replacement() {
+    let registry = Registry::new();
+    let add = |name: &str, description: &str| {
+        let def = ToolDefinition::new(name).description(description);
+        let tool = Tool::new(def, |args: Value, _cx: ToolContext| async move {
+            Ok::<_, ToolError>(args)
+        });
+        registry.add(tool).unwrap();
+    };
+    add(
+        "fs.read_file",
+        "Read a file as text. DEPRECATED: Use read_text_file instead.",
+    );
+    add("fs.read_text_file", "Read a file as text.");
+    add("fs.write_file", "Write a file.");
+    let nearest = nearest(&registry.scope(), "fs.readFile");
+    assert_eq!(
+        nearest.last().map(String::as_str),
+        Some("fs.read_file"),
+        "{nearest:?}"
+    );
+    assert_eq!(nearest[0], "fs.read_text_file", "{nearest:?}");
+    assert!(!is_deprecated(
+        &ToolDefinition::new("plain").description("Reads it.")
+    ));
+}
