@@ -745,6 +745,29 @@ mod manifest_tools {
             "{message}"
         );
         assert!(message.contains("gone.sh"), "{message}");
+        assert!(!message.contains("looked up on PATH"), "{message}");
+    }
+
+    /// Issue 41: a program named without a `/` is looked up on `PATH`;
+    /// when that fails and the name is a file beside the manifest, the
+    /// error says how to name it.
+    #[tokio::test]
+    async fn a_program_beside_the_manifest_named_bare_gets_a_hint() {
+        let _no_leaks = crate::common::NoLeaks::for_this_test();
+        let (dir, registry) = manifest(
+            &[("stats-ptc-test.sh", "echo 1")],
+            json!([{ "name": "stats", "command": ["stats-ptc-test.sh"] }]),
+        );
+        let (code, message) = fails(&registry, "stats", json!({})).await;
+        assert_eq!(code, ErrorCode::ToolError);
+        let beside = dir.path().join("stats-ptc-test.sh");
+        assert!(
+            message.ends_with(&format!(
+                " (a name without a `/` is looked up on PATH; for {}, write \"./stats-ptc-test.sh\")",
+                beside.display()
+            )),
+            "{message}"
+        );
     }
 
     #[tokio::test]

@@ -249,6 +249,9 @@ fn entry_tool(
 #[derive(Debug)]
 struct CommandSpec {
     program: PathBuf,
+    /// The manifest's folder, where a program named without a `/` is not
+    /// looked for (only on `PATH`), but may well be.
+    base: PathBuf,
     args: Vec<String>,
     cwd: Option<PathBuf>,
     env: Vec<(String, String)>,
@@ -295,10 +298,28 @@ impl CommandSpec {
         };
         Ok(Self {
             program,
+            base: base.to_owned(),
             args: args.to_vec(),
             cwd,
             env,
         })
+    }
+}
+
+impl CommandSpec {
+    /// For a program named without a `/` and not found on `PATH` that is a
+    /// file beside the manifest: how to name that one.
+    fn beside_hint(&self, error: &io::Error) -> String {
+        let bare = !self.program.as_os_str().as_encoded_bytes().contains(&b'/');
+        let beside = self.base.join(&self.program);
+        if error.kind() != io::ErrorKind::NotFound || !bare || !beside.is_file() {
+            return String::new();
+        }
+        format!(
+            " (a name without a `/` is looked up on PATH; for {}, write \"./{}\")",
+            beside.display(),
+            self.program.display()
+        )
     }
 }
 
@@ -380,8 +401,9 @@ async fn supervise(
         () = stop.cancelled() => return Err(aborted()),
         spawned = spawn(&mut command) => spawned.map_err(|e| {
             ToolError::tool(format!(
-                "{name}: cannot start command {}: {e}",
-                spec.program.display()
+                "{name}: cannot start command {}: {e}{}",
+                spec.program.display(),
+                spec.beside_hint(&e)
             ))
         })?,
     };
