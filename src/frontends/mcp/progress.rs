@@ -1,7 +1,9 @@
-//! A run's sub-calls as MCP progress notifications: `progress` the number
-//! of sub-calls settled so far (no `total`: a program's calls are not known
-//! ahead), the message the `settled` event's title (contracts §2, titles),
-//! followed by `: failed (CODE)` when it failed.
+//! A run's sub-calls as MCP progress notifications: `progress` a whole
+//! number that grows with every notification, the number of sub-calls
+//! settled so far plus the heartbeats and notes sent so far (no `total`: a
+//! program's calls are not known ahead); the message the `settled` event's
+//! title (contracts §2, titles), followed by `: failed (CODE)` when it
+//! failed.
 //!
 //! Coalesced: a run may settle sub-calls far faster than a client reads
 //! (a loop over failing calls settles hundreds of thousands a second), so
@@ -12,17 +14,17 @@
 //!
 //! A sub-call's own notes (an upstream MCP server's progress and log
 //! messages, `progress` run events) go out the same way, coalesced with the
-//! rest: `<tool>: <note>`, `progress` as a heartbeat's (the settled count
-//! plus a growing fraction).
+//! rest: `<tool>: <note>`, each adding one to `progress` as a heartbeat
+//! does.
 //!
 //! A heartbeat: after [`HEARTBEAT`] without a notification (a slow
 //! sub-call, a long computation, an approval waiting), one goes out saying
 //! what the run is waiting on, `running (3 sub-calls settled, 1 in flight:
 //! `x.y`)` (a direct call of a tool: ``calling `x` ``), so clients that
-//! reset their request timeout on progress keep waiting. MCP wants `progress` to increase with every notification: a
-//! heartbeat's is the settled count plus a fraction below 1 that grows with
-//! each heartbeat (3.5, 3.667, 3.75, …), and the next settled sub-call's
-//! whole number is above them all.
+//! reset their request timeout on progress keep waiting. MCP wants
+//! `progress` to increase with every notification: a heartbeat adds one,
+//! and so does every settled sub-call (a client shows 3, 4, 5, never a
+//! fraction).
 
 use std::fmt::Write as _;
 use std::future::Future;
@@ -248,8 +250,8 @@ struct Reporter {
     token: ProgressToken,
     peer: Peer<RoleServer>,
     heartbeat: Duration,
-    /// Heartbeats sent since the last settled sub-call was reported.
-    beats: u32,
+    /// Heartbeats and notes sent so far, each one step of `progress`.
+    beats: u64,
 }
 
 impl Reporter {
@@ -289,9 +291,7 @@ impl Reporter {
     /// `progress` grows, staying below the next settled sub-call's.
     async fn between(&mut self, settled: u64, message: String) {
         self.beats = self.beats.saturating_add(1);
-        let beats = f64::from(self.beats);
-        self.send(settled as f64 + beats / (beats + 1.0), message)
-            .await;
+        self.send(progress(settled, self.beats), message).await;
     }
 
     async fn report(&mut self, pending: Pending) {
@@ -312,8 +312,7 @@ impl Reporter {
             Some(Some(code)) => format!("{title}: failed ({code})"),
             Some(None) => format!("{title}: failed"),
         };
-        self.beats = 0;
-        self.send(settled as f64, message).await;
+        self.send(progress(settled, self.beats), message).await;
     }
 
     async fn send(&mut self, progress: f64, message: String) {
@@ -324,9 +323,22 @@ impl Reporter {
     }
 }
 
+/// `progress` after `settled` sub-calls and `beats` heartbeats and notes:
+/// their sum, which grows with every notification by a whole step.
+fn progress(settled: u64, beats: u64) -> f64 {
+    settled.saturating_add(beats) as f64
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Latest, Pending, Waiting};
+    use super::{Latest, Pending, Waiting, progress};
+
+    #[test]
+    fn progress_is_whole_and_grows_with_every_notification() {
+        // Settled 1, two heartbeats, settled 2 and 3 at once (coalesced), a note.
+        let sent = [(1, 0), (1, 1), (1, 2), (3, 2), (3, 3)].map(|(s, b)| progress(s, b));
+        assert_eq!(sent, [1.0, 2.0, 3.0, 5.0, 6.0]);
+    }
 
     #[test]
     fn a_heartbeat_names_what_the_run_waits_on() {
