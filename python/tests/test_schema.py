@@ -165,8 +165,37 @@ def test_the_pydantic_model_is_the_whole_arguments_object() -> None:
     def search(query: Query) -> None:
         pass
 
-    assert search.parameters == Query.model_json_schema()
-    assert search.parameters["properties"]["text"]["description"] == "what to look for"
+    # Without the titles pydantic makes up (issue 41: `/** Text */` says nothing).
+    assert search.parameters == {
+        "type": "object",
+        "properties": {
+            "text": {"type": "string", "description": "what to look for"},
+            "limit": {"type": "integer", "default": 10},
+        },
+        "required": ["text"],
+    }
+
+
+class Task(pydantic.BaseModel):
+    """A task."""
+
+    priority_level: str = pydantic.Field("normal", title="Urgency")
+    due_date: str = "soon"
+    query: Query | None = None
+
+
+def test_titles_a_model_sets_stay_and_made_up_ones_go() -> None:
+    @ptc.tool
+    def plan(task: Task, other: Task) -> None:
+        pass
+
+    task = plan.parameters["$defs"]["Task"]
+    assert "title" not in task
+    assert task["description"] == "A task."
+    assert task["properties"]["priority_level"]["title"] == "Urgency"
+    assert "title" not in task["properties"]["due_date"]
+    assert "title" not in plan.parameters["$defs"]["Query"]
+    assert all("title" not in p for p in plan.parameters["$defs"]["Query"]["properties"].values())
 
 
 def test_a_value_that_is_not_json_fails_the_call() -> None:

@@ -164,10 +164,38 @@ def _schema_of(tp: Any, defs: _Defs, where: str) -> JsonSchema:
 
 
 def _pydantic_schema(tp: Any, defs: _Defs) -> JsonSchema:
-    model_schema: JsonSchema = tp.model_json_schema(ref_template="#/$defs/{model}")
+    model_schema = _model_schema(tp)
     for name, sub in model_schema.pop("$defs", {}).items():
         defs.add(name, sub)
     return model_schema
+
+
+def _model_schema(model: Any) -> JsonSchema:
+    """A pydantic model's JSON Schema without the titles pydantic makes up
+    (a field's name title-cased, a model's class name), which would reach
+    the model as documentation that says nothing (``/** Priority */``);
+    titles a field or model sets itself are kept."""
+    schema: JsonSchema = model.model_json_schema(ref_template="#/$defs/{model}")
+    _drop_auto_titles(schema, model.__name__)
+    for name, sub in schema.get("$defs", {}).items():
+        _drop_auto_titles(sub, name)
+    return schema
+
+
+def _drop_auto_titles(schema: Any, model_name: str | None = None) -> None:
+    if not isinstance(schema, dict):
+        return
+    if model_name is not None and schema.get("title") == model_name:
+        del schema["title"]
+    for field, sub in (schema.get("properties") or {}).items():
+        if isinstance(sub, dict) and sub.get("title") == field.replace("_", " ").title():
+            del sub["title"]
+        _drop_auto_titles(sub)
+    for key in ("items", "additionalProperties"):
+        _drop_auto_titles(schema.get(key))
+    for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
+        for sub in schema.get(key) or []:
+            _drop_auto_titles(sub)
 
 
 def _typeddict_schema(tp: Any, defs: _Defs, where: str) -> JsonSchema:
@@ -230,7 +258,7 @@ def signature_of(fn: Callable[..., Any], name: str) -> Signature:
 
     if len(params) == 1 and _is_pydantic_model(_strip_annotated(hints.get(params[0].name))[0]):
         model: Any = _strip_annotated(hints[params[0].name])[0]
-        schema: JsonSchema = model.model_json_schema(ref_template="#/$defs/{model}")
+        schema = _model_schema(model)
 
         def call_model(arguments: Mapping[str, Any]) -> tuple[list[Any], dict[str, Any]]:
             return [model.model_validate(dict(arguments))], {}
