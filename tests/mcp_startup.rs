@@ -377,6 +377,50 @@ fn twenty_launches_over_servers_that_announce_changes_give_one_listing() {
     assert!(at("\"a.zeta\"(") < at("\"a.alpha\"(") && at("\"a.alpha\"(") < at("\"a.mid\"("));
 }
 
+/// Issue 41: a problem with a server's tools is told once a launch, in
+/// the one format of ptc's warnings, though the server is listed twice
+/// (its `list_changed` at start).
+#[test]
+fn a_skipped_tool_is_told_once_as_a_warning_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), json!({ "s": startup_server("skips") }));
+    let mut child = crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["mcp", "--mcp-config", config.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for line in [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "t", "version": "0" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let mut answer = String::new();
+    while !answer.contains("\"id\":2") {
+        answer.clear();
+        assert!(
+            stdout.read_line(&mut answer).unwrap() > 0,
+            "ptc mcp answers"
+        );
+    }
+    // The re-listing after the server's list_changed, and its warning if
+    // it made one, come within this.
+    std::thread::sleep(Duration::from_millis(1500));
+    drop(stdin);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let _ = child.wait();
+    let warning = "ptc: warning: mcp server `s`: skipped tool \"has space\": `s.` and the name must make 1-128 characters of A-Z a-z 0-9 _ . -\n";
+    assert_eq!(stderr, warning);
+}
+
 // ---------------------------------------------------- the library
 
 fn engine(registry: &Registry) -> Engine {

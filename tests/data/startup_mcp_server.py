@@ -11,7 +11,11 @@ Modes:
   initialized (as some real servers do at start);
 - `fail-once`: the first start (when argv[2] does not exist yet) creates
   argv[2], says why on stderr and exits 1; later starts answer at once;
-- `broken`: says why on stderr and exits 1, every time."""
+- `broken`: says why on stderr and exits 1, every time;
+- `skips`: answers at once, lists a tool whose name ptc cannot take
+  (`has space`) beside the usual ones, and announces
+  `notifications/tools/list_changed` as soon as it is initialized, so ptc
+  lists it twice."""
 
 import json
 import os
@@ -50,10 +54,11 @@ def main():
                 "capabilities": {"tools": {"listChanged": True}},
                 "serverInfo": {"name": "startup", "version": "1"},
             }})
-        elif method == "notifications/initialized" and MODE == "jitter":
+        elif method == "notifications/initialized" and MODE in ("jitter", "skips"):
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
         elif method == "tools/list":
-            tools = [{"name": n, "inputSchema": {"type": "object"}} for n in ("zeta", "alpha", "mid")]
+            names = ("zeta", "alpha", "mid") + (("has space",) if MODE == "skips" else ())
+            tools = [{"name": n, "inputSchema": {"type": "object"}} for n in names]
             send({"jsonrpc": "2.0", "id": id, "result": {"tools": tools}})
         elif method == "tools/call":
             name = message["params"]["name"]

@@ -22,6 +22,7 @@ mod mcp;
 mod present;
 mod terminal;
 mod tools;
+mod warnings;
 
 use limits::LimitArgs;
 use present::{SdkFormat, content_text, format_presentation};
@@ -206,9 +207,7 @@ fn main() -> ExitCode {
         use tracing_subscriber::prelude::*;
         let layer = tracing_subscriber::fmt::layer()
             .with_writer(io::stderr)
-            .with_target(false)
-            .without_time()
-            .with_ansi(false)
+            .event_format(warnings::Line)
             .with_filter(tracing_subscriber::filter::filter_fn(|meta| {
                 *meta.level() <= tracing::Level::WARN && !meta.target().starts_with("rmcp")
             }));

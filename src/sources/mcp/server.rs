@@ -80,6 +80,9 @@ pub(super) struct Server {
     state: tokio::sync::Mutex<State>,
     epochs: std::sync::atomic::AtomicU64,
     relisting: Relisting,
+    /// The problems with its tools told so far: each is told once a launch,
+    /// however often the server re-lists or restarts.
+    told: Mutex<std::collections::HashSet<String>>,
     stop: CancellationToken,
     /// Ends the first start and its retries (before a clean shutdown).
     starting: CancellationToken,
@@ -131,6 +134,7 @@ impl Server {
             }),
             epochs: std::sync::atomic::AtomicU64::new(0),
             relisting: Relisting::default(),
+            told: Mutex::default(),
             stop,
             client_elicits,
         })
@@ -173,7 +177,7 @@ impl Server {
                         self.started.store(true, Ordering::Release);
                         match first.take() {
                             Some(first) => {
-                                first.send_replace(Some(problems));
+                                first.send_replace(Some(self.untold(problems)));
                             }
                             None => self.warn(problems),
                         }
@@ -205,9 +209,18 @@ impl Server {
     }
 
     fn warn(&self, problems: Vec<String>) {
-        for problem in problems {
+        for problem in self.untold(problems) {
             tracing::warn!("mcp server `{}`: {problem}", self.name);
         }
+    }
+
+    /// `problems` less those told before, which are told no more.
+    fn untold(&self, problems: Vec<String>) -> Vec<String> {
+        let mut told = lock(&self.told);
+        problems
+            .into_iter()
+            .filter(|problem| told.insert(problem.clone()))
+            .collect()
     }
 
     /// Starts a session and lists its tools, inside the startup timeout;
