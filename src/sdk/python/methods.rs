@@ -11,8 +11,9 @@ use crate::sdk::keywords::Keywords;
 use crate::sdk::naming::{pascal, root_name};
 use crate::sdk::text::trim;
 use crate::sdk::typescript::{ASKS_NOTE, ESCALATION_NOTE};
+use crate::tool::definition::Policy;
 #[cfg(feature = "python")]
-use crate::tool::definition::{Policy, ToolDefinition};
+use crate::tool::definition::ToolDefinition;
 
 /// Lines longer than this put each parameter on a line of its own.
 const LINE: usize = 88;
