@@ -263,7 +263,7 @@ mod tests {
             ..SdkOptions::default()
         };
         let p = run_code_parameters(&options);
-        assert_eq!(p["required"], json!(["code", "description"]));
+        assert_eq!(p["required"], json!(["code"]));
         assert_eq!(p["additionalProperties"], json!(false));
         assert_eq!(p["properties"]["code"]["type"], "string");
         assert_eq!(p["properties"]["description"]["type"], "string");

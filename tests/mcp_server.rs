@@ -131,10 +131,7 @@ fn python_client_sees_only_run_code_in_ptc_mode() {
         "the SDK is in the description"
     );
     assert!(description.contains("read_file") && description.contains("risky"));
-    assert_eq!(
-        run_code["inputSchema"]["required"],
-        json!(["code", "description"])
-    );
+    assert_eq!(run_code["inputSchema"]["required"], json!(["code"]));
     assert_eq!(
         run_code["outputSchema"]["required"],
         json!(["runId", "subCalls", "elapsedMs"])

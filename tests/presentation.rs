@@ -77,14 +77,14 @@ async fn model_direct_calls_respect_the_mode() {
     assert!(matches!(&run, Invocation::Run(o) if o.text() == "7"));
     let bad = engine
         .invoke(
-            Call::new("r", "run_code", json!({ "code": "return 7" })),
+            Call::new("r", "run_code", json!({ "return": 7 })),
             RunOptions::default(),
         )
         .await;
     assert_eq!(
         bad.content(),
         [ptc::ContentBlock::text(
-            "Error: invalid arguments for `run_code`: `description` is required (a string)"
+            "Error: invalid arguments for `run_code`: `code` is required (a string)"
         )]
     );
     let bad = engine

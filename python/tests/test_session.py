@@ -365,7 +365,7 @@ def test_the_presentation_for_openai_and_anthropic() -> None:
     assert openai["type"] == "function"
     assert openai["function"]["name"] == "run_code"
     assert "get_weather" in openai["function"]["description"]
-    assert openai["function"]["parameters"]["required"] == ["code", "description"]
+    assert openai["function"]["parameters"]["required"] == ["code"]
     [responses] = presentation.openai_responses()
     assert responses["name"] == "run_code" and responses["parameters"] == openai["function"]["parameters"]
     [anthropic] = presentation.anthropic()

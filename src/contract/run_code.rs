@@ -21,9 +21,14 @@ pub struct RunRequest {
     /// The program: the body of an async TypeScript function.
     #[schemars(description = "{code}")]
     pub code: String,
-    /// A short summary of what the program does. Required on the wire; by
-    /// default (Rust), empty.
-    #[schemars(description = "A short summary of what the program does.")]
+    /// A short summary of what the program does, shown to whoever approves
+    /// an escalation; by default, empty (a model that leaves it out does
+    /// not lose a turn).
+    #[serde(default)]
+    #[schemars(
+        transform = no_default,
+        description = "A short summary of what the program does."
+    )]
     pub description: String,
     /// The run deadline in ms; by default the engine's `default_timeout_ms`.
     #[serde(default, deserialize_with = "integer")]
@@ -374,6 +379,18 @@ mod tests {
 
     /// Every mistake names its member, in the same words for the model and
     /// the host; `null` is absent.
+    /// Issue 41: a model that leaves out the label loses no turn.
+    #[test]
+    fn the_description_may_be_left_out() {
+        for arguments in [
+            json!({ "code": "1" }),
+            json!({ "code": "1", "description": null }),
+        ] {
+            let read = RunRequest::from_model(arguments).unwrap();
+            assert_eq!(read.description, "");
+        }
+    }
+
     #[test]
     fn mistakes_name_their_member() {
         let model = |arguments: Value| RunRequest::from_model(arguments).unwrap_err();
@@ -393,8 +410,8 @@ mod tests {
                 "`code` must be a string, got a number",
             ),
             (
-                json!({ "code": "1", "description": null }),
-                "`description` is required (a string)",
+                json!({ "code": "1", "description": 2 }),
+                "`description` must be a string, got a number",
             ),
             (
                 json!({ "code": "1", "description": "d", "timeoutMs": 1.5 }),
