@@ -1106,6 +1106,30 @@ mod workers {
         );
     }
 
+    /// `PTC_PYTHON_WORKER` may name the worker bare, looked up on `PATH` as
+    /// spawning it would; a bare name not there says so.
+    #[test]
+    fn a_worker_named_bare_is_found_on_path() {
+        let no_leaks = NoLeaks::new();
+        let tagged = no_leaks.python_worker();
+        let folder = tagged.parent().unwrap();
+        let run = |worker: &str| {
+            let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_ptc"));
+            command
+                .args(["run", "--language", "python", "-e", "6 * 7"])
+                .env("PATH", format!("{}:/usr/bin:/bin", folder.display()))
+                .env("PTC_PYTHON_WORKER", worker)
+                .stdin(std::process::Stdio::null());
+            let out = command.output().unwrap();
+            String::from_utf8_lossy(&out.stdout).trim_end().to_owned()
+        };
+        assert_eq!(run(tagged.file_name().unwrap().to_str().unwrap()), "42");
+        assert_eq!(
+            run("no-such-monty"),
+            "Error: code run failed (runtime): Python programs need Monty's worker, and PTC_PYTHON_WORKER named no-such-monty, which is not on PATH"
+        );
+    }
+
     /// Issue 41: a front end serving Python programs without a worker
     /// tells its operator at launch (`ptc mcp`: exit 2) or its host at
     /// `initialize` (`ptc serve`), so no model reads install instructions.

@@ -21,7 +21,7 @@
 
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError, Weak};
@@ -105,29 +105,42 @@ fn worker_binary(chosen: Option<PathBuf>) -> Result<PathBuf, String> {
         }
     };
     if let Some((path, by)) = named {
-        if path.is_file() {
-            return Ok(path);
-        }
-        return Err(format!(
-            "Python programs need Monty's worker, and {by} named {}, which is not a file",
-            path.display()
-        ));
+        // A bare name is looked up on PATH, as spawning it would.
+        let bare = path.components().count() == 1 && !path.is_absolute();
+        let found = match bare {
+            true => on_path(&path).next(),
+            false => Some(path.clone()).filter(|p| p.is_file()),
+        };
+        return found.ok_or_else(|| {
+            let place = if bare { "on PATH" } else { "a file" };
+            format!(
+                "Python programs need Monty's worker, and {by} named {}, which is not {place}",
+                path.display()
+            )
+        });
     }
     let beside = std::env::current_exe()
         .ok()
         .and_then(|exe| Some(exe.parent()?.join("monty")));
-    let on_path = std::env::var_os("PATH").into_iter().flat_map(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("monty"))
-            .collect::<Vec<_>>()
-    });
     beside
         .into_iter()
-        .chain(on_path)
-        .find(|path| path.is_file())
+        .filter(|path| path.is_file())
+        .chain(on_path(Path::new("monty")))
+        .next()
         .ok_or_else(|| {
             "Python programs need Monty's worker: install it (`pip install pydantic-monty-runtime==1.4.0`) so `monty` is on PATH, or set PTC_PYTHON_WORKER to its path".to_owned()
         })
+}
+
+/// The files named `name` in the folders of `PATH`, in its order.
+fn on_path(name: &Path) -> impl Iterator<Item = PathBuf> + '_ {
+    let folders = std::env::var_os("PATH")
+        .map(|paths| std::env::split_paths(&paths).collect::<Vec<_>>())
+        .unwrap_or_default();
+    folders
+        .into_iter()
+        .map(move |folder| folder.join(name))
+        .filter(|path| path.is_file())
 }
 
 /// What a worker takes besides its program's memory limit: its own pages
