@@ -849,13 +849,16 @@ async fn results_map_to_mcp_shapes() {
             "{structured}"
         );
     }
-    let refused = call("run_code", json!({ "code": "return 1" }))
-        .await
-        .unwrap();
+    let refused = call(
+        "run_code",
+        json!({ "code": "return 1", "timeoutMs": "soon" }),
+    )
+    .await
+    .unwrap();
     assert_eq!(
         refused.is_error,
         Some(true),
-        "a missing description is the model's mistake"
+        "a timeoutMs that is no number is the model's mistake"
     );
     assert!(
         refused.content[0]
