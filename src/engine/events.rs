@@ -129,16 +129,18 @@ impl Carried {
     /// `value` whole, or its preview when its JSON is over 16 KiB
     /// (written once, keeping only what a preview shows).
     pub fn of(value: &Value) -> Self {
+        // Most values are small: counted first, keeping nothing, and the
+        // count stops at the first byte past the bound.
+        if serde_json::to_writer(&mut Within(0), value).is_ok() {
+            return Self::Whole(value.clone());
+        }
         let mut head = Head {
-            kept: Vec::new(),
+            kept: Vec::with_capacity(EVENT_PREVIEW_BYTES),
             keep: EVENT_PREVIEW_BYTES,
             total: 0,
         };
         // Writing JSON into `Head` cannot fail.
         let _ = serde_json::to_writer(&mut head, value);
-        if head.total <= EVENT_VALUE_BYTES {
-            return Self::Whole(value.clone());
-        }
         let start = match String::from_utf8(head.kept) {
             Ok(text) => text,
             Err(cut) => {
@@ -160,6 +162,24 @@ impl Carried {
             Self::Whole(value) => Some(value),
             Self::Preview { .. } => None,
         }
+    }
+}
+
+/// Counts the bytes written, failing the write that takes them past
+/// [`EVENT_VALUE_BYTES`] (which ends the writing).
+struct Within(usize);
+
+impl io::Write for Within {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0 += buf.len();
+        if self.0 > EVENT_VALUE_BYTES {
+            return Err(io::ErrorKind::FileTooLarge.into());
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
     }
 }
 
