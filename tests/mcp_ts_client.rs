@@ -363,3 +363,65 @@ fn a_one_shot_call_finds_a_real_server_still_starting() {
     assert_eq!(result["isError"], false, "{answer}");
     assert_eq!(texts(result), ["0"], "{answer}");
 }
+
+/// Issue 41: the MCP Inspector's CLI, one `tools/call` and out, against
+/// `ptc mcp` in front of the README's own config (`npx -y` servers,
+/// resolved from the repository's `node_modules`): the run's calls wait
+/// for both servers, which are still starting when the call arrives.
+#[test]
+fn the_inspector_clis_first_call_works_with_the_readmes_config() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let block = readme
+        .split("```json\n")
+        .skip(1)
+        .map(|rest| rest.split("\n```").next().unwrap())
+        .find(|block| block.contains("\"npx\""))
+        .expect("the README shows an MCP config of npx servers");
+    let dir = tempfile::tempdir().unwrap();
+    let notes = dir.path().join("notes");
+    std::fs::create_dir(&notes).unwrap();
+    std::fs::write(notes.join("todo.txt"), "write the tests").unwrap();
+    let config = block.replace("/home/me/notes", notes.to_str().unwrap());
+    let config_path = dir.path().join("ptc-mcp.json");
+    std::fs::write(&config_path, config).unwrap();
+    let code = "const [graph, listing] = await Promise.all([tools['memory.read_graph']({}), \
+                tools['fs.list_directory']({ path: '/NOTES' })]); \
+                return { entities: graph.entities.length, listing: listing.content }"
+        .replace("/NOTES", notes.to_str().unwrap());
+    let memory = format!(
+        "MEMORY_FILE_PATH={}",
+        dir.path().join("memory.jsonl").display()
+    );
+    let inspector =
+        root.join("node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+    let output = crate::common::output(
+        Command::new("node")
+            .arg(inspector)
+            .args(["--cli", env!("CARGO_BIN_EXE_ptc"), "mcp", "--mcp-config"])
+            .arg(&config_path)
+            .args([
+                "-e",
+                &memory,
+                "--method",
+                "tools/call",
+                "--tool-name",
+                "run_code",
+            ])
+            .arg(format!("--tool-arg=code={code}"))
+            .current_dir(root),
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        output.status.success(),
+        "the Inspector CLI failed:\n{stdout}\n{stderr}\n(run `npm ci`)"
+    );
+    let result: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
+    assert_eq!(result["isError"], false, "{result}");
+    assert_eq!(
+        texts(&result),
+        [r#"{"entities":0,"listing":"[FILE] todo.txt"}"#],
+        "{result}"
+    );
+}
