@@ -4,7 +4,8 @@
 # `npx ptc` and a host written against the library (npm/test/host.mts and,
 # against a hostile fake ptc, npm/test/hostile.mts, compiled with tsc
 # --strict against the installed .d.ts) and the examples of docs/node.md and
-# npm/ptc/README.md.
+# npm/ptc/README.md; then compiles npm/test/no-node-types.mts without
+# @types/node.
 #
 #   npm/test/run.sh target/release/ptc
 set -euo pipefail
@@ -13,7 +14,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(dirname "$(dirname "$here")")"
 binary="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
-tsc=${PTC_TSC:-"$repo/node_modules/.bin/tsc"}
+tsc="$repo/node_modules/.bin/tsc"   # the pinned one (npm/pack.sh installs it)
 
 work=$(mktemp -d)
 launcher=""
@@ -112,4 +113,20 @@ out=$(timeout 20 node --input-type=module -e '
 check "a script without close()" 3 "$out"
 for _ in $(seq 100); do pgrep -f "$serve_of_project" >/dev/null || break; sleep 0.1; done
 if pgrep -f "$serve_of_project" >/dev/null; then fail "ptc serve outlived a script that ended without close()"; fi
+
+echo "== the .d.ts without @types/node, and the platform package of each libc"
+cp "$here/no-node-types.mts" .
+cat > tsconfig.no-node.json <<'JSON'
+{
+  "compilerOptions": {
+    "strict": true, "noEmit": true, "skipLibCheck": false, "exactOptionalPropertyTypes": true,
+    "target": "ES2022", "lib": ["ES2022"], "types": [], "module": "nodenext", "moduleResolution": "nodenext"
+  },
+  "files": ["no-node-types.mts"]
+}
+JSON
+"$tsc" -p tsconfig.no-node.json || fail "the package's types need @types/node"
+check "this machine's platform package" "@ptc/linux-$(node -p process.arch)-gnu" "$(node -p 'require("ptc").platformPackage()')"
+check "a musl machine's" "@ptc/linux-arm64-musl" "$(node -p 'require("ptc").platformPackage("linux", "arm64", "musl")')"
+check "a Mac's" "@ptc/darwin-arm64" "$(node -p 'require("ptc").platformPackage("darwin", "arm64")')"
 echo "npm/test: ok (${SECONDS} s)"

@@ -2,12 +2,15 @@
 // tools, an approver, and runs of programs that call them.
 
 import { spawn, type ChildProcess } from "node:child_process";
-import type { Readable, Writable } from "node:stream";
+import type { Writable } from "node:stream";
 
 import { findBinary } from "./binary";
 import type {
   ApprovalRequest,
   Approver,
+  Environment,
+  ReadableStreamLike,
+  Signal,
   Config,
   ContentBlock,
   ErrorCode,
@@ -33,7 +36,7 @@ export interface ToolContext {
   /** The run's id; absent for a tool invoked directly. */
   runId?: string;
   /** Aborted when ptc stops waiting for this call (the run ended, timed out or was cancelled, or the tool's `timeoutMs` expired), and when ptc exits (the reason a {@link PtcExitedError}). */
-  signal: AbortSignal;
+  signal: Signal;
 }
 
 /** A tool's implementation: returns the value the program gets (any JSON), or a {@link ToolOutput}. */
@@ -111,7 +114,7 @@ export interface StartOptions {
   /** ptc's stderr (human logs): `inherit` (default), `ignore`, or `pipe` (then read {@link Ptc.stderr}). */
   stderr?: "inherit" | "ignore" | "pipe";
   /** The environment of the ptc process; default this process's. */
-  env?: NodeJS.ProcessEnv;
+  env?: Environment;
   /** How many events of a run its outcome keeps (the rest are counted in `eventsNotKept`; listeners see every one); default 1000. */
   maxEvents?: number;
   /** The longest line from ptc the session reads, in bytes (a longer one fails what it belongs to, never the session); default 64 MiB. */
@@ -129,7 +132,7 @@ export interface RunOptions {
   /** Run escalated (contracts §6): the justification the approver is shown. */
   escalate?: string;
   /** Cancels the run (it ends as `cancelled`). */
-  signal?: AbortSignal;
+  signal?: Signal;
   /** Sees this run's events, as they happen. */
   onEvent?: (event: RunEvent) => void;
 }
@@ -294,7 +297,7 @@ export class Ptc {
   }
 
   /** ptc's stderr when started with `stderr: "pipe"`, else `null`. */
-  get stderr(): Readable | null {
+  get stderr(): ReadableStreamLike | null {
     return this.child.stderr;
   }
 
@@ -406,7 +409,7 @@ export class Ptc {
    * signal aborted): the result is then an `ABORTED` failure, or for
    * `run_code` a `cancelled` outcome.
    */
-  async invoke(name: string, args: unknown = {}, options: { signal?: AbortSignal } = {}): Promise<InvokeResult> {
+  async invoke(name: string, args: unknown = {}, options: { signal?: Signal } = {}): Promise<InvokeResult> {
     return this.request<InvokeResult>("tools/invoke", { name, arguments: args }, options.signal);
   }
 
@@ -432,7 +435,7 @@ export class Ptc {
   private request<T>(
     method: string,
     params: Record<string, unknown>,
-    signal?: AbortSignal,
+    signal?: Signal,
     sent?: (id: number) => void,
   ): Promise<T> {
     if (this.exited !== undefined) return Promise.reject(this.exited);

@@ -14,13 +14,15 @@ export {
   textOf,
 } from "./client";
 export type { RunOptions, RunOutcome, ServerInfo, StartOptions, Tool, ToolContext, ToolHandler } from "./client";
-export { BinaryNotFoundError, PLATFORMS, PLATFORM_SCOPE, findBinary, platformPackage } from "./binary";
+export { BinaryNotFoundError, PLATFORMS, PLATFORM_SCOPE, findBinary, linuxLibc, platformPackage } from "./binary";
+export type { Libc } from "./binary";
 export type {
   ApprovalAnswer,
   ApprovalRequest,
   Approver,
   Config,
   ContentBlock,
+  Environment,
   ErrorCode,
   InvokeResult,
   Json,
@@ -30,8 +32,11 @@ export type {
   Policy,
   Presentation,
   PresentedTool,
+  ReadableStreamLike,
   Registered,
   RunEvent,
   RunResult,
+  Signal,
+  SignalShape,
   ToolDefinition,
 } from "./types";

@@ -9,6 +9,33 @@ export type JsonSchema = { [key: string]: Json };
 /** What the model sees: `ptc` (only `run_code`), `native` (the tools themselves) or `both`. */
 export type Mode = "ptc" | "native" | "both";
 
+// The Node types the API names, declared here so that the package's `.d.ts`
+// compiles without @types/node (or the DOM library).
+
+/**
+ * An abort signal: the global `AbortSignal` where one is declared (Node's
+ * types, the DOM library), so a handler's `signal` goes on to `fetch`;
+ * else as much of one as ptc uses.
+ */
+export type Signal = typeof globalThis extends { AbortSignal: { prototype: infer S } } ? S : SignalShape;
+
+/** What ptc needs of an abort signal (every `AbortSignal` has it). */
+export interface SignalShape {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
+}
+
+/** A process environment (Node's `process.env` is one). */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** A readable byte stream (Node's `Readable` is one): iterate it, or listen for `data`. */
+export interface ReadableStreamLike extends AsyncIterable<unknown> {
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  setEncoding(encoding: "utf8"): unknown;
+}
+
 /** A tool's pre-execute decision (contracts §2): `allow` (default), `ask` the approver, or `deny`. */
 export type Policy = "allow" | "ask" | "deny";
 
@@ -205,5 +232,5 @@ export type ApprovalAnswer = boolean | { approved: boolean; reason?: string };
  */
 export type Approver = (
   request: ApprovalRequest,
-  context: { signal: AbortSignal },
+  context: { signal: Signal },
 ) => ApprovalAnswer | Promise<ApprovalAnswer>;

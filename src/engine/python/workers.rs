@@ -317,8 +317,16 @@ fn table_file() -> std::io::Result<std::fs::File> {
     #[cfg(target_os = "linux")]
     {
         use std::os::fd::FromRawFd;
+        // The system call, not glibc's wrapper: that came with glibc 2.27, and
+        // the release builds link against 2.17 (docs/python.md, Platforms).
         // SAFETY: memfd_create takes a valid C string and flags.
-        let fd = unsafe { libc::memfd_create(c"ptc-busy-workers".as_ptr(), libc::MFD_CLOEXEC) };
+        let fd = unsafe {
+            libc::syscall(
+                libc::SYS_memfd_create,
+                c"ptc-busy-workers".as_ptr(),
+                libc::MFD_CLOEXEC,
+            )
+        } as libc::c_int;
         if fd < 0 {
             return Err(std::io::Error::last_os_error());
         }
