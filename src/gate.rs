@@ -67,6 +67,31 @@ pub(crate) fn arguments_too_large(cost: Option<u64>) -> String {
     )
 }
 
+/// What a built value takes in the host by the cost model above: its
+/// strings and member names, and [`PER_VALUE`] a value. For values the host
+/// holds for a run (a settled call's answer the program has not taken yet),
+/// charged to its memory.
+pub(crate) fn cost_of(value: &serde_json::Value) -> usize {
+    use serde_json::Value;
+    let mut cost = 0usize;
+    let mut rest = vec![value];
+    while let Some(value) = rest.pop() {
+        cost = cost.saturating_add(PER_VALUE);
+        match value {
+            Value::String(text) => cost = cost.saturating_add(text.len()),
+            Value::Array(items) => rest.extend(items),
+            Value::Object(members) => {
+                for (name, member) in members {
+                    cost = cost.saturating_add(name.len());
+                    rest.push(member);
+                }
+            }
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+    cost
+}
+
 /// What a value would take once written out and built: its values and
 /// the bytes of its JSON text. Sums saturate, so a value shared 2⁴⁰ times
 /// measures as huge instead of wrapping. (Values that arrive as a graph
@@ -212,6 +237,16 @@ mod tests {
         );
         assert!(!arguments_too_large(None).contains("bytes)"));
         assert!(arguments_too_large(None).starts_with("the arguments would take more than 64 MiB"));
+    }
+
+    #[test]
+    fn a_built_value_costs_its_strings_names_and_values() {
+        assert_eq!(cost_of(&serde_json::json!(null)), PER_VALUE);
+        assert_eq!(cost_of(&serde_json::json!("abc")), PER_VALUE + 3);
+        assert_eq!(
+            cost_of(&serde_json::json!({ "ab": [1, "xyz"], "c": true })),
+            5 * PER_VALUE + 2 + 3 + 1
+        );
     }
 
     #[test]

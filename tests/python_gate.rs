@@ -1,11 +1,12 @@
-//! The gate for Python values (contracts §6, "What enters the host"): the
-//! programs of `tests/hostile/gate/*.py` hand the host values that would
-//! be gigabytes once copied (shared, deep, huge, inexact), through the
+//! The gate for a program's values (contracts §6, "What enters the host"):
+//! the programs of `tests/hostile/gate/` (Python, and TypeScript where the
+//! door is both languages') hand the host values that would
+//! be gigabytes once copied or held (shared, deep, huge, inexact), through the
 //! `ptc` binary as a user runs it (tools: `echo`, a command answering its
 //! arguments, and `big`, an 8 MB string); each must end as its file says with the
 //! host's peak memory under the bar, 3 × the heap limit + 100 MB.
 //!
-//! Each file's first lines say how it ends:
+//! Each file's first lines say how it ends (`//` for `#` in TypeScript):
 //!
 //! ```text
 //! # expect: ok | runtime | timeout | memory
@@ -41,17 +42,22 @@ fn corpus() -> Vec<Case> {
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|entry| entry.unwrap().path())
-        .filter(|path| path.extension().is_some_and(|e| e == "py"))
+        .filter(|path| path.extension().is_some_and(|e| e == "py" || e == "ts"))
         .collect();
     paths.sort();
     paths
         .into_iter()
         .map(|path| {
             let code = std::fs::read_to_string(&path).unwrap();
+            let comment = if path.extension().is_some_and(|e| e == "ts") {
+                "//"
+            } else {
+                "#"
+            };
             let header = |key: &str| -> Vec<String> {
-                let prefix = format!("# {key}: ");
+                let prefix = format!("{comment} {key}: ");
                 code.lines()
-                    .take_while(|line| line.starts_with('#'))
+                    .take_while(|line| line.starts_with(comment))
                     .filter_map(|line| line.strip_prefix(prefix.as_str()))
                     .map(str::to_owned)
                     .collect()

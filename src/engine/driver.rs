@@ -326,7 +326,7 @@ async fn conclude(run: &mut Run, report: &Report, start_error: Option<StartFailu
     let mut outcome = match (start_error, ending.interrupted, ending.finish) {
         (_, Some(kind), _) => {
             let why = (kind == FailureKind::Memory && ending.host_refused_memory)
-                .then(|| "tool arguments waiting or in flight count toward it".to_owned());
+                .then(|| super::report::HELD_VALUES.to_owned());
             let progress = ending.progress.as_ref();
             report.limit_failure(kind, why, progress, capture, sub_calls, None)
         }

@@ -13,6 +13,7 @@ mod workers;
 pub(super) use workers::PythonRuntime;
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
@@ -348,11 +349,26 @@ struct Flight {
     title: Option<String>,
 }
 
+/// A call's task, finished: its result, unless the run had no memory left
+/// to hold it (then dropped at once), and the bytes it is charged in
+/// [`PyRun::answered`].
+struct Answered {
+    call_id: u32,
+    result: Option<ToolResult>,
+    charged: usize,
+}
+
 /// One Python run's host side.
 struct PyRun {
     setup: RunSetup,
     scheduler: Scheduler<Queued>,
-    tasks: JoinSet<(u32, ToolResult)>,
+    tasks: JoinSet<Answered>,
+    /// Host memory the results of finished tasks hold until the run loop
+    /// takes them: a worker busy in a loop takes none, so each task counts
+    /// its own, and past the run's memory drops it.
+    answered: Arc<AtomicUsize>,
+    /// A task dropped its result for want of memory: the run ends as `memory`.
+    dropped: bool,
     flights: HashMap<u32, Flight>,
     /// Settled calls not yet handed to the program, by Monty call id.
     ready: Vec<(u32, ResumeValue)>,
@@ -376,6 +392,8 @@ impl PyRun {
         Self {
             scheduler: Scheduler::new(setup.max_parallel),
             tasks: JoinSet::new(),
+            answered: Arc::new(AtomicUsize::new(0)),
+            dropped: false,
             flights: HashMap::new(),
             ready: Vec::new(),
             submitted: 0,
@@ -499,7 +517,7 @@ impl PyRun {
             .held
             .saturating_add(usize::try_from(cost).unwrap_or(usize::MAX));
         if held.saturating_add(self.results_held) > self.setup.memory_limit {
-            return Err(Ended::HostMemory(HELD_VALUES.into()));
+            return Err(Ended::HostMemory(super::report::HELD_VALUES.into()));
         }
         match measured.to_json(arguments) {
             Ok(json) => {
@@ -535,8 +553,33 @@ impl PyRun {
                 options,
             );
             let call_id = call.call_id;
-            self.tasks
-                .spawn_on(async move { (call_id, future.await) }, &self.setup.handle);
+            let answered = Arc::clone(&self.answered);
+            let limit = self.setup.memory_limit;
+            let task = async move {
+                let result = future.await;
+                let charged = result
+                    .as_ref()
+                    .map_or(0, |output| gate::cost_of(&output.value));
+                if answered
+                    .fetch_add(charged, Ordering::AcqRel)
+                    .saturating_add(charged)
+                    > limit
+                {
+                    answered.fetch_sub(charged, Ordering::AcqRel);
+                    return Answered {
+                        call_id,
+                        result: None,
+                        charged: 0,
+                    };
+                }
+                let result = Some(result);
+                Answered {
+                    call_id,
+                    result,
+                    charged,
+                }
+            };
+            self.tasks.spawn_on(task, &self.setup.handle);
             self.flights.insert(
                 call_id,
                 Flight {
@@ -550,6 +593,20 @@ impl PyRun {
                 },
             );
         }
+    }
+
+    /// Takes a finished task's answer into the run (a dropped one ends the
+    /// run as `memory` at the next look).
+    fn take(&mut self, answered: Answered) {
+        self.answered.fetch_sub(answered.charged, Ordering::AcqRel);
+        let result = answered.result.unwrap_or_else(|| {
+            self.dropped = true;
+            Err(ToolError::new(
+                ErrorCode::ToolError,
+                "the result did not fit in the run's memory",
+            ))
+        });
+        self.settle(answered.call_id, result);
     }
 
     /// Records a settled call: scheduler, event, images, and the answer
@@ -606,19 +663,19 @@ impl PyRun {
             let Some(joined) = self.tasks.join_next().await else {
                 return Ok(None);
             };
-            let (call_id, result) = match joined {
-                Ok(done) => done,
+            match joined {
+                Ok(answered) => self.take(answered),
                 // A handler that panicked: the pipeline catches panics, so
                 // this is a task aborted while the run closes.
                 Err(_) => return Ok(None),
-            };
-            self.settle(call_id, result);
+            }
         }
-        while let Some(Ok((call_id, result))) = self.tasks.try_join_next() {
-            self.settle(call_id, result);
+        while let Some(Ok(answered)) = self.tasks.try_join_next() {
+            self.take(answered);
         }
-        if self.held.saturating_add(self.results_held) > self.setup.memory_limit {
-            return Err(Ended::HostMemory(HELD_VALUES.into()));
+        let held = self.held.saturating_add(self.results_held);
+        if self.dropped || held > self.setup.memory_limit {
+            return Err(Ended::HostMemory(super::report::HELD_VALUES.into()));
         }
         Ok(Some(std::mem::take(&mut self.ready)))
     }
@@ -665,17 +722,14 @@ impl PyRun {
         let in_flight = self.flights.len();
         self.calls_cancel.cancel();
         while let Some(done) = self.tasks.join_next().await {
-            if let Ok((call_id, result)) = done {
-                self.settle(call_id, result);
+            if let Ok(answered) = done {
+                self.take(answered);
             }
         }
         self.ready.clear();
         queued.len() + in_flight
     }
 }
-
-/// Why the host's copies of a run's values ended it as `memory`.
-const HELD_VALUES: &str = "tool arguments and results waiting or in flight count toward it";
 
 /// An exception for the program to catch.
 fn raise(kind: ExcType, message: String) -> ResumeValue {

@@ -11,6 +11,11 @@ use super::run::Image;
 use crate::limits::{Limits, Tier, size};
 use crate::tool::call::ContentBlock;
 
+/// Why the host's copies of a run's values ended it as `memory` (both
+/// languages): what it holds for the program counts toward the run's limit.
+pub(crate) const HELD_VALUES: &str =
+    "tool arguments and results waiting or in flight count toward it";
+
 /// A failure found before the program ran.
 pub(super) struct StartFailure {
     pub(super) kind: FailureKind,

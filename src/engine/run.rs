@@ -122,7 +122,9 @@ pub(crate) struct RunState {
     submitted: u32,
     submitting: Option<u32>,
     inline: Option<ToolResult>,
-    ready: Vec<(u32, ToolResult)>,
+    /// Settled sub-calls the program has not taken yet, each with the bytes
+    /// its value is charged to the run until it does.
+    ready: Vec<(u32, ToolResult, usize)>,
     /// Sub-calls handed to tokio, by number.
     spawned: HashMap<u32, Spawned>,
     closing: bool,
@@ -574,7 +576,9 @@ fn deliver<'js>(shared: &Shared, ctx: &Ctx<'js>, host: &Object<'js>) -> bool {
     let Ok(settle) = host.get::<_, Function>("settle") else {
         return true;
     };
-    for (n, result) in ready {
+    for (n, result, charged) in ready {
+        // The heap counts the copy now made, so the host's no longer does.
+        shared.memory.release(charged);
         let _ = match result.map(|output| convert::to_js(ctx, &output.value)) {
             Ok(Ok(value)) => settle.call::<_, ()>((n, true, value)),
             // Out of memory, in practice: the run is ending.

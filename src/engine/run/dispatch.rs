@@ -250,8 +250,16 @@ impl Shared {
         }
         if st.submitting == Some(n) {
             st.inline = Some(result);
-        } else {
-            st.ready.push((n, result));
+            return;
+        }
+        // Held for the program until it takes it, charged to the run: a
+        // program that does not await would otherwise pile answers up in
+        // the host. Past the run's memory the run ends as `memory`.
+        let charged = result
+            .as_ref()
+            .map_or(0, |output| gate::cost_of(&output.value));
+        if self.memory.charge(charged) {
+            st.ready.push((n, result, charged));
         }
     }
 
