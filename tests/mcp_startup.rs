@@ -421,6 +421,50 @@ fn a_skipped_tool_is_told_once_as_a_warning_line() {
     assert_eq!(stderr, warning);
 }
 
+/// A server's stderr is quoted in the warning about its failed start and
+/// in the error a program's call to it gets: each stays one line, its line
+/// breaks and escape sequences escaped, so the server can neither forge a
+/// line of ptc's nor drive the terminal or the model's text.
+#[test]
+fn a_servers_stderr_cannot_forge_a_warning_or_reach_the_model_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("forger.sh");
+    std::fs::write(
+        &script,
+        "#!/bin/sh\nprintf 'first\\nptc: warning: mcp server `other`: forged\\n\\033[2Kwiped\\n' >&2\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let config = write_config(dir.path(), json!({ "f": { "command": script } }));
+    let output = crate::common::output(Command::new(env!("CARGO_BIN_EXE_ptc")).args([
+        "run",
+        "--mcp-config",
+        config.to_str().unwrap(),
+        "-e",
+        "return await tools['f.x']({})",
+    ]));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 1, "{stderr}");
+    assert!(
+        lines[0].starts_with("ptc: warning: mcp server `f`: not started"),
+        "{stderr}"
+    );
+    assert!(
+        lines[0].contains(r"\nptc: warning: mcp server `other`: forged\n\u{1b}[2Kwiped"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("failed to start") && stdout.contains(r"\u{1b}[2Kwiped"),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains('\u{1b}') && !stdout.contains("\nptc: warning"),
+        "{stdout}"
+    );
+}
+
 // ---------------------------------------------------- the library
 
 fn engine(registry: &Registry) -> Engine {

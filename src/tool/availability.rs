@@ -76,6 +76,8 @@ impl DeclaredSource {
                     }
                     None => String::new(),
                 };
+                // The server's own words (its stderr, often): one line, escaped.
+                let why = escape_hostile(&one_line(why, REASON_CHARS));
                 format!(
                     "tool `{name}` is not available: {} failed to start: {why}{retry}",
                     self.label

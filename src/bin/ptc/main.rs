@@ -346,7 +346,7 @@ pub(crate) async fn registry(
     };
     let (registry, warnings) = tools_registry(workspace.as_deref(), args.tools.as_deref())?;
     for warning in warnings {
-        eprintln!("ptc: warning: {warning}");
+        warnings::warn(warning);
     }
     let Some(path) = &args.mcp_config else {
         return Ok((registry, None));
@@ -358,7 +358,7 @@ pub(crate) async fn registry(
             other => Usage::new(other.to_string()),
         })?;
     for warning in skipped {
-        eprintln!("ptc: warning: {warning}");
+        warnings::warn(warning);
     }
     let ready = servers.ready();
     match about {

@@ -123,7 +123,7 @@ pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
 fn token(args: &McpArgs) -> Result<Option<String>, Usage> {
     let Some(var) = &args.token_env else {
         if args.allow_remote {
-            eprintln!("ptc: warning: serving to other machines without a token (--token-env)");
+            crate::warnings::warn("serving to other machines without a token (--token-env)");
         }
         return Ok(None);
     };

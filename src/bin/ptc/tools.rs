@@ -130,7 +130,7 @@ pub(crate) fn mcp_servers(
 /// Prints the problems of the MCP servers' first starts as warnings.
 pub(crate) fn warn_about(problems: Vec<McpProblem>) {
     for problem in problems {
-        eprintln!("ptc: warning: {problem}");
+        crate::warnings::warn(problem);
     }
 }
 

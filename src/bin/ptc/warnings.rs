@@ -26,8 +26,28 @@ where
             Level::ERROR => "error",
             _ => "warning",
         };
-        write!(writer, "ptc: {level}: ")?;
-        ctx.field_format().format_fields(writer.by_ref(), event)?;
-        writeln!(writer)
+        let mut text = String::new();
+        ctx.field_format()
+            .format_fields(Writer::new(&mut text), event)?;
+        writeln!(writer, "ptc: {level}: {}", one_line(&text))
     }
+}
+
+/// Prints `warning` as its one line on stderr.
+pub(crate) fn warn(warning: impl fmt::Display) {
+    eprintln!("ptc: warning: {}", one_line(&warning.to_string()));
+}
+
+/// `text` as one line, whatever a tool server wrote into it (its stderr is
+/// quoted in some warnings): line breaks, escape sequences and the
+/// bidirectional controls escaped, so no line of ptc's can be forged.
+fn one_line(text: &str) -> String {
+    let mut line = String::with_capacity(text.len());
+    for c in text.chars() {
+        match ptc::__private::is_hostile(c) {
+            true => line.extend(c.escape_default()),
+            false => line.push(c),
+        }
+    }
+    line
 }
