@@ -167,7 +167,11 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
         .iter()
         .map(|line| format!("- {}\n", crate::tool::title::escape_hostile(line)))
         .collect();
-    let escalated = escalated_max(options).to_string();
+    let escalated = crate::contract::run_code::escalated_deadline(
+        options.max_timeout_ms,
+        escalated_max(options),
+        "a `timeoutMs`",
+    );
     templates::fill(
         templates::texts(options.language).instructions,
         &[
@@ -176,7 +180,7 @@ fn instructions(tools: &str, options: &SdkOptions) -> String {
             ("working_directory", &working_directory),
             ("unavailable_sources", &unavailable),
             ("tools", tools),
-            ("escalated_max_timeout_ms", &escalated),
+            ("escalated_deadline", &escalated),
         ],
     )
 }
@@ -316,6 +320,36 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains("{{"));
+    }
+
+    /// Escalation that adds no time (`ptc mcp` clamps both maxima under
+    /// the client's timeout) offers none: neither the description nor the
+    /// schema names a deadline for it.
+    #[test]
+    fn escalation_offers_no_deadline_it_does_not_extend() {
+        for language in [Language::TypeScript, Language::Python] {
+            let options = SdkOptions {
+                language,
+                max_timeout_ms: 55_000,
+                escalated_max_timeout_ms: 55_000,
+                ..SdkOptions::default()
+            };
+            let text = run_code_description("", &options);
+            assert!(
+                text.contains(
+                    "- Tools marked as needing escalation, and more memory and output need"
+                ),
+                "{text}"
+            );
+            let p = run_code_parameters(&options);
+            let permissions = p["properties"]["sandboxPermissions"]["description"]
+                .as_str()
+                .unwrap();
+            assert!(
+                permissions.contains("larger limits (more memory and output)"),
+                "{permissions}"
+            );
+        }
     }
 
     #[test]

@@ -752,7 +752,7 @@ async fn the_config_sets_each_tools_policy_and_the_sdk_says_which_ask() {
     let sdk = engine.presentation(&registry.scope(), None).sdk;
     assert!(
         sdk.contains(
-            " /** Echoes its arguments.\n  * Call: tools[\"h.echo\"](args)\n  * Asks the user to approve each call first. @readonly"
+            " /** Echoes its arguments.\n  * Call: tools[\"h.echo\"](args)\n  * Asks the user to approve each call first.\n  * @readonly"
         ),
         "{sdk}"
     );

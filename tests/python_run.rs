@@ -1062,12 +1062,22 @@ mod workers {
         assert!(!workers.contains(&killed), "{workers:?}");
     }
 
-    /// A worker binary that is not there fails the run as `runtime`,
-    /// naming it; with none to be found at all, `ptc run` says how to
-    /// install one.
+    /// A worker binary that is not there, or that no one may execute,
+    /// fails the run as `runtime`, naming it; with none to be found at all,
+    /// `ptc run` says how to install one.
     #[tokio::test]
     async fn a_missing_worker_is_a_runtime_failure_saying_so() {
         let dir = tempfile::tempdir().unwrap();
+        let not_executable = dir.path().join("not-executable");
+        std::fs::write(&not_executable, "#!/bin/sh\n").unwrap();
+        let engine = Engine::new(test_registry(), Limits::default())
+            .unwrap()
+            .python_worker(&not_executable);
+        let why = engine.unavailable(Language::Python).unwrap_or_default();
+        assert!(
+            why.ends_with("not-executable, which is not an executable file"),
+            "{why}"
+        );
         let missing = dir.path().join("monty");
         let engine = Engine::new(test_registry(), Limits::default())
             .unwrap()
@@ -1080,7 +1090,7 @@ mod workers {
             outcome.text()
         );
         let why = format!(
-            "Python programs need Monty's worker, and the host named {}, which is not a file",
+            "Python programs need Monty's worker, and the host named {}, which is not an executable file",
             missing.display()
         );
         assert_eq!(
@@ -1096,7 +1106,8 @@ mod workers {
             .args(["run", "--language", "python", "-e", "6 * 7"])
             .current_dir(dir.path())
             .env("PATH", dir.path())
-            .env_remove("PTC_PYTHON_WORKER")
+            // Empty counts as unset.
+            .env("PTC_PYTHON_WORKER", "")
             .stdin(std::process::Stdio::null());
         let out = no_leaks.tag_command(&mut command).output().unwrap();
         assert_eq!(out.status.code(), Some(1));

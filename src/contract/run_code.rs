@@ -46,7 +46,7 @@ pub struct RunRequest {
     /// §6, Escalation); by default [`SandboxPermissions::UseDefault`].
     #[serde(default)]
     #[schemars(
-        description = "\"require_escalated\" asks a person, before the program starts, for the tools marked as needing escalation and larger limits (a deadline up to {escalated} ms, more memory and output). Needs a justification. If refused, nothing runs."
+        description = "\"require_escalated\" asks a person, before the program starts, for the tools marked as needing escalation and larger limits ({escalated_deadline}more memory and output). Needs a justification. If refused, nothing runs."
     )]
     pub sandbox_permissions: SandboxPermissions,
     /// Why the run needs escalation, shown to whoever approves it; required
@@ -255,6 +255,16 @@ fn shape() -> &'static Value {
     })
 }
 
+/// What escalation adds to the deadline, as a list item (`"a deadline up
+/// to 900 ms, "`), or nothing when it adds none: a model is never offered
+/// escalation for a deadline it may have without it.
+pub(crate) fn escalated_deadline(max: u64, escalated: u64, deadline: &str) -> String {
+    match escalated > max {
+        true => format!("{deadline} up to {escalated} ms, "),
+        false => String::new(),
+    }
+}
+
 /// The JSON Schema of `run_code`'s arguments as the model sees it:
 /// [`RunRequest`]'s, with the limits filled in: `timeoutMs` from 1 to the
 /// escalated maximum (`escalated`, never below `max`), by default
@@ -265,10 +275,12 @@ pub(crate) fn parameters(language: Language, default: u64, max: u64, escalated: 
         true => format!(" ({escalated} with sandboxPermissions \"require_escalated\")"),
         false => String::new(),
     };
+    let escalated_deadline = escalated_deadline(max, escalated, "a deadline");
     let fill = |text: &str| {
         text.replace("{default}", &default.to_string())
             .replace("{max}", &max.to_string())
             .replace("{escalated_note}", &escalated_note)
+            .replace("{escalated_deadline}", &escalated_deadline)
             .replace("{escalated}", &escalated.to_string())
             .replace("{code}", language.code_description())
     };

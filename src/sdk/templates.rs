@@ -12,7 +12,7 @@ pub(crate) const FRAME: &str = include_str!("../../sdk-templates/frame.d.ts");
 pub(crate) const FRAME_PY: &str = include_str!("../../sdk-templates/frame.pyi");
 
 /// The `run_code` instructions (TypeScript): `{{default_timeout_ms}}`, `{{max_timeout_ms}}`,
-/// `{{escalated_max_timeout_ms}}`, `{{working_directory}}` (a whole line, or
+/// `{{escalated_deadline}}` (what escalation adds to the deadline, or nothing), `{{working_directory}}` (a whole line, or
 /// nothing), `{{unavailable_sources}}` (whole lines, or nothing), then `{{tools}}`, the tools in one of the three forms below.
 pub(crate) const INSTRUCTIONS: &str = include_str!("../../sdk-templates/instructions.md");
 
@@ -124,7 +124,7 @@ mod tests {
         let vars = [
             ("default_timeout_ms", ""),
             ("max_timeout_ms", ""),
-            ("escalated_max_timeout_ms", ""),
+            ("escalated_deadline", ""),
             ("working_directory", ""),
             ("unavailable_sources", ""),
             ("tools", ""),

@@ -101,7 +101,10 @@ fn worker_binary(chosen: Option<PathBuf>) -> Result<PathBuf, String> {
     let named = match chosen {
         Some(path) => Some((path, "the host")),
         None => {
-            std::env::var_os("PTC_PYTHON_WORKER").map(|p| (PathBuf::from(p), "PTC_PYTHON_WORKER"))
+            // Empty is unset, as for PATH-like variables.
+            std::env::var_os("PTC_PYTHON_WORKER")
+                .filter(|p| !p.is_empty())
+                .map(|p| (PathBuf::from(p), "PTC_PYTHON_WORKER"))
         }
     };
     if let Some((path, by)) = named {
@@ -109,10 +112,14 @@ fn worker_binary(chosen: Option<PathBuf>) -> Result<PathBuf, String> {
         let bare = path.components().count() == 1 && !path.is_absolute();
         let found = match bare {
             true => on_path(&path).next(),
-            false => Some(path.clone()).filter(|p| p.is_file()),
+            false => Some(path.clone()).filter(|p| is_executable(p)),
         };
         return found.ok_or_else(|| {
-            let place = if bare { "on PATH" } else { "a file" };
+            let place = if bare {
+                "on PATH"
+            } else {
+                "an executable file"
+            };
             format!(
                 "Python programs need Monty's worker, and {by} named {}, which is not {place}",
                 path.display()
@@ -124,7 +131,7 @@ fn worker_binary(chosen: Option<PathBuf>) -> Result<PathBuf, String> {
         .and_then(|exe| Some(exe.parent()?.join("monty")));
     beside
         .into_iter()
-        .filter(|path| path.is_file())
+        .filter(|path| is_executable(path))
         .chain(on_path(Path::new("monty")))
         .next()
         .ok_or_else(|| {
@@ -140,7 +147,13 @@ fn on_path(name: &Path) -> impl Iterator<Item = PathBuf> + '_ {
     folders
         .into_iter()
         .map(move |folder| folder.join(name))
-        .filter(|path| path.is_file())
+        .filter(|path| is_executable(path))
+}
+
+/// Whether `path` is a file someone may execute (as spawning it needs).
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
 /// What a worker takes besides its program's memory limit: its own pages

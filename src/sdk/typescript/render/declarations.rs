@@ -124,14 +124,16 @@ impl<'a> Renderer<'a> {
             }
             self.out.push_str(ASKS_NOTE);
         }
+        // The notes have a line of their own: the tags start the next one.
+        let noted = tool.escalation_only || tool.policy == Policy::Ask;
         if tool.read_only {
-            self.doc_sep(body);
+            self.tag_sep(body, noted);
             self.out.push_str("@readonly");
         }
         for (kw, tag) in [(params_kw, "@param args "), (output_kw, "@returns ")] {
             if let Some(kw) = kw {
                 let at = self.out.len();
-                self.doc_sep(body);
+                self.tag_sep(body, noted);
                 self.out.push_str(tag);
                 if !self.doc_body(kw) {
                     self.out.truncate(at);
@@ -142,6 +144,17 @@ impl<'a> Renderer<'a> {
             self.out.truncate(mark);
         } else {
             self.out.push_str(" */\n");
+        }
+    }
+
+    /// Before a tag: a new comment line right after a note (each ends with
+    /// a full stop), else a space.
+    fn tag_sep(&mut self, body: usize, after_note: bool) {
+        if after_note && self.out.ends_with('.') {
+            self.newline();
+            self.out.push_str(" * ");
+        } else {
+            self.doc_sep(body);
         }
     }
 
