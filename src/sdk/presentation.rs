@@ -7,10 +7,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::forms::run_code_text;
-use super::typescript::ESCALATION_NOTE;
+use super::typescript::{ASKS_NOTE, ESCALATION_NOTE};
 use super::{SdkOptions, render_in, run_code_parameters};
 use crate::contract::run_code::Language;
-use crate::tool::definition::ToolDefinition;
+use crate::tool::definition::{Policy, ToolDefinition};
 use crate::tool::registry::Mode;
 
 pub use crate::contract::run_code::RUN_CODE;
@@ -108,16 +108,26 @@ pub(crate) fn present(
     }
 }
 
-/// A tool's description as the model sees it natively; an escalation-only
-/// one (shown only beside run_code) ends with how to reach it.
+/// A tool's description as the model sees it natively, ending with the
+/// notes its declaration has: how to reach an escalation-only one (shown
+/// only beside run_code), and that each call of an `ask` one is approved
+/// first, so the model can tell its user a prompt is coming.
 fn native_description(tool: &ToolDefinition) -> Option<String> {
     let description = tool.advertised_description();
-    if !tool.escalation_only {
+    let notes: Vec<&str> = [
+        tool.escalation_only.then_some(ESCALATION_NOTE),
+        (tool.policy == Policy::Ask).then_some(ASKS_NOTE),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if notes.is_empty() {
         return description.map(str::to_owned);
     }
+    let notes = notes.join("\n");
     Some(match description {
-        Some(text) => format!("{}\n{ESCALATION_NOTE}", text.trim_end()),
-        None => ESCALATION_NOTE.to_owned(),
+        Some(text) => format!("{}\n{notes}", text.trim_end()),
+        None => notes,
     })
 }
 
@@ -174,6 +184,24 @@ mod tests {
             Some(format!("short a\n{ESCALATION_NOTE}").as_str())
         );
         assert_eq!(both.tools[1].description, None, "others unchanged");
+    }
+
+    #[test]
+    fn ask_tools_say_so_natively_too() {
+        let cache = SdkCache::default();
+        let o = SdkOptions::default();
+        let mut defs = defs();
+        defs[0] = defs[0].clone().policy(Policy::Ask);
+        defs[1] = defs[1].clone().policy(Policy::Ask).escalation_only(true);
+        let both = present(&cache, (0, vec![]), &refs(&defs), Mode::Both, &o);
+        assert_eq!(
+            both.tools[0].description.as_deref(),
+            Some(format!("short a\n{ASKS_NOTE}").as_str())
+        );
+        assert_eq!(
+            both.tools[1].description.as_deref(),
+            Some(format!("{ESCALATION_NOTE}\n{ASKS_NOTE}").as_str())
+        );
     }
 
     #[test]
