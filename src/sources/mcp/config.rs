@@ -103,6 +103,12 @@ impl McpServerConfig {
     }
 }
 
+/// Whether the `policy` entry `entry` (a name, or a pattern with `*`)
+/// covers the tool named `tool`.
+pub(crate) fn covers(entry: &str, tool: &str) -> bool {
+    entry == tool || (entry.contains('*') && matches(entry, tool))
+}
+
 /// Whether `name` matches `pattern`, where `*` stands for any characters.
 fn matches(pattern: &str, name: &str) -> bool {
     let mut parts = pattern.split('*');

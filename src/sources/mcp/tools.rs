@@ -34,6 +34,11 @@ pub(super) fn map_tools(
 ) -> (Vec<ListedTool>, Vec<String>) {
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
+    let names: Vec<String> = entries
+        .iter()
+        .filter_map(|entry| Some(entry.get("name")?.as_str()?.to_owned()))
+        .collect();
+    skipped.extend(unused_policies(server, config, &names));
     for (index, entry) in entries.into_iter().enumerate() {
         if let Some(name) = task_only(&entry) {
             skipped.push(format!(
@@ -75,6 +80,30 @@ pub(super) fn map_tools(
         tools.push(ListedTool { remote, definition });
     }
     (tools, skipped)
+}
+
+/// A warning for each `policy` entry that names none of the server's tools
+/// (`names`, as it lists them): a typo there would otherwise leave the tool
+/// it meant to deny or ask about allowed, silently.
+fn unused_policies(server: &str, config: &McpServerConfig, names: &[String]) -> Vec<String> {
+    let prefix = format!("{server}.");
+    config
+        .policies
+        .iter()
+        .filter(|(entry, _)| !names.iter().any(|name| super::config::covers(entry, name)))
+        .map(|(entry, _)| {
+            let hint = match entry.strip_prefix(&prefix) {
+                Some(bare) => {
+                    format!(" (the server's own names go there, without `{prefix}`: `{bare}`)")
+                }
+                None => String::new(),
+            };
+            format!(
+                "policy `{}` names none of its tools{hint}",
+                entry.escape_debug()
+            )
+        })
+        .collect()
 }
 
 /// The name of a tool that must be called as a task (MCP's
@@ -138,6 +167,22 @@ mod tests {
         assert_eq!(
             tools[0].definition.output,
             Some(json!({ "description": UNTYPED_OUTPUT }))
+        );
+    }
+
+    #[test]
+    fn a_policy_that_names_no_tool_is_told() {
+        let policy = r#", "policy": { "f.write": "deny", "Write": "ask", "read*": "allow", "*ite": "deny", "gone": "deny" }"#;
+        let entries = ["write", "read_file"].map(|name| json!({ "name": name, "inputSchema": {} }));
+        let (tools, skipped) = map_tools("f", &config(policy), entries.to_vec());
+        assert_eq!(tools.len(), 1, "`*ite` denies write");
+        assert_eq!(
+            skipped,
+            [
+                "policy `f.write` names none of its tools (the server's own names go there, without `f.`: `write`)",
+                "policy `Write` names none of its tools",
+                "policy `gone` names none of its tools",
+            ]
         );
     }
 
