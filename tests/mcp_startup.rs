@@ -421,6 +421,61 @@ fn a_skipped_tool_is_told_once_as_a_warning_line() {
     assert_eq!(stderr, warning);
 }
 
+/// A client that never sends `notifications/initialized` (not as MCP
+/// says, but seen) still gets the servers' tools: its first request tells
+/// ptc what it declared, and the servers start then.
+#[test]
+fn a_client_that_never_says_initialized_still_gets_the_servers_tools() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), json!({ "s": startup_server("ready") }));
+    let mut child = crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args([
+                "mcp",
+                "--mode",
+                "both",
+                "--mcp-config",
+                config.to_str().unwrap(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for line in [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "t", "version": "0" } } }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let mut answer = String::new();
+    while !answer.contains("\"id\":2") {
+        answer.clear();
+        assert!(
+            stdout.read_line(&mut answer).unwrap() > 0,
+            "ptc mcp answers"
+        );
+    }
+    let listed: Value = serde_json::from_str(&answer).unwrap();
+    let names: Vec<&str> = listed["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|tool| tool["name"].as_str())
+        .collect();
+    // Without the start, the listing would come at the startup wait's end,
+    // without them.
+    assert!(
+        names.contains(&"s.zeta") && names.contains(&"run_code"),
+        "{answer}"
+    );
+    drop(stdin);
+    let _ = child.wait();
+}
+
 /// A server's stderr is quoted in the warning about its failed start and
 /// in the error a program's call to it gets: each stays one line, its line
 /// breaks and escape sequences escaped, so the server can neither forge a

@@ -116,8 +116,25 @@ impl McpServer {
         }
     }
 
+    /// The first client is known, with what it declared at `initialize`:
+    /// told by its `notifications/initialized`, or by its first request
+    /// for a client that never sends one, so the servers waiting on it
+    /// start either way.
+    fn client_known(&self, peer: &rmcp::Peer<RoleServer>) {
+        let elicits = peer
+            .supported_elicitation_modes()
+            .contains(&ElicitationMode::Form);
+        self.inner.client_elicits.send_if_modified(|told| {
+            let first = told.is_none();
+            if first {
+                *told = Some(elicits);
+            }
+            first
+        });
+    }
+
     /// Resolves when the first client has initialized (sent
-    /// `notifications/initialized`), with whether it can elicit (declared
+    /// `notifications/initialized`, or a first request), with whether it can elicit (declared
     /// `elicitation` in form mode); `false` if the server goes first. For
     /// [`McpServers::start_for_client`](crate::McpServers::start_for_client)
     /// on stdio, where that client is the only one.
@@ -198,6 +215,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        self.client_known(&context.peer);
         self.sources_started(None, &context.ct).await;
         let presentation = self.engine().presentation(&self.inner.scope, None);
         let definitions = self.inner.scope.definitions();
@@ -212,6 +230,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.client_known(&context.peer);
         let name = request.name.to_string();
         if self.lookup(&name).is_none() && self.engine().registry().is_starting(Some(&name)) {
             self.sources_started(Some(&name), &context.ct).await;
@@ -258,17 +277,7 @@ impl ServerHandler for McpServer {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
-        let elicits = context
-            .peer
-            .supported_elicitation_modes()
-            .contains(&ElicitationMode::Form);
-        self.inner.client_elicits.send_if_modified(|told| {
-            let first = told.is_none();
-            if first {
-                *told = Some(elicits);
-            }
-            first
-        });
+        self.client_known(&context.peer);
         if self.session.following.swap(true, Ordering::AcqRel) {
             return;
         }
