@@ -476,6 +476,48 @@ fn a_client_that_never_says_initialized_still_gets_the_servers_tools() {
     let _ = child.wait();
 }
 
+/// A client that leaves while a healthy server is still starting hears
+/// nothing about it: stopping the server was no problem of the server's.
+#[test]
+fn leaving_while_a_server_starts_is_no_warning() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), json!({ "s": startup_server("slow:3000") }));
+    let mut child = crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args(["mcp", "--mcp-config", config.to_str().unwrap()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    writeln!(
+        stdin,
+        "{}",
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "t", "version": "0" } } })
+    )
+    .unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })
+    )
+    .unwrap();
+    let mut answer = String::new();
+    assert!(
+        stdout.read_line(&mut answer).unwrap() > 0,
+        "ptc mcp answers"
+    );
+    drop(stdin);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    assert_eq!(stderr, "");
+}
+
 /// A server's stderr is quoted in the warning about its failed start and
 /// in the error a program's call to it gets: each stays one line, its line
 /// breaks and escape sequences escaped, so the server can neither forge a

@@ -222,8 +222,9 @@ impl McpServers {
             for (server, mut outcome) in starts {
                 let messages = match outcome.wait_for(Option::is_some).await {
                     Ok(messages) => messages.clone().unwrap_or_default(),
-                    // The handle went before the first attempt ended.
-                    Err(_) => vec!["not started: it was stopped before it started".to_owned()],
+                    // Stopped before its first attempt ended (ptc is ending,
+                    // its client gone): nothing went wrong to tell.
+                    Err(_) => Vec::new(),
                 };
                 problems.extend(messages.into_iter().map(|message| McpProblem {
                     server: server.clone(),
