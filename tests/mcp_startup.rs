@@ -518,6 +518,55 @@ fn leaving_while_a_server_starts_is_no_warning() {
     assert_eq!(stderr, "");
 }
 
+/// A direct call (`--mode native`) of a tool whose server failed to start
+/// is refused saying why, as a run's call is, not as an unknown name.
+#[test]
+fn a_direct_call_to_a_failed_server_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write_config(dir.path(), json!({ "s": startup_server("broken") }));
+    let mut child = crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .args([
+                "mcp",
+                "--mode",
+                "native",
+                "--mcp-config",
+                config.to_str().unwrap(),
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null()),
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for line in [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "t", "version": "0" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                "params": { "name": "s.zeta", "arguments": {} } }),
+    ] {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let mut answer = String::new();
+    while !answer.contains("\"id\":2") {
+        answer.clear();
+        assert!(
+            stdout.read_line(&mut answer).unwrap() > 0,
+            "ptc mcp answers"
+        );
+    }
+    let answer: Value = serde_json::from_str(&answer).unwrap();
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with("tool `s.zeta` is not available: MCP server `s` failed to start:"),
+        "{answer}"
+    );
+    drop(stdin);
+    let _ = child.wait();
+}
+
 /// A server's stderr is quoted in the warning about its failed start and
 /// in the error a program's call to it gets: each stays one line, its line
 /// breaks and escape sequences escaped, so the server can neither forge a

@@ -235,10 +235,13 @@ impl ServerHandler for McpServer {
         if self.lookup(&name).is_none() && self.engine().registry().is_starting(Some(&name)) {
             self.sources_started(Some(&name), &context.ct).await;
         }
-        // MCP answers a tool the server does not list with a protocol error.
+        // MCP answers a tool the server does not list with a protocol error,
+        // saying why when its source is down.
         let Some(structured) = self.lookup(&name) else {
+            let registry = self.engine().registry();
+            let why = registry.absent_tool_error(&name);
             return Err(ErrorData::invalid_params(
-                format!("unknown tool `{name}`"),
+                why.unwrap_or_else(|| format!("unknown tool `{}`", name.escape_debug())),
                 None,
             ));
         };
