@@ -393,12 +393,14 @@ impl Run {
     }
 
     /// Waits (holding no thread) until a settled sub-call awaits the
-    /// program; `false` when none can: nothing settled, nothing in flight.
+    /// program, or the run is ending (a settled answer it had no memory
+    /// left to hold: the step then ends it); `false` when neither can come:
+    /// nothing settled, nothing in flight.
     pub(crate) async fn settled(&mut self) -> bool {
         loop {
             {
                 let st = self.shared.lock();
-                if !st.ready.is_empty() {
+                if !st.ready.is_empty() || self.shared.memory.ending() {
                     return true;
                 }
                 if st.spawned.is_empty() {
