@@ -377,6 +377,55 @@ fn twenty_launches_over_servers_that_announce_changes_give_one_listing() {
     assert!(at("\"a.zeta\"(") < at("\"a.alpha\"(") && at("\"a.alpha\"(") < at("\"a.mid\"("));
 }
 
+/// `ptc mcp` with `args`, driven over stdio: `lines` written one a line,
+/// then its stdout read up to the answer with `id`, returned with the
+/// process and its stdin (still open; dropping it ends `ptc mcp`).
+fn drive_mcp(args: &[&str], lines: &[Value], id: u64) -> (Spawned, ChildStdin, Value) {
+    let mut child = crate::common::spawn(
+        Command::new(env!("CARGO_BIN_EXE_ptc"))
+            .arg("mcp")
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+    );
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    for line in lines {
+        writeln!(stdin, "{line}").unwrap();
+    }
+    let answer = loop {
+        let mut line = String::new();
+        assert!(stdout.read_line(&mut line).unwrap() > 0, "ptc mcp answers");
+        let message: Value = serde_json::from_str(&line).unwrap();
+        if message["id"] == id {
+            break message;
+        }
+    };
+    (child, stdin, answer)
+}
+
+/// `initialize` of a client that declares nothing, and its
+/// `notifications/initialized`.
+fn initialize() -> [Value; 2] {
+    [
+        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "t", "version": "0" } } }),
+        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
+    ]
+}
+
+/// What `child` wrote on stderr, once it has ended (its stdin dropped).
+fn stderr_at_exit(mut child: Spawned, stdin: ChildStdin) -> String {
+    drop(stdin);
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{status}: {stderr}");
+    stderr
+}
+
 /// Issue 41: a problem with a server's tools is told once a launch, in
 /// the one format of ptc's warnings, though the server is listed twice
 /// (its `list_changed` at start).
@@ -384,41 +433,18 @@ fn twenty_launches_over_servers_that_announce_changes_give_one_listing() {
 fn a_skipped_tool_is_told_once_as_a_warning_line() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), json!({ "s": startup_server("skips") }));
-    let mut child = crate::common::spawn(
-        Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args(["mcp", "--mcp-config", config.to_str().unwrap()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
+    let [init, initialized] = initialize();
+    let list = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" });
+    let (child, stdin, _) = drive_mcp(
+        &["--mcp-config", config.to_str().unwrap()],
+        &[init, initialized, list],
+        2,
     );
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    for line in [
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": { "name": "t", "version": "0" } } }),
-        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
-        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }),
-    ] {
-        writeln!(stdin, "{line}").unwrap();
-    }
-    let mut answer = String::new();
-    while !answer.contains("\"id\":2") {
-        answer.clear();
-        assert!(
-            stdout.read_line(&mut answer).unwrap() > 0,
-            "ptc mcp answers"
-        );
-    }
     // The re-listing after the server's list_changed, and its warning if
     // it made one, come within this.
     std::thread::sleep(Duration::from_millis(1500));
-    drop(stdin);
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    let _ = child.wait();
     let warning = "ptc: warning: mcp server `s`: skipped tool \"has space\": `s.` and the name must make 1-128 characters of A-Z a-z 0-9 _ . -\n";
-    assert_eq!(stderr, warning);
+    assert_eq!(stderr_at_exit(child, stdin), warning);
 }
 
 /// A client that never sends `notifications/initialized` (not as MCP
@@ -428,39 +454,14 @@ fn a_skipped_tool_is_told_once_as_a_warning_line() {
 fn a_client_that_never_says_initialized_still_gets_the_servers_tools() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), json!({ "s": startup_server("ready") }));
-    let mut child = crate::common::spawn(
-        Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args([
-                "mcp",
-                "--mode",
-                "both",
-                "--mcp-config",
-                config.to_str().unwrap(),
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null()),
+    let [init, _] = initialize();
+    let list = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" });
+    let (child, stdin, answer) = drive_mcp(
+        &["--mode", "both", "--mcp-config", config.to_str().unwrap()],
+        &[init, list],
+        2,
     );
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    for line in [
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": { "name": "t", "version": "0" } } }),
-        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/list" }),
-    ] {
-        writeln!(stdin, "{line}").unwrap();
-    }
-    let mut answer = String::new();
-    while !answer.contains("\"id\":2") {
-        answer.clear();
-        assert!(
-            stdout.read_line(&mut answer).unwrap() > 0,
-            "ptc mcp answers"
-        );
-    }
-    let listed: Value = serde_json::from_str(&answer).unwrap();
-    let names: Vec<&str> = listed["result"]["tools"]
+    let names: Vec<&str> = answer["result"]["tools"]
         .as_array()
         .unwrap()
         .iter()
@@ -472,8 +473,7 @@ fn a_client_that_never_says_initialized_still_gets_the_servers_tools() {
         names.contains(&"s.zeta") && names.contains(&"run_code"),
         "{answer}"
     );
-    drop(stdin);
-    let _ = child.wait();
+    stderr_at_exit(child, stdin);
 }
 
 /// A client that leaves while a healthy server is still starting hears
@@ -482,40 +482,12 @@ fn a_client_that_never_says_initialized_still_gets_the_servers_tools() {
 fn leaving_while_a_server_starts_is_no_warning() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), json!({ "s": startup_server("slow:3000") }));
-    let mut child = crate::common::spawn(
-        Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args(["mcp", "--mcp-config", config.to_str().unwrap()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped()),
+    let (child, stdin, _) = drive_mcp(
+        &["--mcp-config", config.to_str().unwrap()],
+        &initialize(),
+        1,
     );
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    writeln!(
-        stdin,
-        "{}",
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": { "name": "t", "version": "0" } } })
-    )
-    .unwrap();
-    writeln!(
-        stdin,
-        "{}",
-        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })
-    )
-    .unwrap();
-    let mut answer = String::new();
-    assert!(
-        stdout.read_line(&mut answer).unwrap() > 0,
-        "ptc mcp answers"
-    );
-    drop(stdin);
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
-    let status = child.wait().unwrap();
-    assert!(status.success(), "{status}: {stderr}");
-    assert_eq!(stderr, "");
+    assert_eq!(stderr_at_exit(child, stdin), "");
 }
 
 /// A direct call (`--mode native`) of a tool whose server failed to start
@@ -524,47 +496,21 @@ fn leaving_while_a_server_starts_is_no_warning() {
 fn a_direct_call_to_a_failed_server_says_why() {
     let dir = tempfile::tempdir().unwrap();
     let config = write_config(dir.path(), json!({ "s": startup_server("broken") }));
-    let mut child = crate::common::spawn(
-        Command::new(env!("CARGO_BIN_EXE_ptc"))
-            .args([
-                "mcp",
-                "--mode",
-                "native",
-                "--mcp-config",
-                config.to_str().unwrap(),
-            ])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null()),
+    let [init, initialized] = initialize();
+    let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                       "params": { "name": "s.zeta", "arguments": {} } });
+    let (child, stdin, answer) = drive_mcp(
+        &["--mode", "native", "--mcp-config", config.to_str().unwrap()],
+        &[init, initialized, call],
+        2,
     );
-    let mut stdin = child.stdin.take().unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
-    for line in [
-        json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25", "capabilities": {},
-            "clientInfo": { "name": "t", "version": "0" } } }),
-        json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }),
-        json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
-                "params": { "name": "s.zeta", "arguments": {} } }),
-    ] {
-        writeln!(stdin, "{line}").unwrap();
-    }
-    let mut answer = String::new();
-    while !answer.contains("\"id\":2") {
-        answer.clear();
-        assert!(
-            stdout.read_line(&mut answer).unwrap() > 0,
-            "ptc mcp answers"
-        );
-    }
-    let answer: Value = serde_json::from_str(&answer).unwrap();
     let message = answer["error"]["message"].as_str().unwrap_or_default();
     assert!(
         message.starts_with("tool `s.zeta` is not available: MCP server `s` failed to start:"),
         "{answer}"
     );
     drop(stdin);
-    let _ = child.wait();
+    drop(child);
 }
 
 /// A server's stderr is quoted in the warning about its failed start and
