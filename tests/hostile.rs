@@ -181,10 +181,13 @@ async fn every_hostile_program_ends_as_its_file_says() {
 async fn the_watchdog_answers_at_the_grace_and_the_thread_comes_back() {
     let (release, held) = std::sync::mpsc::channel::<()>();
     let held = std::sync::Mutex::new(held);
+    let entered = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let entering = std::sync::Arc::clone(&entered);
     let registry = test_registry();
     registry
         .add(ptc::Tool::new(
             ptc::ToolDefinition::new("stuck").call_title(move |_| {
+                entering.store(true, std::sync::atomic::Ordering::SeqCst);
                 let _ = held.lock().unwrap().recv();
                 "stuck".into()
             }),
@@ -200,10 +203,16 @@ async fn the_watchdog_answers_at_the_grace_and_the_thread_comes_back() {
     let engine = Engine::new(registry, limits).unwrap();
     let options = RunOptions::default().events(|_: ptc::RunEvent| {});
     let request = RunRequest::new("console.log('calling'); return await tools.stuck({})");
+    // Deadline enough for a loaded machine to reach the call first (300 ms
+    // was not, under a CI build beside it: the run timed out before it).
     let outcome = engine
-        .run_code(request.timeout_ms(300), options)
+        .run_code(request.timeout_ms(2000), options)
         .await
         .unwrap();
+    assert!(
+        entered.load(std::sync::atomic::Ordering::SeqCst),
+        "the run reached the stuck call before its deadline"
+    );
     assert_eq!(
         outcome.kind,
         Some(FailureKind::Timeout),
