@@ -230,6 +230,13 @@ pub mod __private {
         crate::tool::title::escape_hostile_keeping_lines(text)
     }
 
+    /// `text` on one line, as titles are (contracts §2): every character
+    /// [`is_hostile`] says, line breaks included, escaped. For ptc's own
+    /// warning lines, which quote what tool servers wrote.
+    pub fn escape_line(text: &str) -> String {
+        crate::tool::title::escape_hostile(text)
+    }
+
     /// Whether a title escapes `c` (contracts §2): control characters, line
     /// and paragraph separators, and the bidirectional controls. The
     /// binary's prompts and its terminal output escape the same characters.

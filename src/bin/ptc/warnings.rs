@@ -42,12 +42,5 @@ pub(crate) fn warn(warning: impl fmt::Display) {
 /// quoted in some warnings): line breaks, escape sequences and the
 /// bidirectional controls escaped, so no line of ptc's can be forged.
 fn one_line(text: &str) -> String {
-    let mut line = String::with_capacity(text.len());
-    for c in text.chars() {
-        match ptc::__private::is_hostile(c) {
-            true => line.extend(c.escape_default()),
-            false => line.push(c),
-        }
-    }
-    line
+    ptc::__private::escape_line(text)
 }

@@ -94,11 +94,7 @@ impl McpServerConfig {
     pub fn policy_of(&self, tool: &str) -> Option<ToolPolicy> {
         let exact = self.policies.iter().find(|(name, _)| name == tool);
         exact
-            .or_else(|| {
-                self.policies
-                    .iter()
-                    .find(|(pattern, _)| pattern.contains('*') && matches(pattern, tool))
-            })
+            .or_else(|| self.policies.iter().find(|(entry, _)| covers(entry, tool)))
             .map(|(_, policy)| *policy)
     }
 }

@@ -34,11 +34,13 @@ pub(super) fn map_tools(
 ) -> (Vec<ListedTool>, Vec<String>) {
     let mut tools = Vec::new();
     let mut skipped = Vec::new();
-    let names: Vec<String> = entries
-        .iter()
-        .filter_map(|entry| Some(entry.get("name")?.as_str()?.to_owned()))
-        .collect();
-    skipped.extend(unused_policies(server, config, &names));
+    if !config.policies.is_empty() {
+        let names: Vec<&str> = entries
+            .iter()
+            .filter_map(|entry| entry.get("name")?.as_str())
+            .collect();
+        skipped.extend(unused_policies(server, config, &names));
+    }
     for (index, entry) in entries.into_iter().enumerate() {
         if let Some(name) = task_only(&entry) {
             skipped.push(format!(
@@ -85,7 +87,7 @@ pub(super) fn map_tools(
 /// A warning for each `policy` entry that names none of the server's tools
 /// (`names`, as it lists them): a typo there would otherwise leave the tool
 /// it meant to deny or ask about allowed, silently.
-fn unused_policies(server: &str, config: &McpServerConfig, names: &[String]) -> Vec<String> {
+fn unused_policies(server: &str, config: &McpServerConfig, names: &[&str]) -> Vec<String> {
     let prefix = format!("{server}.");
     config
         .policies
