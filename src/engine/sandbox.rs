@@ -31,6 +31,9 @@ pub(crate) struct Tripwires {
     host_refused: AtomicBool,
     /// The run's deadline (or cancellation) passed (see [`Tripwires::halt`]).
     halted: AtomicBool,
+    /// The interrupt handler has told QuickJS to stop (see
+    /// [`STOPPING_RESERVE`]).
+    stopping: AtomicBool,
     /// Where the run's context keeps QuickJS's interrupt countdown (see
     /// [`Poller`]); 0 until known.
     countdown: AtomicUsize,
@@ -45,6 +48,7 @@ impl Tripwires {
             host: AtomicUsize::new(0),
             host_refused: AtomicBool::new(false),
             halted: AtomicBool::new(false),
+            stopping: AtomicBool::new(false),
             countdown: AtomicUsize::new(0),
         }
     }
@@ -95,9 +99,11 @@ impl Tripwires {
         self.host_refused.load(Ordering::Acquire)
     }
 
-    /// Raises the flag: the run ends as `memory`. Always `false`.
+    /// Raises the flag: the run ends as `memory`, at QuickJS's next poll
+    /// (a program that catches the refusal goes no further). Always `false`.
     fn exhaust(&self) -> bool {
         self.out_of_memory.store(true, Ordering::Release);
+        self.ask_soon();
         false
     }
 
@@ -116,6 +122,15 @@ impl Tripwires {
             self.ask_soon();
         }
         true
+    }
+
+    /// Whether a heap of `heap` bytes may grow by `bytes` once QuickJS has
+    /// been told to stop: up to [`STOPPING_RESERVE`] past the limit, the
+    /// host's charges left out (they may come from other threads, and must
+    /// not take the reserve).
+    fn fits_while_stopping(&self, heap: usize, bytes: usize) -> bool {
+        self.stopping.load(Ordering::Acquire)
+            && heap.saturating_add(bytes) <= self.limit.saturating_add(STOPPING_RESERVE)
     }
 
     /// Bytes still free for the run.
@@ -141,6 +156,17 @@ impl Tripwires {
     }
 }
 
+/// What a run's heap may take past its limit once the interrupt handler has
+/// said stop. QuickJS then builds the uncatchable `interrupted` error (an
+/// object, its message, a backtrace); refused, that error becomes a
+/// catchable `null`, and when such a `null` rejects an async function's
+/// promise QuickJS aborts the process (`js_async_function_resume`: "BUG").
+/// Every program is an async function: a heap filled to within a few bytes
+/// (`for (;;) o = { o }`) took the host down with it. Once stopped, no
+/// program code runs (the error skips `catch` and `finally`), so what the
+/// reserve holds is QuickJS's own unwinding, a few errors' worth.
+const STOPPING_RESERVE: usize = 1 << 20;
+
 /// Counts the bytes QuickJS holds and refuses past the run's limit (see
 /// [`Tripwires`]). The count is the allocator's own; the shared copy is only
 /// for the host's charges, so the hot path pays a plain store, no atomic
@@ -152,7 +178,7 @@ struct CappedAllocator {
 
 impl CappedAllocator {
     fn admit(&self, size: usize) -> bool {
-        self.trip.fits(self.used, size)
+        self.trip.fits_while_stopping(self.used, size) || self.trip.fits(self.used, size)
     }
 
     fn count(&mut self, used: usize) {
@@ -332,7 +358,12 @@ impl Poller {
                 unsafe { countdown.write(self.every) };
             }
         }
-        self.interrupts.should_stop()
+        let stop = self.interrupts.should_stop();
+        if stop {
+            // Before QuickJS allocates the error that stops the program.
+            self.interrupts.trip.stopping.store(true, Ordering::Release);
+        }
+        stop
     }
 }
 
@@ -559,5 +590,23 @@ mod tests {
         let seen = seen.lock().unwrap();
         assert!(seen.len() >= 3, "{seen:?}");
         assert!(seen.iter().all(|&v| v == COUNTER_INIT), "{seen:?}");
+    }
+
+    /// The reserve opens only once the handler has said stop, holds exactly
+    /// [`STOPPING_RESERVE`] past the limit, and is the heap's alone: host
+    /// charges neither take it nor shrink it.
+    #[test]
+    fn the_stopping_reserve_is_the_heaps_and_bounded() {
+        let trip = Tripwires::new(1000);
+        assert!(!trip.fits_while_stopping(0, 1));
+        trip.stopping.store(true, Ordering::Release);
+        assert!(trip.fits_while_stopping(1000, STOPPING_RESERVE));
+        assert!(!trip.fits_while_stopping(1000, STOPPING_RESERVE + 1));
+        assert!(trip.charge(900));
+        assert!(
+            !trip.charge(200),
+            "charges keep to the limit while stopping"
+        );
+        assert!(trip.fits_while_stopping(100, STOPPING_RESERVE + 900));
     }
 }
