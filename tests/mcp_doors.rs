@@ -386,6 +386,21 @@ fn a_costly_text_block_costs_ptc_a_small_multiple_of_its_size() {
     assert!(peak > 0.0 && peak < 250.0, "peak RSS {peak:.0} MiB");
 }
 
+/// Answers in flight are parsed before any run is charged for them: twenty
+/// gathered calls, each answered with a message just under the cost bound,
+/// keep ptc under the memory bar (3 × the 64 MiB heap + 100 MB) while they
+/// pass through it.
+#[test]
+fn gathered_answers_at_the_cost_bound_keep_ptc_under_the_memory_bar() {
+    let dir = tempfile::tempdir().unwrap();
+    let code = "const r = await Promise.all(Array.from({ length: 20 }, () => \
+        tools['h.near_bound']({}).then(v => v.z.length, e => e.message))); \
+        return [...new Set(r)]";
+    let (_, out, peak) = run_measured(ptc_run_with(dir.path(), "answers", code));
+    assert_eq!(out.trim(), "[455000]", "every answer passed the gate");
+    assert!(peak > 0.0 && peak < 292.0, "peak RSS {peak:.0} MiB");
+}
+
 #[test]
 fn a_signal_to_ptc_ends_its_servers_process_groups() {
     let dir = tempfile::tempdir().unwrap();

@@ -51,7 +51,7 @@ def tools_list(id, params, lists):
     if MODE in ("stubborn", "pingflood"):
         return answer(id, {"tools": [tool("fine")]})
     if MODE == "answers":
-        names = ["fine", "bad_utf8", "surrogate", "bad_utf8_key", "surrogate_key", "zeros", "zeros_text", "huge_line", "forks"]
+        names = ["fine", "bad_utf8", "surrogate", "bad_utf8_key", "surrogate_key", "zeros", "zeros_text", "near_bound", "huge_line", "forks"]
         return answer(id, {"tools": [tool(n) for n in names]})
     # flood: later re-lists are never answered.
 
@@ -73,6 +73,11 @@ def call(id, name):
     elif name == "zeros":
         # 16,000,000 bytes of zeros: under the 16 MiB line limit.
         zeros = "0," * 7_999_999 + "0"
+        sys.stdout.write(head + '{"content": [], "structuredContent": {"z": [' + zeros + "]}}}\n")
+    elif name == "near_bound":
+        # 455,000 zeros: parsing them would cost just under the 64 MiB a
+        # message may cost, so every one of them is parsed.
+        zeros = "0," * 454_999 + "0"
         sys.stdout.write(head + '{"content": [], "structuredContent": {"z": [' + zeros + "]}}}\n")
     elif name == "zeros_text":
         # The same zeros as JSON text in a text block: one string in the
