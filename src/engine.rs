@@ -4,31 +4,22 @@
 //! This file is the façade ([`Engine`]); a run is driven by `driver`, made
 //! of a `run` (its sandbox, bridge and sub-calls) and rendered by `report`.
 
-pub(crate) mod convert;
+mod discovery;
 mod driver;
 mod escalation;
 pub(crate) mod events;
-mod excerpt;
-mod guards;
-mod hint;
-pub(crate) mod intrinsics;
 mod outcome;
 pub(crate) mod output;
-mod position;
 mod progress;
 #[cfg(feature = "python")]
 mod python;
 mod report;
 mod request;
-mod returned;
-pub(crate) mod run;
 mod run_ids;
-pub(crate) mod sandbox;
 pub(crate) mod scheduler;
-pub(crate) mod strip;
-pub(crate) mod text;
-pub(crate) mod threads;
-mod warm;
+mod setup;
+mod subcall;
+pub(crate) mod typescript;
 
 use std::sync::Arc;
 
@@ -36,28 +27,26 @@ use tokio::sync::Semaphore;
 
 pub use self::outcome::{FailureKind, Invocation, Outcome};
 pub use self::request::{RunError, RunOptions, RunRequest};
-pub use self::threads::RetiredThreads;
+pub use self::typescript::threads::RetiredThreads;
 use crate::contract::run_code::Language;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
 use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
-use crate::tool::call::{Call, ErrorCode, ToolError};
+use crate::tool::call::{Call, ErrorCode, ProgressSink, ToolError};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::{Mode, Registry, Scope, ToolMap};
 use run_ids::RunIds;
-use threads::{Retirements, SandboxThreads};
-use warm::WarmSandboxes;
+use typescript::TypeScriptRuntime;
 
 struct EngineInner {
     registry: Registry,
     limits: Limits,
-    threads: Arc<SandboxThreads>,
-    retirements: Retirements,
     admission: Semaphore,
     run_ids: Arc<RunIds>,
     sdk_cache: SdkCache,
-    warm: Arc<WarmSandboxes>,
+    /// TypeScript programs' sandbox threads and warm sandboxes.
+    typescript: TypeScriptRuntime,
     /// Python programs' workers, started on the first Python run.
     #[cfg(feature = "python")]
     python: python::PythonRuntime,
@@ -97,16 +86,11 @@ impl Engine {
         limits.validate()?;
         Ok(Self {
             inner: Arc::new(EngineInner {
-                threads: SandboxThreads::shared(limits.thread_stack_bytes),
-                retirements: Retirements::default(),
                 admission: Semaphore::new(limits.max_concurrent_runs),
                 registry,
                 run_ids: Arc::new(RunIds::new()),
                 sdk_cache: SdkCache::default(),
-                warm: Arc::new(WarmSandboxes::new(
-                    limits.memory_limit_bytes,
-                    limits.stack_limit_bytes,
-                )),
+                typescript: TypeScriptRuntime::new(&limits),
                 #[cfg(feature = "python")]
                 python: python::PythonRuntime::new(&limits),
                 limits,
@@ -148,7 +132,7 @@ impl Engine {
     /// retirement is logged (`tracing`, warn), and so is each return.
     /// Zero unless QuickJS has a loop ptc does not know of: worth a report.
     pub fn retired_threads(&self) -> RetiredThreads {
-        let (total, still_stuck) = self.inner.retirements.counts();
+        let (total, still_stuck) = self.inner.typescript.retirements();
         RetiredThreads { total, still_stuck }
     }
 
@@ -230,7 +214,7 @@ impl Engine {
             caller: options.caller,
             run_id: None,
             escalated: false,
-            events: options.events,
+            progress: options.events.map(|sink| sink as Arc<dyn ProgressSink>),
         };
         Invocation::Tool(scope.call(call, call_options).await)
     }

@@ -36,7 +36,7 @@ pub fn strip(data: &[u8]) {
         return;
     };
     let lines = code.split('\n').count() as u32;
-    match crate::engine::strip::prepare(code, 1 << 20) {
+    match crate::engine::typescript::strip::prepare(code, 1 << 20) {
         Ok(program) => {
             for (line, column) in [(1, 1), (2, 1), (lines + 1, 1), (u32::MAX, u32::MAX)] {
                 let (l, c) = program.to_model_position(line, column);
@@ -122,12 +122,13 @@ pub fn json_roundtrip(data: &[u8]) {
     let runtime = rquickjs::Runtime::new().expect("a QuickJS runtime");
     let context = rquickjs::Context::full(&runtime).expect("a QuickJS context");
     context.with(|ctx| {
-        let Ok(value) = crate::engine::convert::to_js(&ctx, &json) else {
+        let Ok(value) = crate::engine::typescript::convert::to_js(&ctx, &json) else {
             return;
         };
-        let Ok((back, _)) = crate::engine::convert::plain_from_js(&value, usize::MAX) else {
+        let Ok((back, _)) = crate::engine::typescript::convert::plain_from_js(&value, usize::MAX)
+        else {
             // Deeper than arguments may nest: refused, not mangled.
-            assert!(depth(&json) > crate::engine::convert::MAX_ARGUMENT_DEPTH as usize);
+            assert!(depth(&json) > crate::engine::typescript::convert::MAX_ARGUMENT_DEPTH as usize);
             return;
         };
         assert!(same(&json, &back), "{json} came back as {back}");

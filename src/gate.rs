@@ -7,7 +7,7 @@
 //!   answer (an MCP server's message, a JSON text block of its result, a
 //!   manifest command's stdout), a `ptc serve` host's line;
 //! - a program's values: a TypeScript sub-call's arguments
-//!   (`engine::convert`, read with a [`Meter`]), a Python program's
+//!   (`engine::typescript::convert`, read with a [`Meter`]), a Python program's
 //!   arguments and value (`engine::python::convert`, whose [`Size`]s count
 //!   a value shared n times as the n copies it becomes).
 //!

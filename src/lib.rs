@@ -24,7 +24,7 @@
 //! Each layer uses only the ones before it, and no module is reached back
 //! from one it uses: the bases (`json`, `schema`, `deadline`, `limits`,
 //! `gate`, `contract`) → `tool/` → `sdk/` and `sources/`, side by side →
-//! `engine/` → `frontends/`. The `ptc` binary (`src/bin/ptc/`) is a user of the
+//! `engine/` → `frontends/`. The `ptc` binary (`bin/ptc/`) is a user of the
 //! library like any other.
 //!
 //! - `contract/`: what crosses a wire, each shape once: `run_code`'s
@@ -41,7 +41,9 @@
 //!   a person approving one is shown (`approval_text`) and the ceilings on
 //!   approvals waiting for an answer (`approvals`).
 //! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
-//!   be checked becomes a warning). `json.rs`: a JSON value's type in words.
+//!   be checked becomes a warning), with `cost/`: what checking one value
+//!   may cost, bounded before a schema is accepted (and the `places` a
+//!   schema's subschemas sit). `json.rs`: a JSON value's type in words.
 //! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached
 //!   per registry version), `forms` (`run_code`'s description within its
 //!   budget: full, index or namespaces), `templates` (the texts of
@@ -50,7 +52,8 @@
 //!   tool's analysed `documents`, and the `words` they are made of), what
 //!   both languages share (`keywords` of a schema, the `refs` graph,
 //!   `naming` types after `$ref`s, `text`), `typescript/`: alias names,
-//!   writing TypeScript text, the renderer, and rendering many tools in
+//!   writing TypeScript text, the renderer (`render/`: objects, arrays,
+//!   `$ref`s, comments, declarations), and rendering many tools in
 //!   parallel, and `python/`: the Python stubs (names and namespaces,
 //!   types, methods, docstrings).
 //! - `limits.rs`: [`Limits`], and the one table of the limits hosts and
@@ -60,32 +63,45 @@
 //!   gate every value entering the host passes, measured before it is
 //!   built (`json_text`; the cost model the program doors' readers use).
 //!   `deadline.rs`: the [`Deadline`] primitive.
-//! - `engine/`: the façade ([`Engine`], in `engine.rs`); what a run is asked
-//!   (`request`) and answers (`outcome`, rendered by `report`); the `driver`
-//!   that takes one run from admission to outcome; `escalation`, a run's
-//!   request for more put to the approver before anything of it runs;
-//!   `run/` (one run's state and step loop, with its `bridge` to the
-//!   program, sub-call `dispatch`,
-//!   `discovery` (`$search`/`$describe`'s arguments), `timers`, unhandled
-//!   `rejections` and error `describe`-ing); the
-//!   `sandbox` (heap, interrupts), `guards` for QuickJS's unpolled loops,
-//!   `strip` (TypeScript to a script), `convert` and `text` (values and text
-//!   out of QuickJS), `position` (error positions), `output` (the console
-//!   capture and cap), `events`, the sub-call `scheduler`, the sandbox
-//!   `threads`, `warm` sandboxes and `run_ids`.
+//! - `engine/`: one engine, two languages. The core, which knows neither:
+//!   the façade ([`Engine`], in `engine.rs`); what a run is asked
+//!   (`request`) and answers (`outcome`, rendered by `report`); the
+//!   `driver` that takes one run from admission to outcome and hands the
+//!   program to its language's room; `escalation`, a run's request for
+//!   more put to the approver before anything of it runs; what a run needs
+//!   (`setup`); what both languages' sub-calls share (`subcall`: ids,
+//!   images), the sub-call `scheduler`, `progress` for a limit's failure
+//!   text, `output` (the console capture and cap), `events`, the bounds of
+//!   program-side `discovery`, and `run_ids`. Then a room per language,
+//!   neither importing the other:
+//!   - `typescript/`: `strip` (TypeScript to a script), the `sandbox` (heap,
+//!     interrupts), `guards` for QuickJS's unpolled loops, `intrinsics`,
+//!     the sandbox `threads` and `warm` sandboxes, `run/` (one run's state
+//!     and step loop, with its `bridge` to the program, sub-call
+//!     `dispatch`, `discovery`, `timers`, unhandled `rejections` and error
+//!     `describe`-ing), `convert` and `text` (values and text out of
+//!     QuickJS), and what places and explains a failure (`position`,
+//!     `excerpt`, `hint`, `returned`); the JavaScript the runs evaluate in
+//!     `js/`.
+//!   - `python/`: Python programs on Monty's `workers`: the run's host side
+//!     (in `python.rs`), `convert`-ing values, `discovery` and the `lines`
+//!     that call a tool.
 //! - `sources/`: where tools come from besides the host's code: the
 //!   `workspace` tools, `manifest` files, and `mcp/`, MCP servers as tool
 //!   sources ([`McpServers::start`], [`connect`]): their `config`, one
 //!   `connection`, a `server`'s supervision (the first start in the
 //!   background, restarts, the registry kept in step, calls), and the
-//!   mapping of their `tools` and call `results`. A connection tells its
+//!   mapping of their `tools` and call `results`, and `elicit/`, an
+//!   upstream server's elicitation forwarded to ptc's own client (its
+//!   `form` escaped and marked as the server's). A connection tells its
 //!   server of changed tools through `listing`'s `ListChanged`, so
 //!   `connection` does not reach back into `server`.
 //! - `transport/`: MCP over pipes, bounded: the `line_reader` every door
 //!   that reads lines reads through (`ptc serve` too), the `lines` every
 //!   MCP message crosses (measured before it is parsed, answered when it
-//!   cannot be read, read only while the backlog has room) and a server's
-//!   `child` process in a process group of its own.
+//!   cannot be read, read only while the backlog has room), a server's
+//!   `child` process in a process group of its own, and the `http` client
+//!   under rmcp's streamable HTTP transport, bounded as `lines` is.
 //! - `frontends/`: how non-Rust hosts reach the engine: `serve/`, the host
 //!   protocol (its `outbox`, `errors`, `peer` requests and `params`; the
 //!   `session` and its methods; the `host_tool` and the `approver`); `mcp/`, ptc as an MCP server (its rmcp `handler`, the
@@ -152,7 +168,7 @@ pub use contract::run_code::{Language, RunRequest, SandboxPermissions};
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::{Carried, EventSink, RunEvent, RunEventKind};
 pub use engine::output::LogLevel;
-pub use engine::strip::SyntaxError;
+pub use engine::typescript::strip::SyntaxError;
 pub use engine::{Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions};
 pub use frontends::mcp::{
     McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
@@ -171,16 +187,17 @@ pub use sources::mcp::config::{
 };
 pub use sources::mcp::{McpOptions, McpProblem, McpServers, connect};
 pub use sources::workspace::workspace_tools;
+pub use tool::approval::{
+    Approval, ApprovalRequest, Approver, Decision, Denial, EscalationGrant, EscalationRequest,
+};
 pub use tool::approvals::ApprovalLimits;
 pub use tool::call::{
-    Call, CallerContext, ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult,
+    Call, CallerContext, ContentBlock, ErrorCode, ProgressSink, ToolContext, ToolError, ToolOutput,
+    ToolResult,
 };
 pub use tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 pub use tool::handler::{BoxFuture, Tool, ToolHandler, TypedTool};
-pub use tool::pipeline::{
-    Approval, ApprovalRequest, Approver, CallOptions, Decision, Denial, EscalationGrant,
-    EscalationRequest, Next,
-};
+pub use tool::pipeline::{CallOptions, Next};
 pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
 pub use transport::child::end_all as end_mcp_server_processes;
 
@@ -212,15 +229,16 @@ pub mod __private {
     ///
     /// The [`SyntaxError`](crate::SyntaxError) a run would fail with.
     pub fn prepare_script(code: &str, max_code_bytes: usize) -> Result<String, crate::SyntaxError> {
-        crate::engine::strip::prepare(code, max_code_bytes).map(|prepared| prepared.script)
+        crate::engine::typescript::strip::prepare(code, max_code_bytes)
+            .map(|prepared| prepared.script)
     }
 
     /// Whether a run of `code` gets a lean context (without the intrinsics
-    /// only a name reaches: `engine::intrinsics`), or `None` if the code is
+    /// only a name reaches: `engine::typescript::intrinsics`), or `None` if the code is
     /// refused before it runs.
     pub fn lean_intrinsics(code: &str) -> Option<bool> {
-        let prepared = crate::engine::strip::prepare(code, usize::MAX).ok()?;
-        Some(prepared.intrinsics == crate::engine::intrinsics::Intrinsics::Lean)
+        let prepared = crate::engine::typescript::strip::prepare(code, usize::MAX).ok()?;
+        Some(prepared.intrinsics == crate::engine::typescript::intrinsics::Intrinsics::Lean)
     }
 
     /// `text` as `ptc run` prints it to a terminal: the characters titles

@@ -1,6 +1,7 @@
 //! Tools: definitions and their JSON, handlers, the registry and the call
 //! pipeline.
 
+pub(crate) mod approval;
 pub(crate) mod approval_text;
 pub(crate) mod approvals;
 pub(crate) mod availability;

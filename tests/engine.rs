@@ -1092,7 +1092,7 @@ fn runs_awaiting_a_tool_hold_no_thread() {
             .trim()
             .parse()
             .expect("the child's count");
-    // The pool's ceiling (`max_threads` in src/engine/threads.rs: four per
+    // The pool's ceiling (`max_threads` in src/engine/typescript/threads.rs: four per
     // core, at least 16, at most 64) is below 200, so 200 runs inside the
     // tool at once prove that a waiting run holds no thread; the count
     // shows the pool kept to its ceiling meanwhile. A run that held its
@@ -1106,7 +1106,7 @@ fn runs_awaiting_a_tool_hold_no_thread() {
 }
 
 /// The most sandbox threads a process's pool keeps on this machine: four
-/// per core, at least 16, at most 64 (src/engine/threads.rs, `max_threads`).
+/// per core, at least 16, at most 64 (src/engine/typescript/threads.rs, `max_threads`).
 pub(crate) fn sandbox_ceiling() -> usize {
     let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
     (4 * cores).clamp(16, 64)

@@ -1,4 +1,4 @@
-//! The console formatter (`src/engine/js/inspect.js`) under QuickJS-ng,
+//! The console formatter (`src/engine/typescript/js/inspect.js`) under QuickJS-ng,
 //! against the golden cases generated from Node (`tests/golden/inspect`).
 
 use std::sync::Arc;
@@ -10,8 +10,8 @@ use rquickjs::{
 };
 use serde::Deserialize;
 
-const SOURCE: &str = include_str!("../src/engine/js/inspect.js");
-const PRELUDE: &str = include_str!("../src/engine/js/prelude.js");
+const SOURCE: &str = include_str!("../src/engine/typescript/js/inspect.js");
+const PRELUDE: &str = include_str!("../src/engine/typescript/js/prelude.js");
 
 /// The prelude's `primordials` object literal: what the engine hands
 /// inspect.js, taken before any program runs.

@@ -1,4 +1,4 @@
-//! Lean contexts (`src/engine/intrinsics.rs`): a program the scan finds
+//! Lean contexts (`src/engine/typescript/intrinsics.rs`): a program the scan finds
 //! cannot tell runs without the intrinsics only a name reaches. Each probe
 //! here tries to tell anyway, without those names; its outcome must be the
 //! same as in a full context (forced by naming `globalThis` after the

@@ -14,6 +14,7 @@ mod examples;
 mod grants;
 mod host_tools;
 mod inspect;
+mod layout;
 mod lean_context;
 mod limits;
 mod mcp_defaults;

@@ -12,9 +12,9 @@ use super::outcome::{FailureKind, Outcome};
 use super::report::Report;
 use super::request::{RunOptions, RunRequest};
 use crate::limits::Tier;
+use crate::tool::approval::{Approval, Denial, EscalationGrant, EscalationRequest};
 use crate::tool::approval_text::too_long_for_escalation;
 use crate::tool::call::ToolContext;
-use crate::tool::pipeline::{Approval, Denial, EscalationGrant, EscalationRequest};
 use crate::tool::registry::Scope;
 
 /// The approver's answer to a run's escalation.
@@ -78,7 +78,7 @@ pub(super) async fn ask(
         cancel: cancel.clone(),
         caller: options.caller.clone(),
         run_id: Some(Arc::clone(grant.run_id)),
-        events: None,
+        progress: None,
     };
     let asked = EscalationRequest {
         run_id: grant.run_id.to_string(),

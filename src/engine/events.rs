@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::output::LogLevel;
 use crate::limits::{EVENT_PREVIEW_BYTES, EVENT_VALUE_BYTES};
-use crate::tool::call::ToolError;
+use crate::tool::call::{ProgressSink, ToolError};
 
 /// One event of a run. Serializes as the host protocol's `run/event` params.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -236,9 +236,19 @@ fn members<S: Serializer>(
 
 /// Receives run events. Called on the sandbox thread: it must not block
 /// (hand the event to a channel or a lock-free queue).
-pub trait EventSink: Send + Sync + 'static {
+pub trait EventSink: ProgressSink + Send + Sync + 'static {
     /// Receives one event.
     fn emit(&self, event: RunEvent);
+}
+
+/// A handler's progress note is a `progress` event of its run.
+impl<T: EventSink + ?Sized> ProgressSink for T {
+    fn progress(&self, run_id: Arc<str>, id: Arc<str>, message: String) {
+        self.emit(RunEvent {
+            run_id,
+            kind: RunEventKind::Progress { id, message },
+        });
+    }
 }
 
 impl<F: Fn(RunEvent) + Send + Sync + 'static> EventSink for F {

@@ -30,8 +30,9 @@ use super::outcome::{FailureKind, Outcome};
 use super::output::{Capture, LogLevel};
 use super::progress::Progress;
 use super::report::{Located, Report};
-use super::run::{Image, RunSetup, sub_call_id};
 use super::scheduler::Scheduler;
+use super::setup::RunSetup;
+use super::subcall::{Image, sub_call_id};
 use crate::gate;
 use crate::limits::ARGUMENTS;
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolError, ToolResult};
@@ -178,7 +179,9 @@ pub(super) async fn run(
         ),
         Err(Ended::NeverFinishes) => report.render_failure(
             FailureKind::Runtime,
-            Some("the program never finished: it awaited a call that can never settle".into()),
+            Some(super::report::never_finished(
+                super::request::Language::Python,
+            )),
             None,
             &capture,
             sub_calls,

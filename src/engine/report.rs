@@ -7,7 +7,8 @@ use std::time::{Duration, Instant};
 use super::outcome::{FailureKind, Outcome};
 use super::output::{Capture, Gap, cap_text};
 use super::progress::Progress;
-use super::run::Image;
+use super::request::Language;
+use super::subcall::Image;
 use crate::limits::{Limits, Tier, size};
 use crate::tool::call::ContentBlock;
 
@@ -15,6 +16,16 @@ use crate::tool::call::ContentBlock;
 /// languages): what it holds for the program counts toward the run's limit.
 pub(crate) const HELD_VALUES: &str =
     "tool arguments and results waiting or in flight count toward it";
+
+/// Why a run that stopped waiting for anything failed (both languages):
+/// what it awaits can never settle (contracts §7).
+pub(crate) fn never_finished(language: Language) -> String {
+    let awaited = match language {
+        Language::TypeScript => "a promise",
+        Language::Python => "a call",
+    };
+    format!("the program never finished: it awaited {awaited} that can never settle")
+}
 
 /// A failure found before the program ran.
 pub(super) struct StartFailure {

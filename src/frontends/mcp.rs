@@ -19,7 +19,6 @@ use rmcp::ServiceExt;
 use crate::limits;
 use crate::transport::lines::Lines;
 
-pub(crate) use approval::McpCaller;
 pub use handler::McpServer;
 pub use http::{McpHttpOptions, McpHttpServer};
 

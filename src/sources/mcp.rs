@@ -21,6 +21,7 @@
 //! `tools/list` entry as a definition) and `results` (a `CallToolResult`
 //! as a result).
 
+mod caller;
 pub(crate) mod config;
 mod connection;
 mod elicit;
@@ -36,6 +37,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use crate::tool::registry::Registry;
+pub(crate) use caller::McpCaller;
 use config::McpConfig;
 use server::{FirstStart, Server};
 #[cfg(test)]

@@ -10,7 +10,7 @@
 //! line of a block (code, arguments) starts with `│ `, so nothing the model
 //! writes can pass for a line of ptc's.
 
-use super::pipeline::{ApprovalRequest, EscalationGrant, EscalationRequest};
+use super::approval::{ApprovalRequest, EscalationGrant, EscalationRequest};
 use super::title::escape_hostile;
 use crate::limits::size;
 

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use super::pipeline::{Approval, Denial};
+use super::approval::{Approval, Denial};
 
 /// How many approvals may wait at once and for how long.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

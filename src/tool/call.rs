@@ -8,8 +8,6 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use crate::engine::events::{EventSink, RunEvent, RunEventKind};
-
 /// One request to run a tool.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[non_exhaustive]
@@ -207,6 +205,14 @@ pub type ToolResult = Result<ToolOutput, ToolError>;
 /// Host data passed through to handlers by reference; never logged or serialized.
 pub type CallerContext = Arc<dyn Any + Send + Sync>;
 
+/// Where a call's progress notes go: in ptc, the run's events (every
+/// [`EventSink`](crate::EventSink) is one). The tool's own type, so nothing
+/// of a tool reaches up into the engine.
+pub trait ProgressSink: Send + Sync + 'static {
+    /// A note of call `call_id` of run `run_id`, already one line.
+    fn progress(&self, run_id: Arc<str>, call_id: Arc<str>, message: String);
+}
+
 /// What a handler gets besides its arguments.
 #[derive(Clone)]
 pub struct ToolContext {
@@ -214,8 +220,8 @@ pub struct ToolContext {
     pub(crate) cancel: CancellationToken,
     pub(crate) caller: Option<CallerContext>,
     pub(crate) run_id: Option<Arc<str>>,
-    /// The run's event sink, when someone watches the run.
-    pub(crate) events: Option<Arc<dyn EventSink>>,
+    /// Where its progress notes go, when someone watches the run.
+    pub(crate) progress: Option<Arc<dyn ProgressSink>>,
 }
 
 impl ToolContext {
@@ -230,7 +236,7 @@ impl ToolContext {
             cancel,
             caller,
             run_id: None,
-            events: None,
+            progress: None,
         }
     }
 
@@ -252,14 +258,14 @@ impl ToolContext {
     /// Whether [`report_progress`](Self::report_progress) reaches anyone:
     /// a handler may skip the work of making notes when not.
     pub fn reports_progress(&self) -> bool {
-        self.events.is_some()
+        self.progress.is_some()
     }
 
     /// Whether both calls report to the same watcher (the same event sink,
     /// one run's in every front end): whoever reads one's notes reads the
     /// other's too. `false` when either has no watcher.
     pub(crate) fn same_watcher(&self, other: &Self) -> bool {
-        match (&self.events, &other.events) {
+        match (&self.progress, &other.progress) {
             (Some(one), Some(other)) => std::ptr::addr_eq(Arc::as_ptr(one), Arc::as_ptr(other)),
             _ => false,
         }
@@ -270,16 +276,11 @@ impl ToolContext {
     /// (contracts §2); nothing when nobody watches. Does not block: it
     /// hands the note to the run's event sink.
     pub fn report_progress(&self, message: impl Into<String>) {
-        if let Some(sink) = &self.events
+        if let Some(sink) = &self.progress
             && let Some(message) = crate::tool::title::as_line(message.into())
         {
-            sink.emit(RunEvent {
-                run_id: Arc::clone(self.run_id.as_ref().unwrap_or(&self.call_id)),
-                kind: RunEventKind::Progress {
-                    id: Arc::clone(&self.call_id),
-                    message,
-                },
-            });
+            let run_id = Arc::clone(self.run_id.as_ref().unwrap_or(&self.call_id));
+            sink.progress(run_id, Arc::clone(&self.call_id), message);
         }
     }
 
@@ -297,7 +298,7 @@ impl fmt::Debug for ToolContext {
             .field("run_id", &self.run_id)
             .field("cancelled", &self.cancel.is_cancelled())
             .field("caller", &self.caller.as_ref().map(|_| "<opaque>"))
-            .field("reports_progress", &self.events.is_some())
+            .field("reports_progress", &self.progress.is_some())
             .finish()
     }
 }

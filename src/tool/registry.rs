@@ -8,14 +8,14 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 
+use super::approval::{Approver, Decision, Denial};
 use super::approvals::{ApprovalLimits, Gate};
 use super::availability::{Absence, DeclaredSource};
 use super::call::{Call, ToolResult};
 use super::definition::{ToolDefinition, quoted_name};
 use super::handler::{BoxFuture, Tool};
 use super::pipeline::{
-    self, Approver, CallOptions, Decision, Denial, ExecuteWrapper, Guard, Hooks, Next, PostExecute,
-    ResultObserver,
+    self, CallOptions, ExecuteWrapper, Guard, Hooks, Next, PostExecute, ResultObserver,
 };
 use crate::contract::run_code::Language;
 // What the registry holds, and the error adding to it gives: both are part

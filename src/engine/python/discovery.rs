@@ -9,7 +9,7 @@ use monty_types::{CallArgs, ExcType, MontyException, MontyObject, ObjectRef};
 
 use super::convert;
 use crate::contract::run_code::Language;
-use crate::engine::run::discovery::{
+use crate::engine::discovery::{
     DEFAULT_LIMIT, MAX_DESCRIBED, MAX_LIMIT, MAX_NAME_CHARS, MAX_QUERY_CHARS,
 };
 use crate::sdk::search;

@@ -3,8 +3,6 @@
 //! dotted name as the stubs' namespaces do (`tools.fs.read_text_file`), or
 //! `tools["name"]` / `tools['name']`.
 
-use crate::engine::excerpt::is_name_char;
-
 /// The 1-based lines of `code` that name `tool` (not followed by more of a
 /// name), at most ten.
 pub(super) fn call_lines(code: &str, tool: &str) -> Vec<u32> {
@@ -26,6 +24,11 @@ pub(super) fn call_lines(code: &str, tool: &str) -> Vec<u32> {
         }
     }
     lines
+}
+
+/// A character of a Python name.
+fn is_name_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 #[cfg(test)]

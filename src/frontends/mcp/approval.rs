@@ -8,21 +8,11 @@ use std::collections::BTreeMap;
 
 use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, ElicitationSchema};
 use rmcp::service::ElicitationMode;
-use rmcp::{Peer, RoleServer};
 
+use crate::sources::mcp::McpCaller;
+use crate::tool::approval::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
 use crate::tool::call::ToolContext;
 use crate::tool::handler::BoxFuture;
-use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
-
-/// The MCP client a call came from, passed as the run's caller context so
-/// the approver asks the client that made the call.
-pub(crate) struct McpCaller {
-    pub(crate) peer: Peer<RoleServer>,
-    /// The MCP session (connection, or HTTP session) the call came in,
-    /// unique for the life of the process: what one session's calls make an
-    /// upstream server say reaches no other session.
-    pub(crate) session: u64,
-}
 
 /// Answers `ask` decisions (and runs asking for escalation) by eliciting an
 /// answer from the client that made the call; refuses as `DENIED`

@@ -16,10 +16,11 @@ use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use super::approval::{ElicitingApprover, McpCaller};
+use super::approval::ElicitingApprover;
 use super::{mapping, progress};
 use crate::engine::{Engine, RunOptions};
 use crate::sdk::presentation::RUN_CODE;
+use crate::sources::mcp::McpCaller;
 use crate::tool::call::{Call, CallerContext};
 use crate::tool::registry::{Mode, Scope};
 

@@ -7,9 +7,9 @@ use serde_json::{Value, json};
 
 use super::host_tool::call_params;
 use super::peer::Peer;
+use crate::tool::approval::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
 use crate::tool::call::ToolContext;
 use crate::tool::handler::BoxFuture;
-use crate::tool::pipeline::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
 
 /// Answers `ask` decisions with a `tools/approve` request to the host.
 pub(super) struct HostApprover {

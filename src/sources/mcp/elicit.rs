@@ -24,7 +24,7 @@ use rmcp::model::{ElicitRequestParams, ElicitResult, ElicitationAction, RequestI
 use rmcp::service::ElicitationMode;
 use tokio_util::sync::CancellationToken;
 
-use crate::frontends::mcp::McpCaller;
+use super::McpCaller;
 use crate::tool::approval_text::MAX_SHOWN_ARGUMENT_BYTES;
 use crate::tool::call::ToolContext;
 

@@ -169,27 +169,28 @@ fn log_note(params: &LoggingMessageNotificationParam) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::events::{RunEvent, RunEventKind};
     use serde_json::json;
     use tokio_util::sync::CancellationToken;
 
     /// A watcher: the notes it read, as `<call>: <note>`.
     type Read = Arc<Mutex<Vec<String>>>;
 
-    fn watcher() -> (Arc<dyn crate::engine::events::EventSink>, Read) {
-        let read = Read::default();
-        let kept = Arc::clone(&read);
-        let sink = move |event: RunEvent| {
-            if let RunEventKind::Progress { id, message } = event.kind {
-                kept.lock().unwrap().push(format!("{id}: {message}"));
-            }
-        };
-        (Arc::new(sink), read)
+    struct Watcher(Read);
+
+    impl crate::tool::call::ProgressSink for Watcher {
+        fn progress(&self, _run: Arc<str>, id: Arc<str>, message: String) {
+            self.0.lock().unwrap().push(format!("{id}: {message}"));
+        }
     }
 
-    fn call(id: &str, watcher: &Arc<dyn crate::engine::events::EventSink>) -> ToolContext {
+    fn watcher() -> (Arc<Watcher>, Read) {
+        let read = Read::default();
+        (Arc::new(Watcher(Arc::clone(&read))), read)
+    }
+
+    fn call(id: &str, watcher: &Arc<Watcher>) -> ToolContext {
         let mut cx = ToolContext::new(id, CancellationToken::new(), None);
-        cx.events = Some(Arc::clone(watcher));
+        cx.progress = Some(Arc::clone(watcher) as _);
         cx
     }
 

@@ -17,6 +17,7 @@ use rmcp::{Peer, RoleClient, ServiceError};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use super::McpCaller;
 use super::McpOptions;
 use super::config::McpServerConfig;
 use super::connection::{Audience, ServerOutput, Session, start};
@@ -25,7 +26,6 @@ use super::listing::{self, ListChanged, Relisting, list_entries};
 use super::notes::Notes;
 use super::results::tool_result;
 use super::tools::{ListedTool, map_tools};
-use crate::frontends::mcp::McpCaller;
 use crate::tool::availability::Absence;
 use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolResult};
 use crate::tool::handler::{BoxFuture, Tool, ToolHandler};

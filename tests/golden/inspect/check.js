@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Checks src/engine/js/inspect.js under Node against cases.json.
+// Checks src/engine/typescript/js/inspect.js under Node against cases.json.
 //
 //   node tests/golden/inspect/check.js
 //
@@ -27,12 +27,12 @@ try {
 const nodeUtil = internalBinding('util');
 
 const root = path.join(__dirname, '..', '..', '..');
-const source = fs.readFileSync(path.join(root, 'src', 'engine', 'js', 'inspect.js'), 'utf8');
+const source = fs.readFileSync(path.join(root, 'src', 'engine', 'typescript', 'js', 'inspect.js'), 'utf8');
 const cases = JSON.parse(fs.readFileSync(path.join(__dirname, 'cases.json'), 'utf8'));
 
 // What the engine's prelude hands inspect.js (taken before any program):
 // its `primordials` literal, evaluated here.
-const prelude = fs.readFileSync(path.join(root, 'src', 'engine', 'js', 'prelude.js'), 'utf8');
+const prelude = fs.readFileSync(path.join(root, 'src', 'engine', 'typescript', 'js', 'prelude.js'), 'utf8');
 const literal = /const primordials = (\{[\s\S]*?\n  \});/.exec(prelude);
 if (!literal) throw new Error('prelude.js has no `const primordials = { … };`');
 const primordials = (0, eval)('(' + literal[1] + ')');

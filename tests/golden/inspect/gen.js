@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Generates cases.json: golden console lines for src/engine/js/inspect.js.
+// Generates cases.json: golden console lines for src/engine/typescript/js/inspect.js.
 //
 //   node tests/golden/inspect/gen.js
 //

@@ -3,8 +3,8 @@
 
 use rquickjs::{Ctx, Object, Value};
 
-use super::super::output::floor_char_boundary;
 use super::super::text;
+use crate::engine::output::floor_char_boundary;
 
 /// Bytes of one rejection's description.
 const DESCRIPTION_BYTES: usize = 1024;

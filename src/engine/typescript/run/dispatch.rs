@@ -10,10 +10,11 @@ use rquickjs::{Ctx, IntoJs, Value};
 use serde_json::Value as Json;
 
 use super::super::convert::{self, NotPlain};
-use super::super::events::RunEventKind;
 use super::super::text;
 use super::bridge::Bridge;
-use super::{Image, RunState, Shared};
+use super::{RunState, Shared};
+use crate::engine::events::RunEventKind;
+use crate::engine::subcall::{Image, sub_call_id};
 use crate::gate;
 use crate::limits::ARGUMENTS;
 use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolResult};
@@ -321,18 +322,6 @@ impl Titled {
     }
 }
 
-/// `{run_id}:ptc:{n}`, without `format!`: it cost a thousand instructions a
-/// sub-call (a tenth of W2's dispatch).
-pub(crate) fn sub_call_id(run_id: &str, n: u32) -> Arc<str> {
-    let mut digits = itoa::Buffer::new();
-    let digits = digits.format(n);
-    let mut id = String::with_capacity(run_id.len() + 5 + digits.len());
-    id.push_str(run_id);
-    id.push_str(":ptc:");
-    id.push_str(digits);
-    id.into()
-}
-
 /// What `submit` hands back to the prelude.
 pub(super) enum Submitted {
     /// Not plain data: the prelude takes the exact path (`undefined`).
@@ -383,13 +372,6 @@ mod tests {
 
     use crate::{Engine, Limits, Registry, RunOptions, RunRequest, Tool, ToolContext};
     use crate::{ToolDefinition, ToolError};
-
-    #[test]
-    fn sub_call_ids_read_as_formatted() {
-        for n in [0, 1, 9, 10, 99, 100, 12_345, u32::MAX] {
-            assert_eq!(&*super::sub_call_id("run-7", n), format!("run-7:ptc:{n}"));
-        }
-    }
 
     /// The runs that recorded a result because its task found their state
     /// busy (by run id: other tests' runs take the same path at the same time).

@@ -1,28 +1,18 @@
-//! `tools.$search` and `tools.$describe` (contracts §6) on the run's side
-//! (and the bounds Python's `search_tools` and `describe_tools` share):
-//! their arguments checked and bounded here, in Rust, so the prelude every
-//! run evaluates does not grow with them; the answers come from the SDK's
-//! search index and renderer.
+//! `tools.$search` and `tools.$describe` (contracts §6) on the run's side:
+//! their arguments checked and bounded here, in Rust (by the engine's
+//! `discovery` bounds), so the prelude every run evaluates does not grow
+//! with them; the answers come from the SDK's search index and renderer.
 
 use rquickjs::function::Opt;
 use rquickjs::{Ctx, Exception, Value};
 
 use super::super::{convert, text};
 use crate::contract::run_code::Language;
+use crate::engine::discovery::{
+    DEFAULT_LIMIT, MAX_DESCRIBED, MAX_LIMIT, MAX_NAME_CHARS, MAX_QUERY_CHARS,
+};
 use crate::sdk::search;
 use crate::tool::registry::Scope;
-
-/// Characters of a query that are used: more says nothing more, and would
-/// cost the host work no interrupt reaches.
-pub(in crate::engine) const MAX_QUERY_CHARS: usize = 1024;
-/// Names `$describe` takes at once.
-pub(in crate::engine) const MAX_DESCRIBED: usize = 256;
-/// No tool has a longer name (contracts §2), so a longer one is never
-/// copied into the answer.
-pub(in crate::engine) const MAX_NAME_CHARS: usize = 128;
-/// Results of a search without a `limit`, and the most any may ask for.
-pub(in crate::engine) const DEFAULT_LIMIT: u32 = 10;
-pub(in crate::engine) const MAX_LIMIT: f64 = 50.0;
 
 /// `tools.$search(query, { limit? })`: `[{ name, summary, score }]`.
 pub(super) fn search<'js>(

@@ -4,6 +4,7 @@
 //! the code with the lexer only when a run has failed; nothing here runs
 //! on a run that succeeds.
 
+use super::excerpt::is_ident;
 use super::returned::Returned;
 
 /// One token: its text and its 1-based line.
@@ -84,15 +85,6 @@ fn tokens(script: &str) -> Vec<Token<'_>> {
 
 fn text<'s>(tokens: &[Token<'s>], at: usize) -> &'s str {
     tokens.get(at).map_or("", |t| t.text)
-}
-
-/// A plain JavaScript name (`r`, `$x`, `_a1`).
-pub(super) fn is_ident(text: &str) -> bool {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
-        && chars.all(super::excerpt::is_name_char)
 }
 
 /// The tool a call starting at `at` (`tools.x(` or `tools["x"](`) names,

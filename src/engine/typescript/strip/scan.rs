@@ -51,7 +51,7 @@
 //! These shapes do not occur in ordinary code; the messages say how to
 //! rewrite them.
 
-use crate::engine::intrinsics::{self, Intrinsics};
+use crate::engine::typescript::intrinsics::{self, Intrinsics};
 
 /// The largest nesting total accepted (see the module docs for the units).
 pub(super) const LIMIT: u32 = 640;

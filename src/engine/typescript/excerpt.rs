@@ -175,6 +175,15 @@ pub(super) fn is_name_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '$'
 }
 
+/// A plain JavaScript name (`r`, `$x`, `_a1`).
+pub(super) fn is_ident(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_' || c == '$')
+        && chars.all(is_name_char)
+}
+
 #[cfg(test)]
 mod tests {
     use super::{callee, excerpt};

@@ -9,8 +9,8 @@ use std::fmt::Write;
 
 use serde_json::Value as Json;
 
-use super::hint::is_ident;
-use super::progress::plural;
+use super::excerpt::is_ident;
+use crate::engine::progress::plural;
 
 /// At most this many tools are outlined in a run; later ones are not.
 const TOOLS: usize = 64;

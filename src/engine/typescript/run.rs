@@ -5,7 +5,7 @@
 
 mod bridge;
 mod describe;
-pub(super) mod discovery;
+mod discovery;
 mod dispatch;
 mod rejections;
 mod timers;
@@ -19,59 +19,26 @@ use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::convert;
-use super::events::{EventSink, RunEvent, RunEventKind};
 use super::hint;
-use super::outcome::FailureKind;
-use super::output::{Capture, LogLevel};
 use super::position;
-use super::progress::Progress;
 use super::returned::Returned;
 use super::sandbox::{Interrupts, Poller, Sandbox, Tripwires, eval_named};
-use super::scheduler::Scheduler;
 use super::strip::PreparedProgram;
 use super::text;
-use crate::tool::call::{CallerContext, ContentBlock, ErrorCode, ToolError, ToolResult};
+use crate::engine::events::{RunEvent, RunEventKind};
+use crate::engine::outcome::FailureKind;
+use crate::engine::output::{Capture, LogLevel};
+use crate::engine::progress::Progress;
+use crate::engine::scheduler::Scheduler;
+use crate::engine::setup::RunSetup;
+use crate::engine::subcall::Image;
+use crate::tool::call::{ErrorCode, ToolError, ToolResult};
 use crate::tool::definition::quoted_name;
-use crate::tool::pipeline::CallOptions;
-use crate::tool::registry::Scope;
 use bridge::host;
 use describe::{PROGRAM_FILE, describe_error, position_in_stack};
-#[cfg(feature = "python")]
-pub(crate) use dispatch::sub_call_id;
 use dispatch::{Completion, Spawned, SubCall};
 use rejections::{Rejections, describe_rejections, track_rejection};
 use timers::Timers;
-
-/// What a run needs from the engine.
-pub(crate) struct RunSetup {
-    pub(crate) run_id: Arc<str>,
-    pub(crate) scope: Scope,
-    pub(crate) events: Option<Arc<dyn EventSink>>,
-    pub(crate) caller: Option<CallerContext>,
-    pub(crate) handle: tokio::runtime::Handle,
-    pub(crate) max_parallel: usize,
-    pub(crate) output_cap: usize,
-    /// The run's heap limit (the escalated one in an escalated run).
-    pub(crate) memory_limit: usize,
-    /// In an approved escalated run, the escalation-only tools it may call:
-    /// those the approver was shown. `None`: a standard run.
-    pub(crate) granted: Option<Arc<[String]>>,
-}
-
-impl RunSetup {
-    /// The options of a sub-call of `tool`, cancelled with `cancel`.
-    pub(crate) fn call_options(&self, tool: &str, cancel: CancellationToken) -> CallOptions {
-        CallOptions {
-            cancel,
-            caller: self.caller.clone(),
-            run_id: Some(Arc::clone(&self.run_id)),
-            // Only the escalation-only tools the approver was shown.
-            escalated: (self.granted.as_ref())
-                .is_some_and(|granted| granted.iter().any(|g| g == tool)),
-            events: self.events.clone(),
-        }
-    }
-}
 
 /// How the program ended, as the prelude reports it.
 pub(crate) struct Finish {
@@ -105,13 +72,6 @@ pub(crate) struct Ending {
     pub(crate) progress: Option<Progress>,
     /// The memory limit was reached by the host's copies of arguments.
     pub(crate) host_refused_memory: bool,
-}
-
-/// An image to append after the text.
-pub(crate) struct Image {
-    pub(crate) tool: String,
-    pub(crate) id: Arc<str>,
-    pub(crate) block: ContentBlock,
 }
 
 /// Run state shared by the native functions, the run loop and the tasks of
@@ -534,7 +494,7 @@ impl Run {
             last: (!st.last_tool.is_empty())
                 .then(|| (st.last_tool.clone(), self.program.call_lines(&st.last_tool))),
             running: !self.waiting,
-            language: super::request::Language::TypeScript,
+            language: crate::engine::request::Language::TypeScript,
         }
     }
 

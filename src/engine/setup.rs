@@ -1,0 +1,45 @@
+//! What a run needs from the engine, whatever its language: its id, the
+//! tools it may call, where its events go, and its limits.
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::events::EventSink;
+use crate::tool::call::{CallerContext, ProgressSink};
+use crate::tool::pipeline::CallOptions;
+use crate::tool::registry::Scope;
+
+/// What a run needs from the engine.
+pub(crate) struct RunSetup {
+    pub(crate) run_id: Arc<str>,
+    pub(crate) scope: Scope,
+    pub(crate) events: Option<Arc<dyn EventSink>>,
+    pub(crate) caller: Option<CallerContext>,
+    pub(crate) handle: tokio::runtime::Handle,
+    pub(crate) max_parallel: usize,
+    pub(crate) output_cap: usize,
+    /// The run's heap limit (the escalated one in an escalated run).
+    pub(crate) memory_limit: usize,
+    /// In an approved escalated run, the escalation-only tools it may call:
+    /// those the approver was shown. `None`: a standard run.
+    pub(crate) granted: Option<Arc<[String]>>,
+}
+
+impl RunSetup {
+    /// The options of a sub-call of `tool`, cancelled with `cancel`.
+    pub(crate) fn call_options(&self, tool: &str, cancel: CancellationToken) -> CallOptions {
+        CallOptions {
+            cancel,
+            caller: self.caller.clone(),
+            run_id: Some(Arc::clone(&self.run_id)),
+            // Only the escalation-only tools the approver was shown.
+            escalated: (self.granted.as_ref())
+                .is_some_and(|granted| granted.iter().any(|g| g == tool)),
+            progress: self
+                .events
+                .clone()
+                .map(|sink| sink as Arc<dyn ProgressSink>),
+        }
+    }
+}
