@@ -22,9 +22,12 @@
 //! # Layout
 //!
 //! Each layer uses only the ones before it, and no module is reached back
-//! from one it uses: the bases (`json`, `schema`, `deadline`, `limits`,
-//! `gate`, `contract`) → `tool/` → `sdk/` and `sources/`, side by side →
-//! `engine/` → `frontends/`. The `ptc` binary (`bin/ptc/`) is a user of the
+//! from one it uses: the bases (`json`, `deadline`; `schema`, `limits`;
+//! `contract`, `gate`) → `tool/` and `transport/`, side by side → `sdk/`
+//! and `sources/`, side by side → `engine/` → `frontends/` (and `fuzz`).
+//! The tests hold this (`tests/layout.rs`: no room reaches back or
+//! sideways, no two modules reach each other round a circle, and every
+//! room is named below). The `ptc` binary (`bin/ptc/`) is a user of the
 //! library like any other.
 //!
 //! - `contract/`: what crosses a wire, each shape once: `run_code`'s
@@ -38,8 +41,13 @@
 //!   sources it expects and why their tools are absent (`availability`),
 //!   and the call pipeline every call goes through (`pipeline`), how calls
 //!   read to a person (`title`: templates, defaults, hostile values), what
-//!   a person approving one is shown (`approval_text`) and the ceilings on
-//!   approvals waiting for an answer (`approvals`).
+//!   approving is (`approval`: the decision, the request, the answer, the
+//!   [`Approver`]), what a person approving one is shown (`approval_text`)
+//!   and the ceilings on approvals waiting for an answer (`approvals`);
+//!   and finding tools (`search/`: the index of the program's
+//!   `tools.$search`, built once per registry version, each tool's
+//!   analysed `documents` and the `words` they are made of, and the
+//!   `nearest` names an unknown name's message offers).
 //! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
 //!   be checked becomes a warning), with `cost/`: what checking one value
 //!   may cost, bounded before a schema is accepted (and the `places` a
@@ -47,9 +55,7 @@
 //! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached
 //!   per registry version), `forms` (`run_code`'s description within its
 //!   budget: full, index or namespaces), `templates` (the texts of
-//!   `sdk-templates/`), `search/` (the program's `tools.$search` and
-//!   `tools.$describe`: the index built once per registry version, each
-//!   tool's analysed `documents`, and the `words` they are made of), what
+//!   `sdk-templates/`), `describe` (the program's `tools.$describe`), what
 //!   both languages share (`keywords` of a schema, the `refs` graph,
 //!   `naming` types after `$ref`s, `text`), `typescript/`: alias names,
 //!   writing TypeScript text, the renderer (`render/`: objects, arrays,
@@ -265,7 +271,8 @@ pub mod __private {
     /// What `tools.$search(query, { limit })` finds in `scope`, as `(name,
     /// score)` pairs, best first.
     pub fn search(scope: &crate::Scope, query: &str, limit: u32) -> Vec<(String, f64)> {
-        crate::sdk::search::search(scope, query, limit)
+        scope
+            .search(query, limit)
             .into_iter()
             .map(|found| (found.name, found.score))
             .collect()
@@ -274,13 +281,13 @@ pub mod __private {
     /// Builds the search index of `tools` as a registry version's first
     /// `$search` does; returns how many distinct terms it holds.
     pub fn build_search_index(tools: &[crate::ToolDefinition]) -> usize {
-        crate::sdk::search::SearchIndex::build(tools).terms()
+        crate::tool::search::SearchIndex::build(tools).terms()
     }
 
     /// Builds the search index of `scope`'s registry version as a new
     /// version does, reusing the tools earlier versions analysed; returns
     /// how many distinct terms it holds.
     pub fn rebuild_search_index(scope: &crate::Scope) -> usize {
-        crate::sdk::search::rebuild(scope).terms()
+        crate::tool::search::rebuild(&scope.visible_snapshot().0).terms()
     }
 }

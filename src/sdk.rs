@@ -2,13 +2,13 @@
 //! TypeScript SDK rendered from their JSON Schemas, and the `run_code` tool
 //! that carries it.
 
+pub(crate) mod describe;
 mod forms;
 mod keywords;
 mod naming;
 pub(crate) mod presentation;
 mod python;
 mod refs;
-pub(crate) mod search;
 mod templates;
 mod text;
 pub(crate) mod typescript;

@@ -11,5 +11,6 @@ pub(crate) mod handler;
 pub(crate) mod pipeline;
 pub(crate) mod registered;
 pub(crate) mod registry;
+pub(crate) mod search;
 pub(crate) mod title;
 pub(crate) mod wire;

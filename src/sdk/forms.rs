@@ -7,9 +7,9 @@
 
 use indexmap::IndexMap;
 
-use super::search::summary_of;
 use super::{SdkOptions, instructions, longest_backtick_run, render_in, templates};
 use crate::tool::definition::ToolDefinition;
+use crate::tool::search::summary_of;
 
 /// A summary in the index is cut to this many characters.
 const SUMMARY_CHARS: usize = 120;

@@ -73,6 +73,9 @@ pub(crate) struct RegisteredTool {
     pub(crate) owner: Option<Arc<str>>,
 }
 
+/// The tools by name, in registration order; replaced whole on every change.
+pub(crate) type ToolMap = indexmap::IndexMap<String, Arc<RegisteredTool>>;
+
 impl RegisteredTool {
     /// Checks and compiles a tool; warnings name the tool.
     pub(crate) fn compile(

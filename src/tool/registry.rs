@@ -17,6 +17,7 @@ use super::handler::{BoxFuture, Tool};
 use super::pipeline::{
     self, CallOptions, ExecuteWrapper, Guard, Hooks, Next, PostExecute, ResultObserver,
 };
+use super::search;
 use crate::contract::run_code::Language;
 // What the registry holds, and the error adding to it gives: both are part
 // of its API, so they stay reachable from here.
@@ -59,8 +60,7 @@ impl Mode {
     }
 }
 
-/// The tools by name, in registration order; replaced whole on every change.
-pub(crate) type ToolMap = IndexMap<String, Arc<RegisteredTool>>;
+pub(crate) use super::registered::ToolMap;
 
 struct RegistryInner {
     /// Copy-on-write: calls take a snapshot without holding the lock.
@@ -687,6 +687,13 @@ impl Scope {
         (tools, visible)
     }
 
+    /// `tools.$search` here: the visible tools `query` finds, best first,
+    /// `limit` clamped to 1 … 50.
+    pub(crate) fn search(&self, query: &str, limit: u32) -> Vec<search::Found> {
+        let (tools, visible) = self.visible_snapshot();
+        search::search(&tools, &visible, query, limit)
+    }
+
     /// The visible tool of this name, compiled.
     pub(crate) fn lookup(&self, name: &str) -> Option<Arc<RegisteredTool>> {
         let tool = self.registry.snapshot().get(name).cloned()?;
@@ -768,7 +775,8 @@ impl Scope {
             // No tool is near a name longer than any tool's.
             return format!("unknown tool: {shown}");
         }
-        let nearest = crate::sdk::search::nearest(self, name);
+        let (tools, visible) = self.visible_snapshot();
+        let nearest = search::nearest(&tools, &visible, name);
         if nearest.is_empty() {
             return format!("unknown tool {shown}");
         }

@@ -12,7 +12,7 @@ use crate::contract::run_code::Language;
 use crate::engine::discovery::{
     DEFAULT_LIMIT, MAX_DESCRIBED, MAX_LIMIT, MAX_NAME_CHARS, MAX_QUERY_CHARS,
 };
-use crate::sdk::search;
+use crate::sdk::describe::describe;
 use crate::tool::registry::Scope;
 
 /// `_ptc_search(query, limit)`, behind `search_tools`.
@@ -53,7 +53,7 @@ fn search_tools(scope: &Scope, args: &CallArgs) -> Result<MontyObject, String> {
         },
     };
     let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
-    let found = search::search(scope, &query, limit);
+    let found = scope.search(&query, limit);
     Ok(convert::to_monty(
         &serde_json::to_value(found).unwrap_or_default(),
     ))
@@ -99,7 +99,7 @@ fn describe_tools(scope: &Scope, args: &CallArgs) -> Result<MontyObject, String>
         }
         _ => return Err("describe_tools: names must be a str or a list of str".into()),
     };
-    let text = search::describe(scope, &names, Language::Python);
+    let text = describe(scope, &names, Language::Python);
     Ok(MontyObject::string(text.as_str()))
 }
 

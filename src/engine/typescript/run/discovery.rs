@@ -11,7 +11,7 @@ use crate::contract::run_code::Language;
 use crate::engine::discovery::{
     DEFAULT_LIMIT, MAX_DESCRIBED, MAX_LIMIT, MAX_NAME_CHARS, MAX_QUERY_CHARS,
 };
-use crate::sdk::search;
+use crate::sdk::describe;
 use crate::tool::registry::Scope;
 
 /// `tools.$search(query, { limit? })`: `[{ name, summary, score }]`.
@@ -30,7 +30,7 @@ pub(super) fn search<'js>(
     let limit = limit(ctx, options.0)?;
     let query = text::of_string(query).unwrap_or_default();
     let query: String = query.chars().take(MAX_QUERY_CHARS).collect();
-    let found = search::search(scope, &query, limit);
+    let found = scope.search(&query, limit);
     let found = serde_json::to_value(found).unwrap_or_default();
     convert::to_js(ctx, &found)
 }
@@ -87,7 +87,7 @@ pub(super) fn describe<'js>(
         let message = "tools.$describe: names must be a string or an array of strings";
         return Err(Exception::throw_type(ctx, message));
     };
-    Ok(search::describe(scope, &names, Language::TypeScript))
+    Ok(describe::describe(scope, &names, Language::TypeScript))
 }
 
 /// A name as given (lone surrogates as U+FFFD), or, past the longest tool

@@ -3,6 +3,7 @@ use serde_json::{Value, json};
 use super::words::tokenize;
 use super::*;
 use crate::tool::call::{ToolContext, ToolError};
+use crate::tool::definition::ToolDefinition;
 use crate::tool::handler::Tool;
 use crate::tool::registry::Registry;
 
@@ -146,11 +147,11 @@ fn registry() -> Registry {
 #[test]
 fn limit_is_clamped_and_empty_queries_find_nothing() {
     let scope = registry().scope();
-    assert_eq!(search(&scope, "repository", 0).len(), 1);
-    assert_eq!(search(&scope, "repository", 1).len(), 1);
-    assert_eq!(search(&scope, "repository", 1000).len(), 2);
-    assert!(search(&scope, "   \n", 10).is_empty());
-    assert!(search(&scope, "", 10).is_empty());
+    assert_eq!(scope.search("repository", 0).len(), 1);
+    assert_eq!(scope.search("repository", 1).len(), 1);
+    assert_eq!(scope.search("repository", 1000).len(), 2);
+    assert!(scope.search("   \n", 10).is_empty());
+    assert!(scope.search("", 10).is_empty());
 }
 
 #[test]
@@ -161,7 +162,7 @@ fn the_index_is_shared_per_registry_version() {
     registry.remove("send_email");
     let (changed, _) = registry.scope().visible_snapshot();
     assert!(!Arc::ptr_eq(&index_of(&tools), &index_of(&changed)));
-    assert!(search(&registry.scope(), "email", 10).is_empty());
+    assert!(registry.scope().search("email", 10).is_empty());
 }
 
 #[test]
@@ -185,57 +186,6 @@ fn a_new_version_analyses_only_the_tools_it_adds() {
         names(&SearchIndex::of(second).search("later", 10, &[true; 6])),
         ["late_tool"]
     );
-}
-
-#[test]
-fn describe_renders_visible_tools_and_names_the_rest() {
-    let scope = registry().scope();
-    let _hidden = scope.deny(["send_email"]);
-    let names = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-    let text = describe(
-        &scope,
-        &names(&["weather-forecast", "send_email", "nope", "a\nb"]),
-        Language::TypeScript,
-    );
-    assert!(text.starts_with("declare const tools: {\n"), "{text}");
-    assert!(text.contains("\"weather-forecast\"(") || text.contains("weather-forecast"));
-    assert!(!text.contains("Send an email"), "{text}");
-    assert!(
-        text.ends_with("};\n// unknown: send_email, nope, \"a\\nb\"\n"),
-        "{text}"
-    );
-    let ts = Language::TypeScript;
-    assert_eq!(
-        describe(&scope, &names(&["nope"]), ts),
-        "// unknown: nope\n"
-    );
-    assert_eq!(describe(&scope, &[], ts), "");
-}
-
-/// In Python, the named tools are described as the stubs declare them,
-/// and the rest named on a `#` comment line.
-#[test]
-fn describe_in_python_renders_stubs() {
-    let scope = registry().scope();
-    let names = ["weather-forecast", "nope", "a\nb"].map(str::to_owned);
-    let text = describe(&scope, &names, Language::Python);
-    assert!(text.starts_with("class _Tools:\n"), "{text}");
-    assert!(text.contains("    async def weather_forecast("), "{text}");
-    assert!(!text.contains("send_email"), "{text}");
-    assert!(text.ends_with("\n# unknown: nope, \"a\\nb\"\n"), "{text}");
-}
-
-/// JSON leaves U+2028 and U+2029 as they are, and JavaScript ends a `//`
-/// comment at them: a name with one is shown escaped, on the one line.
-#[test]
-fn describe_keeps_unknown_names_on_the_comment_line() {
-    let scope = registry().scope();
-    let text = describe(
-        &scope,
-        &["a\u{2028}b".to_owned(), "c\u{2029}d\u{202e}".to_owned()],
-        Language::TypeScript,
-    );
-    assert_eq!(text, "// unknown: \"a\\u2028b\", \"c\\u2029d\\u202e\"\n");
 }
 
 /// The stems remembered on a thread outlive the run: a program searching
@@ -306,7 +256,8 @@ fn nearest_names_put_a_deprecated_tool_after_its_replacement() {
     );
     add("fs.read_text_file", "Read a file as text.");
     add("fs.write_file", "Write a file.");
-    let nearest = nearest(&registry.scope(), "fs.readFile");
+    let (tools, visible) = registry.scope().visible_snapshot();
+    let nearest = nearest(&tools, &visible, "fs.readFile");
     assert_eq!(
         nearest.last().map(String::as_str),
         Some("fs.read_file"),

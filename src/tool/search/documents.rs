@@ -10,8 +10,7 @@ use serde_json::Value;
 
 use super::words::terms;
 use crate::tool::definition::ToolDefinition;
-use crate::tool::registered::RegisteredTool;
-use crate::tool::registry::ToolMap;
+use crate::tool::registered::{RegisteredTool, ToolMap};
 
 /// A term of the name counts as this many of the text's.
 const NAME_WEIGHT: f64 = 3.0;

@@ -1,20 +1,18 @@
-//! Discovery inside the program (contracts §5): `tools.$search` ranks the
-//! visible tools for a query with BM25, `tools.$describe` renders the
-//! declarations of named ones. The index is built once per registry
-//! version and shared; each tool is analysed once (`documents`), so a new
-//! version re-analyses only the tools it adds. Visibility is applied at
+//! Finding tools by words and by name: `tools.$search` (contracts §5)
+//! ranks the visible tools for a query with BM25, and an unknown name's
+//! message names the `nearest` visible tools (contracts §3). The index is
+//! built once per registry version and shared; each tool is analysed once
+//! (`documents`), so a new version re-analyses only the tools it adds. Visibility is applied at
 //! query time, and the statistics are taken over the visible tools only,
 //! so a hidden tool changes neither the results nor their scores.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 
 use serde::Serialize;
 
-use super::{python, typescript};
-use crate::contract::run_code::Language;
-use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
-use crate::tool::registry::{Scope, ToolMap};
+use super::definition::ToolDefinition;
+use super::registered::ToolMap;
 use documents::Document;
 pub(crate) use documents::summary_of;
 use words::query_terms;
@@ -129,70 +127,25 @@ fn index_of(tools: &Arc<ToolMap>) -> Arc<SearchIndex> {
     index
 }
 
-/// The index `scope`'s registry version would build now, bypassing the
+/// The index a registry version of `tools` would build now, bypassing the
 /// cache of indexes (the analysed tools are still reused): for benchmarks.
-pub(crate) fn rebuild(scope: &Scope) -> SearchIndex {
-    let (tools, _) = scope.visible_snapshot();
-    SearchIndex::of(documents::of_tools(&tools))
+pub(crate) fn rebuild(tools: &ToolMap) -> SearchIndex {
+    SearchIndex::of(documents::of_tools(tools))
 }
 
-/// `tools.$search` in `scope`: `limit` is clamped to 1 … [`MAX_LIMIT`].
-pub(crate) fn search(scope: &Scope, query: &str, limit: u32) -> Vec<Found> {
+/// `tools.$search` among `tools` (those `visible`): `limit` is clamped to
+/// 1 … [`MAX_LIMIT`].
+pub(crate) fn search(
+    tools: &Arc<ToolMap>,
+    visible: &[bool],
+    query: &str,
+    limit: u32,
+) -> Vec<Found> {
     let limit = limit.clamp(1, MAX_LIMIT) as usize;
     if query.trim().is_empty() {
         return Vec::new();
     }
-    let (tools, visible) = scope.visible_snapshot();
-    index_of(&tools).search(query, limit, &visible)
-}
-
-/// `tools.$describe` (`describe_tools` in Python) in `scope`: the
-/// declarations of the visible tools among `names` (in registration
-/// order), as the SDK of `language` renders them, then `// unknown: …`
-/// (`# unknown: …`) naming the rest (hidden ones look just as unknown).
-pub(crate) fn describe(scope: &Scope, names: &[String], language: Language) -> String {
-    let (tools, visible) = scope.visible_snapshot();
-    let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
-    let shown: Vec<&ToolDefinition> = tools
-        .values()
-        .zip(&visible)
-        .filter(|(t, v)| **v && wanted.contains(t.definition.name.as_str()))
-        .map(|(t, _)| &t.definition)
-        .collect();
-    let mut out = String::new();
-    if !shown.is_empty() {
-        out = match language {
-            Language::TypeScript => {
-                typescript::render_sdk(&shown, ["", "declare const tools: {\n", "};\n"])
-            }
-            Language::Python => python::render_described(&shown),
-        };
-    }
-    let known: HashSet<&str> = shown.iter().map(|t| t.name.as_str()).collect();
-    let mut unknown: Vec<String> = Vec::new();
-    for name in names {
-        let known = known.contains(name.as_str());
-        // A name that could break the comment is shown quoted, and what
-        // JSON leaves (U+2028, which ends a JavaScript comment too, and
-        // the other characters titles escape) as `\u2028`.
-        let shown_as = if is_valid_tool_name(name) {
-            name.clone()
-        } else {
-            quoted(name)
-        };
-        if !known && !unknown.contains(&shown_as) {
-            unknown.push(shown_as);
-        }
-    }
-    if !unknown.is_empty() {
-        out.push_str(match language {
-            Language::TypeScript => "// unknown: ",
-            Language::Python => "# unknown: ",
-        });
-        out.push_str(&unknown.join(", "));
-        out.push('\n');
-    }
-    out
+    index_of(tools).search(query, limit, visible)
 }
 
 /// How many names an unknown tool's message suggests at most.
@@ -201,17 +154,17 @@ const NEAREST: usize = 3;
 /// The visible tools nearest to `name`, a name no visible tool has: first
 /// those within a few edits of it (case, `_`, `-` and `.` ignored, and the
 /// part after a server prefix compared too), closest first, then what
-/// `$search` finds for it; at most three. Hidden tools are never named.
-pub(crate) fn nearest(scope: &Scope, name: &str) -> Vec<String> {
+/// `$search` finds for it; at most three. Hidden tools (not `visible`)
+/// are never named.
+pub(crate) fn nearest(tools: &Arc<ToolMap>, visible: &[bool], name: &str) -> Vec<String> {
     // No tool's name is longer (and the edit distance takes their product).
     if name.chars().count() > 128 {
         return Vec::new();
     }
-    let (tools, visible) = scope.visible_snapshot();
     let wanted = squash(name);
     let mut close: Vec<(usize, usize, &str)> = tools
         .values()
-        .zip(&visible)
+        .zip(visible)
         .filter(|(_, v)| **v)
         .enumerate()
         .filter_map(|(order, (tool, _))| {
@@ -233,7 +186,7 @@ pub(crate) fn nearest(scope: &Scope, name: &str) -> Vec<String> {
         .map(|(_, _, n)| n.to_owned())
         .collect();
     if names.len() < NEAREST {
-        for found in index_of(&tools).search(name, NEAREST, &visible) {
+        for found in index_of(tools).search(name, NEAREST, visible) {
             if names.len() < NEAREST && !names.contains(&found.name) {
                 names.push(found.name);
             }
@@ -247,7 +200,7 @@ pub(crate) fn nearest(scope: &Scope, name: &str) -> Vec<String> {
 
 /// Whether a tool's description calls it deprecated (MCP has no field for
 /// it; servers write it there: "DEPRECATED: Use read_text_file instead").
-fn is_deprecated(tool: &crate::tool::definition::ToolDefinition) -> bool {
+fn is_deprecated(tool: &ToolDefinition) -> bool {
     tool.description
         .as_deref()
         .is_some_and(|d| words::tokenize(d).iter().any(|w| w == "deprecated"))
@@ -259,24 +212,6 @@ fn squash(name: &str) -> String {
         .filter(|c| !matches!(c, '_' | '-' | '.'))
         .flat_map(char::to_lowercase)
         .collect()
-}
-
-/// `name` as a JSON string on one line, nothing in it reordering or
-/// breaking what shows it.
-fn quoted(name: &str) -> String {
-    let json = serde_json::to_string(name).unwrap_or_default();
-    if !json.contains(crate::tool::title::is_hostile) {
-        return json;
-    }
-    let mut out = String::with_capacity(json.len() + 12);
-    for c in json.chars() {
-        if crate::tool::title::is_hostile(c) {
-            out.push_str(&format!("\\u{:04x}", c as u32));
-        } else {
-            out.push(c);
-        }
-    }
-    out
 }
 
 mod documents;
