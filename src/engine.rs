@@ -35,7 +35,8 @@ use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
 use crate::tool::call::{Call, ErrorCode, ProgressSink, ToolError};
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
-use crate::tool::registry::{Mode, Registry, Scope, ToolMap};
+use crate::tool::registered::shown;
+use crate::tool::registry::{Mode, Registry, Scope};
 use run_ids::RunIds;
 use typescript::TypeScriptRuntime;
 
@@ -57,16 +58,6 @@ struct EngineInner {
 #[derive(Clone)]
 pub struct Engine {
     inner: Arc<EngineInner>,
-}
-
-/// The definitions of the tools marked visible, in registry order.
-fn shown<'a>(tools: &'a ToolMap, visible: &[bool]) -> Vec<&'a ToolDefinition> {
-    tools
-        .values()
-        .zip(visible)
-        .filter(|(_, v)| **v)
-        .map(|(t, _)| &t.definition)
-        .collect()
 }
 
 impl std::fmt::Debug for Engine {
@@ -154,7 +145,7 @@ impl Engine {
     /// `run_code`'s description, none when all are up).
     pub fn presentation(&self, scope: &Scope, mode: Option<Mode>) -> Presentation {
         let (generation, tools, visible) = scope.versioned_visible();
-        let shown = shown(&tools, &visible);
+        let shown: Vec<&ToolDefinition> = shown(&tools, &visible).collect();
         let mut options = SdkOptions::from(&self.inner.limits);
         options.working_directory = scope.registry().working_directory();
         options.language = scope.registry().language();

@@ -12,12 +12,11 @@ mod workers;
 
 pub(super) use workers::PythonRuntime;
 
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use monty_pool::{PoolError, ReplConfig, ResumeValue, TurnEvent};
+use monty_pool::{Checkout, OnPrint, PoolError, ReplConfig, ResumeValue, TurnEvent};
 use monty_types::unstable::{self, MontyNode, NodeId};
 use monty_types::{
     CallArgs, ExcType, MontyException, MontyObject, NameLookupResult, PrintStream, ResourceLimits,
@@ -30,15 +29,14 @@ use super::outcome::{FailureKind, Outcome};
 use super::output::{Capture, LogLevel};
 use super::progress::Progress;
 use super::report::{Located, Report};
-use super::scheduler::Scheduler;
+use super::request::Language;
 use super::setup::RunSetup;
-use super::subcall::{Image, sub_call_id};
+use super::subcall::Calls;
 use crate::gate;
 use crate::limits::ARGUMENTS;
-use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolError, ToolResult};
+use crate::tool::call::{ErrorCode, ToolError, ToolResult};
 use crate::tool::definition::{ToolDefinition, quoted_name};
-use crate::tool::registry::RegisteredTool;
-use crate::tool::title::default_title;
+use crate::tool::registered::shown;
 
 /// The file name the program's tracebacks and positions refer to.
 const SCRIPT: &str = "main.py";
@@ -107,16 +105,8 @@ pub(super) async fn run(
     (expired, cancel): (CancellationToken, CancellationToken),
     report: &Report,
 ) -> Outcome {
-    let (tools, visible) = {
-        let (_, tools, visible) = setup.scope.versioned_visible();
-        (tools, visible)
-    };
-    let shown: Vec<&ToolDefinition> = tools
-        .values()
-        .zip(&visible)
-        .filter(|(_, v)| **v)
-        .map(|(t, _)| &t.definition)
-        .collect();
+    let (tools, visible) = setup.scope.visible_snapshot();
+    let shown: Vec<&ToolDefinition> = shown(&tools, &visible).collect();
     let bindings = Bindings {
         code: format!("{PRELUDE}{}", discovery::PRELUDE),
         layout: convert::to_monty(&crate::sdk::runtime_layout(&shown)),
@@ -135,30 +125,63 @@ pub(super) async fn run(
     let progress = run.progress();
     let cut = run.close().await;
     let capture = run.printed.take();
-    let sub_calls = run.submitted;
-    let mut outcome = match ended.and_then(|value| rendered(&value, run.setup.memory_limit)) {
-        Ok(text) => report.render_success(text, &capture, cut, 0, sub_calls),
+    let sub_calls = run.calls.made();
+    let ended = ended.and_then(|value| rendered(&value, run.setup.memory_limit));
+    let ran = Ran {
+        progress: &progress,
+        capture: &capture,
+        sub_calls,
+        code: &run.code,
+    };
+    let mut outcome = render(ended, cut, &ran, report);
+    report.append_images(&mut outcome, std::mem::take(&mut run.calls.images));
+    outcome
+}
+
+/// What a finished run leaves for its outcome besides how it ended.
+struct Ran<'a> {
+    progress: &'a Progress,
+    capture: &'a Capture,
+    sub_calls: u32,
+    /// The program, for a failure's position and line.
+    code: &'a str,
+}
+
+/// The outcome of a run that ended as `ended` (its value's text, or why
+/// not), `cut` of its calls cut off when it closed.
+fn render(
+    ended: Result<Option<String>, Ended>,
+    cut: usize,
+    ran: &Ran<'_>,
+    report: &Report,
+) -> Outcome {
+    let Ran {
+        progress,
+        capture,
+        sub_calls,
+        code,
+    } = *ran;
+    match ended {
+        Ok(text) => report.render_success(text, capture, cut, 0, sub_calls),
         Err(Ended::HostMemory(why)) => report.limit_failure(
             FailureKind::Memory,
             Some(why),
-            Some(&progress),
-            &capture,
+            Some(progress),
+            capture,
             sub_calls,
             None,
         ),
         Err(Ended::Stopped(kind)) => {
-            let progress = (kind != FailureKind::Cancelled).then_some(&progress);
-            report.limit_failure(kind, None, progress, &capture, sub_calls, None)
+            let progress = (kind != FailureKind::Cancelled).then_some(progress);
+            report.limit_failure(kind, None, progress, capture, sub_calls, None)
         }
-        Err(Ended::Python(exc)) => {
-            python_failure(&exc, &run.code, &progress, &capture, sub_calls, report)
-        }
+        Err(Ended::Python(exc)) => python_failure(&exc, code, progress, capture, sub_calls, report),
         Err(Ended::Pool(e)) => match e {
             PoolError::Timeout { .. } => report.limit_failure(
                 FailureKind::Timeout,
                 None,
-                Some(&progress),
-                &capture,
+                Some(progress),
+                capture,
                 sub_calls,
                 None,
             ),
@@ -166,7 +189,7 @@ pub(super) async fn run(
                 FailureKind::Runtime,
                 Some(format!("the Python worker failed: {other}")),
                 None,
-                &capture,
+                capture,
                 sub_calls,
             ),
         },
@@ -174,7 +197,7 @@ pub(super) async fn run(
             FailureKind::Runtime,
             Some(message),
             None,
-            &capture,
+            capture,
             sub_calls,
         ),
         Err(Ended::NeverFinishes) => report.render_failure(
@@ -183,12 +206,10 @@ pub(super) async fn run(
                 super::request::Language::Python,
             )),
             None,
-            &capture,
+            capture,
             sub_calls,
         ),
-    };
-    report.append_images(&mut outcome, std::mem::take(&mut run.images));
-    outcome
+    }
 }
 
 /// What a run's first feed binds: the prelude and the tools' layout.
@@ -235,21 +256,7 @@ async fn drive(
     timeout: Duration,
 ) -> Result<MontyObject, Ended> {
     let pool = runtime.pool().await.map_err(Ended::Start)?;
-    let config = ReplConfig {
-        script_name: SCRIPT.to_owned(),
-        limits: Some(ResourceLimits {
-            // The worker's own clock stops a busy program about when the
-            // deadline does; the deadline is what ends the run regardless.
-            max_feed_duration: Some(timeout),
-            max_memory: Some(run.setup.memory_limit),
-            // Sub-calls are bounded by the deadline, as in TypeScript, not by count.
-            max_suspensions: usize::MAX,
-            ..ResourceLimits::default()
-        }),
-        // Each line as printed: the capture and the events see it at once.
-        print_flush_interval: Some(Duration::ZERO),
-        ..ReplConfig::default()
-    };
+    let config = repl_config(timeout, run.setup.memory_limit);
     // Declared first, so dropped last: the worker leaves the watchdog's
     // table once it is killed or back in the pool.
     let _busy;
@@ -260,18 +267,10 @@ async fn drive(
         printed.write(text);
         Box::pin(std::future::ready(()))
     };
-    match checkout
-        .feed(
-            bindings.code,
-            vec![(LAYOUT_INPUT.to_owned(), bindings.layout)],
-            vec![],
-            false,
-            &mut on_print,
-        )
-        .await?
-    {
-        TurnEvent::Complete(_) => {}
-        _ => return Err(Ended::Start("the Python bindings did not load".into())),
+    let layout = vec![(LAYOUT_INPUT.to_owned(), bindings.layout)];
+    let bound = checkout.feed(bindings.code, layout, vec![], false, &mut on_print);
+    if !matches!(bound.await?, TurnEvent::Complete(_)) {
+        return Err(Ended::Start("the Python bindings did not load".into()));
     }
     run.code = code.clone();
     let mut event = checkout
@@ -284,79 +283,80 @@ async fn drive(
                 let _ = checkout.finish().await;
                 return Ok(value);
             }
-            TurnEvent::FunctionCall {
-                function_name,
-                args,
-                call_id,
-                object_id,
-                ..
-            } => {
-                let answer = match object_id {
-                    None => run.host_function(&function_name, call_id, &args)?,
-                    Some(_) => ResumeValue::NotFound,
-                };
-                checkout.resume(answer, &mut on_print).await?
-            }
-            // No file, clock-free sleeping, environment or process access:
-            // every OS call gets the sandbox's own refusal.
-            TurnEvent::OsCall { .. } => {
-                checkout
-                    .resume(ResumeValue::NotHandled, &mut on_print)
-                    .await?
-            }
-            TurnEvent::NameLookup {
-                name,
-                object_id: None,
-                ..
-            } if HOST_FUNCTIONS.contains(&name.as_str()) => {
-                let function = MontyObject::function(&name, None);
-                checkout
-                    .resume_name_lookup(NameLookupResult::Value(function), &mut on_print)
-                    .await?
-            }
-            TurnEvent::NameLookup { .. } => {
-                checkout
-                    .resume_name_lookup(NameLookupResult::Undefined, &mut on_print)
-                    .await?
-            }
-            TurnEvent::ResolveFutures { .. } => {
-                let settled = run.settled().await?.ok_or(Ended::NeverFinishes)?;
-                checkout.resume_futures(settled, &mut on_print).await?
-            }
+            suspended => answer(run, &mut checkout, suspended, &mut on_print).await?,
         };
     }
 }
 
-/// A call the program made, waiting for the scheduler.
-struct Queued {
-    call_id: u32,
-    /// Its number in the run (1, 2, …): its id's and its order.
-    n: u32,
-    id: Arc<str>,
-    name: String,
-    tool: Option<Arc<RegisteredTool>>,
-    arguments: serde_json::Value,
-    /// What its arguments cost the run until it settles.
-    charged: usize,
-    title: Option<String>,
+/// The worker's limits for a run: its own clock stops a busy program about
+/// when the deadline does (the deadline is what ends the run regardless),
+/// its heap is the run's, and each line goes out as printed.
+fn repl_config(timeout: Duration, memory_limit: usize) -> ReplConfig {
+    ReplConfig {
+        script_name: SCRIPT.to_owned(),
+        limits: Some(ResourceLimits {
+            max_feed_duration: Some(timeout),
+            max_memory: Some(memory_limit),
+            // Sub-calls are bounded by the deadline, as in TypeScript, not by count.
+            max_suspensions: usize::MAX,
+            ..ResourceLimits::default()
+        }),
+        // Each line as printed: the capture and the events see it at once.
+        print_flush_interval: Some(Duration::ZERO),
+        ..ReplConfig::default()
+    }
 }
 
-/// A call handed to tokio.
-struct Flight {
-    n: u32,
-    id: Arc<str>,
-    name: String,
-    tool: Option<Arc<RegisteredTool>>,
-    arguments: Option<serde_json::Value>,
-    charged: usize,
-    title: Option<String>,
+/// Answers one suspension of the program; the worker's next event.
+async fn answer(
+    run: &mut PyRun,
+    checkout: &mut Checkout,
+    event: TurnEvent,
+    on_print: OnPrint<'_>,
+) -> Result<TurnEvent, Ended> {
+    Ok(match event {
+        TurnEvent::FunctionCall {
+            function_name,
+            args,
+            call_id,
+            object_id,
+            ..
+        } => {
+            let answer = match object_id {
+                None => run.host_function(&function_name, call_id, &args)?,
+                Some(_) => ResumeValue::NotFound,
+            };
+            checkout.resume(answer, on_print).await?
+        }
+        // No file, clock-free sleeping, environment or process access:
+        // every OS call gets the sandbox's own refusal.
+        TurnEvent::OsCall { .. } => checkout.resume(ResumeValue::NotHandled, on_print).await?,
+        TurnEvent::NameLookup {
+            name,
+            object_id: None,
+            ..
+        } if HOST_FUNCTIONS.contains(&name.as_str()) => {
+            let function = MontyObject::function(&name, None);
+            let found = NameLookupResult::Value(function);
+            checkout.resume_name_lookup(found, on_print).await?
+        }
+        TurnEvent::NameLookup { .. } => {
+            let undefined = NameLookupResult::Undefined;
+            checkout.resume_name_lookup(undefined, on_print).await?
+        }
+        TurnEvent::ResolveFutures { .. } => {
+            let settled = run.settled().await?.ok_or(Ended::NeverFinishes)?;
+            checkout.resume_futures(settled, on_print).await?
+        }
+        TurnEvent::Complete(value) => TurnEvent::Complete(value),
+    })
 }
 
 /// A call's task, finished: its result, unless the run had no memory left
 /// to hold it (then dropped at once), and the bytes it is charged in
 /// [`PyRun::answered`].
 struct Answered {
-    call_id: u32,
+    n: u32,
     result: Option<ToolResult>,
     charged: usize,
 }
@@ -364,7 +364,8 @@ struct Answered {
 /// One Python run's host side.
 struct PyRun {
     setup: RunSetup,
-    scheduler: Scheduler<Queued>,
+    /// The run's sub-calls, each beside the id of the program's future.
+    calls: Calls<u32>,
     tasks: JoinSet<Answered>,
     /// Host memory the results of finished tasks hold until the run loop
     /// takes them: a worker busy in a loop takes none, so each task counts
@@ -372,12 +373,8 @@ struct PyRun {
     answered: Arc<AtomicUsize>,
     /// A task dropped its result for want of memory: the run ends as `memory`.
     dropped: bool,
-    flights: HashMap<u32, Flight>,
     /// Settled calls not yet handed to the program, by Monty call id.
     ready: Vec<(u32, ResumeValue)>,
-    submitted: u32,
-    last_tool: String,
-    images: Vec<Image>,
     calls_cancel: CancellationToken,
     /// Host memory the run's values hold (arguments waiting or in
     /// flight), bounded by its memory limit with `results_held`.
@@ -393,30 +390,17 @@ struct PyRun {
 impl PyRun {
     fn new(setup: RunSetup) -> Self {
         Self {
-            scheduler: Scheduler::new(setup.max_parallel),
+            calls: Calls::new(setup.max_parallel),
             tasks: JoinSet::new(),
             answered: Arc::new(AtomicUsize::new(0)),
             dropped: false,
-            flights: HashMap::new(),
             ready: Vec::new(),
-            submitted: 0,
-            last_tool: String::new(),
-            images: Vec::new(),
             calls_cancel: CancellationToken::new(),
             held: 0,
             results_held: 0,
             printed: Arc::new(Printed::new(&setup)),
             code: String::new(),
             setup,
-        }
-    }
-
-    fn emit(&self, kind: RunEventKind) {
-        if let Some(sink) = &self.setup.events {
-            sink.emit(super::events::RunEvent {
-                run_id: Arc::clone(&self.setup.run_id),
-                kind,
-            });
         }
     }
 
@@ -459,41 +443,8 @@ impl PyRun {
             Err(raised) => return Ok(raised),
         };
         let name = name.clone();
-        self.submitted += 1;
-        self.last_tool.clone_from(&name);
-        let n = self.submitted;
-        let id = sub_call_id(&self.setup.run_id, n);
-        let tool = self.setup.scope.lookup(&name);
-        let title = self.setup.events.is_some().then(|| {
-            let title = match &tool {
-                Some(tool) => tool.definition.title_of_call(&arguments),
-                None => default_title(&name, &arguments),
-            };
-            self.emit(RunEventKind::started(
-                Arc::clone(&id),
-                name.clone(),
-                title.clone(),
-                &arguments,
-            ));
-            title
-        });
-        let read_only = self
-            .setup
-            .scope
-            .schedules_as_read_only(tool.as_ref(), &name);
-        self.scheduler.submit(
-            read_only,
-            Queued {
-                call_id,
-                n,
-                id,
-                name,
-                tool,
-                arguments,
-                charged,
-                title,
-            },
-        );
+        self.calls
+            .submit(&self.setup, name, arguments, charged, call_id);
         self.pump();
         Ok(ResumeValue::Future)
     }
@@ -538,24 +489,11 @@ impl PyRun {
         }
     }
 
-    /// Starts every call the scheduler admits.
+    /// Starts every call the scheduler admits, each in a task of its own
+    /// that counts its result's cost as soon as it has it.
     fn pump(&mut self) {
-        while let Some(call) = self.scheduler.admit() {
-            let options = self
-                .setup
-                .call_options(&call.name, self.calls_cancel.child_token());
-            // Kept for the settled event's result title only when shown.
-            let titles_results = call.title.is_some()
-                && call
-                    .tool
-                    .as_ref()
-                    .is_some_and(|t| t.definition.titles.titles_results());
-            let future = self.setup.scope.call_resolved(
-                call.tool.clone(),
-                Call::new(&*call.id, call.name.clone(), call.arguments.clone()),
-                options,
-            );
-            let call_id = call.call_id;
+        while let Some((call, future)) = self.calls.start(&self.setup, &self.calls_cancel) {
+            let n = call.n;
             let answered = Arc::clone(&self.answered);
             let limit = self.setup.memory_limit;
             let task = async move {
@@ -570,31 +508,19 @@ impl PyRun {
                 {
                     answered.fetch_sub(charged, Ordering::AcqRel);
                     return Answered {
-                        call_id,
+                        n,
                         result: None,
                         charged: 0,
                     };
                 }
-                let result = Some(result);
                 Answered {
-                    call_id,
-                    result,
+                    n,
+                    result: Some(result),
                     charged,
                 }
             };
             self.tasks.spawn_on(task, &self.setup.handle);
-            self.flights.insert(
-                call_id,
-                Flight {
-                    n: call.n,
-                    id: call.id,
-                    name: call.name,
-                    tool: call.tool,
-                    arguments: titles_results.then_some(call.arguments),
-                    charged: call.charged,
-                    title: call.title,
-                },
-            );
+            self.calls.fly(call);
         }
     }
 
@@ -609,49 +535,28 @@ impl PyRun {
                 "the result did not fit in the run's memory",
             ))
         });
-        self.settle(answered.call_id, result);
+        self.settle(answered.n, result);
     }
 
-    /// Records a settled call: scheduler, event, images, and the answer
-    /// the program gets.
-    fn settle(&mut self, call_id: u32, result: ToolResult) {
-        let Some(flight) = self.flights.remove(&call_id) else {
+    /// Records a settled call (the lifecycle's settling: scheduler, event,
+    /// images) and the answer the program gets.
+    fn settle(&mut self, n: u32, result: ToolResult) {
+        let Some(call) = self.calls.land(n) else {
             return;
         };
-        self.scheduler.settled();
-        self.held -= flight.charged;
-        if let Some(title) = flight.title {
-            let title = match (&flight.tool, &flight.arguments, &result) {
-                (Some(tool), Some(arguments), Ok(output)) => {
-                    tool.definition.title_of_result(arguments, &output.value)
-                }
-                _ => title,
-            };
-            self.emit(RunEventKind::settled(
-                Arc::clone(&flight.id),
-                title,
-                result.as_ref().map(|output| &output.value),
-            ));
-        }
+        self.held -= call.charged;
+        let future = call.local;
+        let landed = self.calls.settle(&self.setup, call, &result);
         let answer = match result {
             Ok(output) => {
-                for block in output.content {
-                    if matches!(block, ContentBlock::Image { .. }) {
-                        self.images.push(Image {
-                            tool: flight.name.clone(),
-                            id: Arc::clone(&flight.id),
-                            block,
-                        });
-                    }
-                }
                 let value = convert::to_monty(&output.value);
                 // Held for the program until it takes it, as its arguments were.
                 self.results_held += unstable::graph_parts(&value).0.decoded_size();
                 ResumeValue::Return(value)
             }
-            Err(error) => ResumeValue::Error(tool_call_error(&flight.name, &error)),
+            Err(error) => ResumeValue::Error(tool_call_error(&landed.name, &error)),
         };
-        self.ready.push((call_id, answer));
+        self.ready.push((future, answer));
         self.pump();
     }
 
@@ -685,44 +590,18 @@ impl PyRun {
 
     /// How far the run got (for a limit's failure text).
     fn progress(&self) -> Progress {
-        let mut in_flight: Vec<(&u32, &Flight)> = self.flights.iter().collect();
-        in_flight.sort_unstable_by_key(|(_, f)| f.n);
+        let lines = |tool: &str| lines::call_lines(&self.code, tool);
+        let progress = self.calls.progress(Language::Python, lines);
         Progress {
-            made: self.submitted,
-            in_flight: in_flight.into_iter().map(|(_, f)| f.name.clone()).collect(),
-            queued: self.scheduler.queued(),
-            timers: 0,
-            last: (!self.last_tool.is_empty()).then(|| {
-                let lines = lines::call_lines(&self.code, &self.last_tool);
-                (self.last_tool.clone(), lines)
-            }),
-            running: self.flights.is_empty() && self.scheduler.queued() == 0,
-            language: super::request::Language::Python,
+            running: progress.in_flight.is_empty() && progress.queued == 0,
+            ..progress
         }
     }
 
     /// Ends the run's calls: queued ones never start, in-flight ones are
     /// cancelled and awaited (each settles `ABORTED`). How many were cut.
     async fn close(&mut self) -> usize {
-        let queued: Vec<Queued> = self.scheduler.drain_queue().collect();
-        for call in &queued {
-            if let Some(title) = &call.title {
-                self.emit(RunEventKind::Settled {
-                    id: Arc::clone(&call.id),
-                    title: title.clone(),
-                    ok: false,
-                    value: None,
-                    error: Some(ToolError::new(
-                        ErrorCode::AbortedBeforeDispatch,
-                        format!(
-                            "call to {} was cancelled before it started",
-                            quoted_name(&call.name)
-                        ),
-                    )),
-                });
-            }
-        }
-        let in_flight = self.flights.len();
+        let cut = self.calls.close_queue(&self.setup);
         self.calls_cancel.cancel();
         while let Some(done) = self.tasks.join_next().await {
             if let Ok(answered) = done {
@@ -730,7 +609,7 @@ impl PyRun {
             }
         }
         self.ready.clear();
-        queued.len() + in_flight
+        cut
     }
 }
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::events::EventSink;
+use super::events::{EventSink, RunEvent, RunEventKind};
 use crate::tool::call::{CallerContext, ProgressSink};
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::Scope;
@@ -27,6 +27,16 @@ pub(crate) struct RunSetup {
 }
 
 impl RunSetup {
+    /// Hands `kind` to whoever watches the run, if anyone does.
+    pub(crate) fn emit(&self, kind: RunEventKind) {
+        if let Some(sink) = &self.events {
+            sink.emit(RunEvent {
+                run_id: Arc::clone(&self.run_id),
+                kind,
+            });
+        }
+    }
+
     /// The options of a sub-call of `tool`, cancelled with `cancel`.
     pub(crate) fn call_options(&self, tool: &str, cancel: CancellationToken) -> CallOptions {
         CallOptions {

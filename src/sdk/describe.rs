@@ -6,6 +6,7 @@ use std::collections::HashSet;
 use super::{python, typescript};
 use crate::contract::run_code::Language;
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
+use crate::tool::registered::shown;
 use crate::tool::registry::Scope;
 
 /// `tools.$describe` (`describe_tools` in Python) in `scope`: the
@@ -15,11 +16,8 @@ use crate::tool::registry::Scope;
 pub(crate) fn describe(scope: &Scope, names: &[String], language: Language) -> String {
     let (tools, visible) = scope.visible_snapshot();
     let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
-    let shown: Vec<&ToolDefinition> = tools
-        .values()
-        .zip(&visible)
-        .filter(|(t, v)| **v && wanted.contains(t.definition.name.as_str()))
-        .map(|(t, _)| &t.definition)
+    let shown: Vec<&ToolDefinition> = shown(&tools, &visible)
+        .filter(|t| wanted.contains(t.name.as_str()))
         .collect();
     let mut out = String::new();
     if !shown.is_empty() {

@@ -175,7 +175,9 @@ fn post_execute(hooks: &Hooks, call: &Call, mut result: ToolResult) -> ToolResul
     result
 }
 
-fn aborted(name: &str, dispatched: bool) -> ToolError {
+/// A call cancelled: `ABORTED` once its handler ran, else
+/// `ABORTED_BEFORE_DISPATCH` (a run that closed before it started, too).
+pub(crate) fn aborted(name: &str, dispatched: bool) -> ToolError {
     if dispatched {
         ToolError::new(
             ErrorCode::Aborted,

@@ -76,6 +76,19 @@ pub(crate) struct RegisteredTool {
 /// The tools by name, in registration order; replaced whole on every change.
 pub(crate) type ToolMap = indexmap::IndexMap<String, Arc<RegisteredTool>>;
 
+/// The definitions of the tools marked `visible` (a scope's view of a
+/// [`ToolMap`], in order): the one visible-tools filter.
+pub(crate) fn shown<'a>(
+    tools: &'a ToolMap,
+    visible: &[bool],
+) -> impl Iterator<Item = &'a ToolDefinition> {
+    tools
+        .values()
+        .zip(visible)
+        .filter(|(_, v)| **v)
+        .map(|(t, _)| &t.definition)
+}
+
 impl RegisteredTool {
     /// Checks and compiles a tool; warnings name the tool.
     pub(crate) fn compile(

@@ -655,12 +655,9 @@ impl Scope {
 
     /// The visible definitions, in registration order.
     pub fn definitions(&self) -> Vec<ToolDefinition> {
-        let (_, tools, visible) = self.versioned_visible();
-        tools
-            .values()
-            .zip(visible)
-            .filter(|(_, v)| *v)
-            .map(|(t, _)| t.definition.clone())
+        let (tools, visible) = self.visible_snapshot();
+        super::registered::shown(&tools, &visible)
+            .cloned()
             .collect()
     }
 

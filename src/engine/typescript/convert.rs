@@ -65,18 +65,9 @@ unsafe fn build<'a>(
         Json::Bool(true) => qjs::JS_TRUE,
         Json::Bool(false) => qjs::JS_FALSE,
         Json::Number(n) => number(n),
-        Json::String(s) if s.len() <= SHARED_STRING_BYTES => {
-            if let Some(&made) = strings.made.get(s.as_str()) {
-                return Some(unsafe { qjs::JS_DupValue(raw, made) });
-            }
-            let value = unsafe { qjs::JS_NewStringLen(raw, s.as_ptr().cast(), s.len() as _) };
-            if !is_exception(value) && strings.made.len() < SHARED_STRINGS {
-                strings
-                    .made
-                    .insert(s, unsafe { qjs::JS_DupValue(raw, value) });
-            }
-            value
-        }
+        Json::String(s) if s.len() <= SHARED_STRING_BYTES => unsafe {
+            shared_string(raw, s, strings)
+        },
         Json::String(s) => unsafe { qjs::JS_NewStringLen(raw, s.as_ptr().cast(), s.len() as _) },
         Json::Array(_) | Json::Object(_) if depth >= MAX_DEPTH => {
             let text = serde_json::to_string(json).ok()?;
@@ -84,69 +75,126 @@ unsafe fn build<'a>(
             // A reference of our own; `parsed` (and its hold on the context) drops.
             unsafe { qjs::JS_DupValue(raw, parsed.as_raw()) }
         }
-        Json::Array(items) if items.len() <= WHOLE_ARRAY => {
-            // Every element first, then the array made from them at once (a
-            // dense array, as a definition per element makes, without its
-            // per-element lookups and regrowths). Takes the values, freeing
-            // them if it fails.
-            let mut values = Vec::with_capacity(items.len());
-            for item in items {
-                match unsafe { build(ctx, item, depth + 1, strings) } {
-                    Some(value) => values.push(value),
-                    None => {
-                        for value in values {
-                            unsafe { qjs::JS_FreeValue(raw, value) };
-                        }
-                        return None;
-                    }
-                }
-            }
-            unsafe { qjs::JS_NewArrayFrom(raw, values.len() as _, values.as_ptr()) }
-        }
-        Json::Array(items) => {
-            let array = unsafe { qjs::JS_NewArray(raw) };
-            if is_exception(array) {
-                return None;
-            }
-            for (i, item) in items.iter().enumerate() {
-                let defined = unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
-                    let flags = qjs::JS_PROP_C_W_E as i32;
-                    unsafe {
-                        qjs::JS_DefinePropertyValueUint32(raw, array, i as u32, v, flags) >= 0
-                    }
-                });
-                if !defined {
-                    unsafe { qjs::JS_FreeValue(raw, array) };
-                    return None;
-                }
-            }
-            array
-        }
-        Json::Object(map) => {
-            let object = unsafe { qjs::JS_NewObject(raw) };
-            if is_exception(object) {
-                return None;
-            }
-            for (key, item) in map {
-                // A definition, as JSON.parse makes: `__proto__` is a key.
-                let atom = unsafe { qjs::JS_NewAtomLen(raw, key.as_ptr().cast(), key.len() as _) };
-                let defined = atom != qjs::JS_ATOM_NULL
-                    && unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
-                        let flags = qjs::JS_PROP_C_W_E as i32;
-                        unsafe { qjs::JS_DefinePropertyValue(raw, object, atom, v, flags) >= 0 }
-                    });
-                if atom != qjs::JS_ATOM_NULL {
-                    unsafe { qjs::JS_FreeAtom(raw, atom) };
-                }
-                if !defined {
-                    unsafe { qjs::JS_FreeValue(raw, object) };
-                    return None;
-                }
-            }
-            object
-        }
+        Json::Array(items) if items.len() <= WHOLE_ARRAY => unsafe {
+            whole_array(ctx, items, depth, strings)?
+        },
+        Json::Array(items) => unsafe { array_by_element(ctx, items, depth, strings)? },
+        Json::Object(map) => unsafe { object(ctx, map, depth, strings)? },
     };
     (!is_exception(value)).then_some(value)
+}
+
+/// A short string, made once per conversion and shared after that (see
+/// [`Strings`]).
+///
+/// # Safety
+/// As [`build`]'s.
+unsafe fn shared_string<'a>(
+    raw: *mut qjs::JSContext,
+    s: &'a str,
+    strings: &mut Strings<'a>,
+) -> qjs::JSValue {
+    if let Some(&made) = strings.made.get(s) {
+        return unsafe { qjs::JS_DupValue(raw, made) };
+    }
+    let value = unsafe { qjs::JS_NewStringLen(raw, s.as_ptr().cast(), s.len() as _) };
+    if !is_exception(value) && strings.made.len() < SHARED_STRINGS {
+        strings
+            .made
+            .insert(s, unsafe { qjs::JS_DupValue(raw, value) });
+    }
+    value
+}
+
+/// Every element first, then the array made from them at once (a dense
+/// array, as a definition per element makes, without its per-element
+/// lookups and regrowths). `JS_NewArrayFrom` takes the values, freeing
+/// them if it fails.
+///
+/// # Safety
+/// As [`build`]'s.
+unsafe fn whole_array<'a>(
+    ctx: &Ctx<'_>,
+    items: &'a [Json],
+    depth: u32,
+    strings: &mut Strings<'a>,
+) -> Option<qjs::JSValue> {
+    let raw = ctx.as_raw().as_ptr();
+    let mut values = Vec::with_capacity(items.len());
+    for item in items {
+        match unsafe { build(ctx, item, depth + 1, strings) } {
+            Some(value) => values.push(value),
+            None => {
+                for value in values {
+                    unsafe { qjs::JS_FreeValue(raw, value) };
+                }
+                return None;
+            }
+        }
+    }
+    Some(unsafe { qjs::JS_NewArrayFrom(raw, values.len() as _, values.as_ptr()) })
+}
+
+/// A long array, one definition per element.
+///
+/// # Safety
+/// As [`build`]'s.
+unsafe fn array_by_element<'a>(
+    ctx: &Ctx<'_>,
+    items: &'a [Json],
+    depth: u32,
+    strings: &mut Strings<'a>,
+) -> Option<qjs::JSValue> {
+    let raw = ctx.as_raw().as_ptr();
+    let array = unsafe { qjs::JS_NewArray(raw) };
+    if is_exception(array) {
+        return None;
+    }
+    for (i, item) in items.iter().enumerate() {
+        let defined = unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
+            let flags = qjs::JS_PROP_C_W_E as i32;
+            unsafe { qjs::JS_DefinePropertyValueUint32(raw, array, i as u32, v, flags) >= 0 }
+        });
+        if !defined {
+            unsafe { qjs::JS_FreeValue(raw, array) };
+            return None;
+        }
+    }
+    Some(array)
+}
+
+/// An object, one definition per key, as `JSON.parse` makes (`__proto__`
+/// is a key).
+///
+/// # Safety
+/// As [`build`]'s.
+unsafe fn object<'a>(
+    ctx: &Ctx<'_>,
+    map: &'a serde_json::Map<String, Json>,
+    depth: u32,
+    strings: &mut Strings<'a>,
+) -> Option<qjs::JSValue> {
+    let raw = ctx.as_raw().as_ptr();
+    let object = unsafe { qjs::JS_NewObject(raw) };
+    if is_exception(object) {
+        return None;
+    }
+    for (key, item) in map {
+        let atom = unsafe { qjs::JS_NewAtomLen(raw, key.as_ptr().cast(), key.len() as _) };
+        let defined = atom != qjs::JS_ATOM_NULL
+            && unsafe { build(ctx, item, depth + 1, strings) }.is_some_and(|v| {
+                let flags = qjs::JS_PROP_C_W_E as i32;
+                unsafe { qjs::JS_DefinePropertyValue(raw, object, atom, v, flags) >= 0 }
+            });
+        if atom != qjs::JS_ATOM_NULL {
+            unsafe { qjs::JS_FreeAtom(raw, atom) };
+        }
+        if !defined {
+            unsafe { qjs::JS_FreeValue(raw, object) };
+            return None;
+        }
+    }
+    Some(object)
 }
 
 /// Arrays up to this many elements are made at once from their values

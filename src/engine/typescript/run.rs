@@ -10,7 +10,6 @@ mod dispatch;
 mod rejections;
 mod timers;
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError, Weak};
 
 use rquickjs::{Context, Ctx, Function, Object, Runtime, Value};
@@ -25,18 +24,17 @@ use super::returned::Returned;
 use super::sandbox::{Interrupts, Poller, Sandbox, Tripwires, eval_named};
 use super::strip::PreparedProgram;
 use super::text;
-use crate::engine::events::{RunEvent, RunEventKind};
+use crate::engine::events::RunEventKind;
 use crate::engine::outcome::FailureKind;
 use crate::engine::output::{Capture, LogLevel};
 use crate::engine::progress::Progress;
-use crate::engine::scheduler::Scheduler;
+use crate::engine::request::Language;
 use crate::engine::setup::RunSetup;
-use crate::engine::subcall::Image;
-use crate::tool::call::{ErrorCode, ToolError, ToolResult};
-use crate::tool::definition::quoted_name;
+use crate::engine::subcall::{Calls, Image};
+use crate::tool::call::{ErrorCode, ToolResult};
 use bridge::host;
 use describe::{PROGRAM_FILE, describe_error, position_in_stack};
-use dispatch::{Completion, Spawned, SubCall};
+use dispatch::{Completion, Task};
 use rejections::{Rejections, describe_rejections, track_rejection};
 use timers::Timers;
 
@@ -78,24 +76,18 @@ pub(crate) struct Ending {
 /// its sub-calls. Held briefly; a task that finds it held hands its result
 /// to the run loop instead of waiting.
 pub(crate) struct RunState {
-    scheduler: Scheduler<SubCall>,
-    submitted: u32,
+    calls: Calls<Task>,
     submitting: Option<u32>,
     inline: Option<ToolResult>,
     /// Settled sub-calls the program has not taken yet, each with the bytes
     /// its value is charged to the run until it does.
     ready: Vec<(u32, ToolResult, usize)>,
-    /// Sub-calls handed to tokio, by number.
-    spawned: HashMap<u32, Spawned>,
     closing: bool,
     capture: Capture,
     not_streamed: usize,
     timers: Timers,
     finish: Option<Finish>,
-    images: Vec<Image>,
     rejections: Rejections,
-    /// The tool of the last sub-call made (for a limit's failure text).
-    last_tool: String,
     /// What each tool last returned, in outline (for a `TypeError`'s text).
     returned: Returned,
 }
@@ -159,8 +151,8 @@ impl Drop for Shared {
     fn drop(&mut self) {
         self.calls_cancel.cancel();
         let st = self.state.get_mut().unwrap_or_else(PoisonError::into_inner);
-        for spawned in st.spawned.values() {
-            spawned.task.abort();
+        for task in st.calls.locals().flatten() {
+            task.abort();
         }
     }
 }
@@ -188,24 +180,13 @@ impl Shared {
         let mut st = self.try_lock()?;
         st.closing = true;
         let progress = Progress {
-            made: st.submitted,
-            last: (!st.last_tool.is_empty()).then(|| (st.last_tool.clone(), Vec::new())),
             running: true,
-            ..Progress::default()
+            ..st.calls.progress(Language::TypeScript, |_| Vec::new())
         };
         Some((
             std::mem::replace(&mut st.capture, Capture::new(0)),
             progress,
         ))
-    }
-
-    fn emit(&self, kind: RunEventKind) {
-        if let Some(sink) = &self.setup.events {
-            sink.emit(RunEvent {
-                run_id: Arc::clone(&self.setup.run_id),
-                kind,
-            });
-        }
     }
 
     /// `log(level, text)` from the prelude: a console line.
@@ -215,7 +196,7 @@ impl Shared {
         let mut st = self.lock();
         let line = format!("{}{text}", level.prefix());
         if st.capture.push(line) {
-            self.emit(RunEventKind::Log { level, text });
+            self.setup.emit(RunEventKind::Log { level, text });
         } else {
             st.not_streamed += 1;
         }
@@ -245,20 +226,16 @@ impl Run {
             completions,
             calls_cancel: CancellationToken::new(),
             state: Mutex::new(RunState {
-                scheduler: Scheduler::new(setup.max_parallel),
-                submitted: 0,
+                calls: Calls::new(setup.max_parallel),
                 submitting: None,
                 inline: None,
                 ready: Vec::new(),
-                spawned: HashMap::new(),
                 closing: false,
                 capture: Capture::new(setup.output_cap),
                 not_streamed: 0,
                 timers: Timers::default(),
                 finish: None,
-                images: Vec::new(),
                 rejections: Rejections::default(),
-                last_tool: String::new(),
                 returned: Returned::default(),
             }),
             setup,
@@ -363,7 +340,7 @@ impl Run {
                 if !st.ready.is_empty() || self.shared.memory.ending() {
                     return true;
                 }
-                if st.spawned.is_empty() {
+                if !st.calls.any_in_flight() {
                     return false;
                 }
             }
@@ -383,33 +360,13 @@ impl Run {
     /// `ABORTED_BEFORE_DISPATCH`), in-flight ones are cancelled and awaited
     /// (settled `ABORTED`). Returns (sub-calls cut off, timers dropped).
     async fn close(&mut self) -> (usize, usize) {
-        let queued: Vec<SubCall> = {
+        let cut = {
             let mut st = self.shared.lock();
             st.closing = true;
-            st.scheduler.drain_queue().collect()
+            st.calls.close_queue(&self.shared.setup)
         };
-        for call in &queued {
-            self.shared.emit(RunEventKind::Settled {
-                id: Arc::clone(&call.id),
-                title: call
-                    .titled
-                    .as_ref()
-                    .map(|t| t.call.clone())
-                    .unwrap_or_default(),
-                ok: false,
-                value: None,
-                error: Some(ToolError::new(
-                    ErrorCode::AbortedBeforeDispatch,
-                    format!(
-                        "call to {} was cancelled before it started",
-                        quoted_name(&call.name)
-                    ),
-                )),
-            });
-        }
-        let in_flight = self.shared.lock().spawned.len();
         self.shared.calls_cancel.cancel();
-        while !self.shared.lock().spawned.is_empty() {
+        while self.shared.lock().calls.any_in_flight() {
             match self.inbox.recv().await {
                 Some(completion) => self.shared.complete(completion),
                 None => break,
@@ -420,7 +377,7 @@ impl Run {
             st.ready.clear();
             st.timers.drop_all()
         };
-        (queued.len() + in_flight, timers)
+        (cut, timers)
     }
 
     /// Closes the run (see [`close`](Self::close)) and takes what its
@@ -467,12 +424,12 @@ impl Run {
         };
         Ending {
             capture: std::mem::replace(&mut st.capture, Capture::new(0)),
-            sub_calls: st.submitted,
+            sub_calls: st.calls.made(),
             finish,
             position,
             hint,
             excerpt,
-            images: std::mem::take(&mut st.images),
+            images: std::mem::take(&mut st.calls.images),
             cut_calls,
             cut_timers,
             interrupted,
@@ -484,17 +441,11 @@ impl Run {
     /// How far the run got, before its sub-calls are cut off.
     fn progress(&self) -> Progress {
         let st = self.shared.lock();
-        let mut in_flight: Vec<(&u32, &Spawned)> = st.spawned.iter().collect();
-        in_flight.sort_unstable_by_key(|(n, _)| **n);
+        let lines = |tool: &str| self.program.call_lines(tool);
         Progress {
-            made: st.submitted,
-            in_flight: in_flight.into_iter().map(|(_, s)| s.name.clone()).collect(),
-            queued: st.scheduler.queued(),
             timers: st.timers.pending(),
-            last: (!st.last_tool.is_empty())
-                .then(|| (st.last_tool.clone(), self.program.call_lines(&st.last_tool))),
             running: !self.waiting,
-            language: crate::engine::request::Language::TypeScript,
+            ..st.calls.progress(Language::TypeScript, lines)
         }
     }
 
@@ -519,6 +470,7 @@ impl Run {
     /// The final `log` event: how many lines were not streamed.
     fn emit_truncated(&self, lines: usize) {
         self.shared
+            .setup
             .emit(RunEventKind::Truncated { truncated: lines });
     }
 }

@@ -308,53 +308,11 @@ struct Bounds {
 /// as MCP clients expect; turns a session refused for the ceiling into 503.
 async fn bound(State(bounds): State<Arc<Bounds>>, request: Request, next: Next) -> Response {
     let (parts, body) = request.into_parts();
-    let declared = parts
-        .headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > bounds.max_body_bytes as u64) {
-        return too_large(bounds.max_body_bytes);
-    }
-    let body = match tokio::time::timeout(
-        bounds.body_timeout,
-        read_body(body, bounds.max_body_bytes, declared),
-    )
-    .await
-    {
-        Err(_) => {
-            return closing(
-                StatusCode::REQUEST_TIMEOUT,
-                format!(
-                    "ptc mcp: the request body did not arrive within {} ms",
-                    bounds.body_timeout.as_millis()
-                ),
-            );
-        }
-        Ok(Err(BodyError::TooLarge)) => return too_large(bounds.max_body_bytes),
-        Ok(Err(BodyError::Broken)) => {
-            return closing(
-                StatusCode::BAD_REQUEST,
-                "ptc mcp: the request body could not be read".to_owned(),
-            );
-        }
-        Ok(Ok(body)) => body,
+    let body = match measured_body(&bounds, &parts, body).await {
+        Ok(body) => body,
+        Err(refused) => return refused,
     };
-    // Measured before rmcp parses it: `[0,0,…]` costs seventy times its
-    // bytes parsed (contracts §6, "Messages"). A POST that is not JSON is
-    // answered as JSON-RPC says (rmcp would say 415, as if the
-    // Content-Type were wrong); a GET or DELETE has no body to read.
-    match gate::json_text(&body, Bound::of_bytes(bounds.max_body_bytes)) {
-        Err(refusal @ Refusal::TooCostly { .. }) => {
-            return (StatusCode::PAYLOAD_TOO_LARGE, format!("ptc mcp: {refusal}")).into_response();
-        }
-        Err(refusal @ Refusal::Malformed(_)) if parts.method == Method::POST => {
-            return not_json(&body, &refusal);
-        }
-        _ => {}
-    }
     let request = Request::from_parts(parts, Body::from(body));
-
     let Some(sessions) = &bounds.sessions else {
         return next.run(request).await;
     };
@@ -375,22 +333,72 @@ async fn bound(State(bounds): State<Arc<Bounds>>, request: Request, next: Next) 
         })
         .await;
     if refused {
-        return (
-            StatusCode::SERVICE_UNAVAILABLE,
-            [(header::RETRY_AFTER, "1")],
-            format!(
-                "ptc mcp: too many open sessions (limit {}); end one (DELETE /mcp) or wait for an idle one to expire after {} s",
-                bounds.max_sessions,
-                bounds.session_idle.as_secs()
-            ),
-        )
-            .into_response();
+        return too_many_sessions(&bounds);
     }
     // rmcp answers a terminated session 202; clients expect 200 or 204.
     if deleting && response.status() == StatusCode::ACCEPTED {
         *response.status_mut() = StatusCode::NO_CONTENT;
     }
     response
+}
+
+/// The request's body, read whole within the body timeout and size and
+/// measured before rmcp parses it: `[0,0,…]` costs seventy times its bytes
+/// parsed (contracts §6, "Messages"). Or the answer to a body that cannot
+/// be taken: a POST that is not JSON is answered as JSON-RPC says (rmcp
+/// would say 415, as if the Content-Type were wrong); a GET or DELETE has
+/// no body to read.
+async fn measured_body(
+    bounds: &Bounds,
+    parts: &axum::http::request::Parts,
+    body: Body,
+) -> Result<axum::body::Bytes, Response> {
+    let declared = parts
+        .headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > bounds.max_body_bytes as u64) {
+        return Err(too_large(bounds.max_body_bytes));
+    }
+    let read = read_body(body, bounds.max_body_bytes, declared);
+    let body = match tokio::time::timeout(bounds.body_timeout, read).await {
+        Err(_) => {
+            let waited = bounds.body_timeout.as_millis();
+            let why = format!("ptc mcp: the request body did not arrive within {waited} ms");
+            return Err(closing(StatusCode::REQUEST_TIMEOUT, why));
+        }
+        Ok(Err(BodyError::TooLarge)) => return Err(too_large(bounds.max_body_bytes)),
+        Ok(Err(BodyError::Broken)) => {
+            let why = "ptc mcp: the request body could not be read".to_owned();
+            return Err(closing(StatusCode::BAD_REQUEST, why));
+        }
+        Ok(Ok(body)) => body,
+    };
+    match gate::json_text(&body, Bound::of_bytes(bounds.max_body_bytes)) {
+        Err(refusal @ Refusal::TooCostly { .. }) => {
+            let why = format!("ptc mcp: {refusal}");
+            Err((StatusCode::PAYLOAD_TOO_LARGE, why).into_response())
+        }
+        Err(refusal @ Refusal::Malformed(_)) if parts.method == Method::POST => {
+            Err(not_json(&body, &refusal))
+        }
+        _ => Ok(body),
+    }
+}
+
+/// 503 for a session refused for the ceiling, saying what to do.
+fn too_many_sessions(bounds: &Bounds) -> Response {
+    (
+        StatusCode::SERVICE_UNAVAILABLE,
+        [(header::RETRY_AFTER, "1")],
+        format!(
+            "ptc mcp: too many open sessions (limit {}); end one (DELETE /mcp) or wait for an idle one to expire after {} s",
+            bounds.max_sessions,
+            bounds.session_idle.as_secs()
+        ),
+    )
+        .into_response()
 }
 
 enum BodyError {

@@ -3,7 +3,7 @@
 //! to the run (inline, from their task, or through the run loop).
 
 use std::future::Future;
-use std::sync::{Arc, TryLockError, Weak};
+use std::sync::{TryLockError, Weak};
 use std::task::{Context as TaskContext, Poll, Waker};
 
 use rquickjs::{Ctx, IntoJs, Value};
@@ -13,13 +13,10 @@ use super::super::convert::{self, NotPlain};
 use super::super::text;
 use super::bridge::Bridge;
 use super::{RunState, Shared};
-use crate::engine::events::RunEventKind;
-use crate::engine::subcall::{Image, sub_call_id};
+use crate::engine::subcall::Started;
 use crate::gate;
 use crate::limits::ARGUMENTS;
-use crate::tool::call::{Call, ContentBlock, ErrorCode, ToolResult};
-use crate::tool::registry::RegisteredTool;
-use crate::tool::title::default_title;
+use crate::tool::call::{ErrorCode, ToolResult};
 
 /// What a sub-call's tokio task tells the run when it ends.
 pub(super) enum Completion {
@@ -30,29 +27,9 @@ pub(super) enum Completion {
     Result(u32, ToolResult),
 }
 
-/// A sub-call waiting for the scheduler.
-pub(super) struct SubCall {
-    n: u32,
-    /// Looked up once, at submission: it decides scheduling and runs.
-    tool: Option<Arc<RegisteredTool>>,
-    pub(super) id: Arc<str>,
-    pub(super) name: String,
-    arguments: Json,
-    /// Bytes of the arguments' copy, charged to the run until it settles.
-    charged: usize,
-    /// What its events are titled from, when the run has an event sink.
-    pub(super) titled: Option<Titled>,
-}
-
-/// A sub-call handed to tokio.
-pub(super) struct Spawned {
-    id: Arc<str>,
-    pub(super) name: String,
-    charged: usize,
-    titled: Option<Titled>,
-    /// Aborted if the run is dropped before the call settles.
-    pub(super) task: tokio::task::AbortHandle,
-}
+/// What a TypeScript run keeps beside a sub-call: its tokio task, once it
+/// has one (aborted if the run is dropped before the call settles).
+pub(super) type Task = Option<tokio::task::AbortHandle>;
 
 impl Shared {
     /// `tools.x(args)`: a sub-call, if `args` are plain data (else the
@@ -86,40 +63,7 @@ impl Shared {
             return Submitted::NotPlain;
         }
         let mut st = self.lock();
-        st.submitted += 1;
-        // Kept for a limit's failure text; the buffer is reused, not reallocated.
-        st.last_tool.clear();
-        st.last_tool.push_str(&name);
-        let n = st.submitted;
-        let id = sub_call_id(&self.setup.run_id, n);
-        let tool = self.setup.scope.lookup(&name);
-        // Titles are made only for someone to read them.
-        let titled = self.setup.events.is_some().then(|| {
-            let titled = Titled::new(tool.as_ref(), &name, &arguments);
-            self.emit(RunEventKind::started(
-                Arc::clone(&id),
-                name.clone(),
-                titled.call.clone(),
-                &arguments,
-            ));
-            titled
-        });
-        let read_only = self
-            .setup
-            .scope
-            .schedules_as_read_only(tool.as_ref(), &name);
-        st.scheduler.submit(
-            read_only,
-            SubCall {
-                n,
-                tool,
-                id,
-                name,
-                arguments,
-                charged,
-                titled,
-            },
-        );
+        let n = st.calls.submit(&self.setup, name, arguments, charged, None);
         st.submitting = Some(n);
         self.pump(&mut st);
         st.submitting = None;
@@ -135,32 +79,21 @@ impl Shared {
         if st.closing {
             return;
         }
-        while let Some(call) = st.scheduler.admit() {
-            self.dispatch(st, call);
+        while let Some((call, future)) = st.calls.start(&self.setup, &self.calls_cancel) {
+            self.dispatch(st, call, future);
         }
     }
 
     /// Starts one sub-call: polled once here, so a call the pipeline answers
     /// at once (a refusal, a synchronous tool) settles without a task;
     /// otherwise it continues on tokio.
-    fn dispatch(&self, st: &mut RunState, call: SubCall) {
-        let options = self
-            .setup
-            .call_options(&call.name, self.calls_cancel.child_token());
-        let SubCall {
-            n,
-            tool,
-            id,
-            name,
-            arguments,
-            charged,
-            titled,
-        } = call;
-        let mut future = Box::pin(self.setup.scope.call_resolved(
-            tool,
-            Call::new(&*id, name.clone(), arguments),
-            options,
-        ));
+    fn dispatch(
+        &self,
+        st: &mut RunState,
+        mut call: Started<Task>,
+        future: impl Future<Output = ToolResult> + Send + 'static,
+    ) {
+        let mut future = Box::pin(future);
         let polled = {
             let _runtime = self.setup.handle.enter();
             future
@@ -168,20 +101,10 @@ impl Shared {
                 .poll(&mut TaskContext::from_waker(Waker::noop()))
         };
         match polled {
-            Poll::Ready(result) => {
-                self.memory.release(charged);
-                self.settle(st, n, &id, &name, titled, result);
-            }
+            Poll::Ready(result) => self.settle(st, call, result),
             Poll::Pending => {
-                let task = self.spawn(n, future);
-                let spawned = Spawned {
-                    id,
-                    name,
-                    charged,
-                    titled,
-                    task,
-                };
-                st.spawned.insert(n, spawned);
+                call.local = Some(self.spawn(call.n, future));
+                st.calls.fly(call);
             }
         }
     }
@@ -219,37 +142,16 @@ impl Shared {
         task.abort_handle()
     }
 
-    /// Records a settled sub-call: scheduler, events, images, delivery.
-    fn settle(
-        &self,
-        st: &mut RunState,
-        n: u32,
-        id: &Arc<str>,
-        name: &str,
-        titled: Option<Titled>,
-        result: ToolResult,
-    ) {
-        st.scheduler.settled();
-        if let Some(titled) = titled {
-            self.emit(RunEventKind::settled(
-                Arc::clone(id),
-                titled.settled(&result),
-                result.as_ref().map(|output| &output.value),
-            ));
-        }
+    /// Records a settled sub-call: the lifecycle's settling (scheduler,
+    /// event, images), what it returned (for a `TypeError`'s hint), and
+    /// its delivery.
+    fn settle(&self, st: &mut RunState, call: Started<Task>, result: ToolResult) {
+        self.memory.release(call.charged);
+        let landed = st.calls.settle(&self.setup, call, &result);
         if let Ok(output) = &result {
-            st.returned.record(name, &output.value);
-            for block in &output.content {
-                if matches!(block, ContentBlock::Image { .. }) {
-                    st.images.push(Image {
-                        tool: name.to_owned(),
-                        id: Arc::clone(id),
-                        block: block.clone(),
-                    });
-                }
-            }
+            st.returned.record(&landed.name, &output.value);
         }
-        if st.submitting == Some(n) {
+        if st.submitting == Some(landed.n) {
             st.inline = Some(result);
             return;
         }
@@ -260,7 +162,7 @@ impl Shared {
             .as_ref()
             .map_or(0, |output| gate::cost_of(&output.value));
         if self.memory.charge(charged) {
-            st.ready.push((n, result, charged));
+            st.ready.push((landed.n, result, charged));
         }
     }
 
@@ -274,51 +176,11 @@ impl Shared {
     }
 
     fn complete_locked(&self, st: &mut RunState, n: u32, result: ToolResult) {
-        let Some(spawned) = st.spawned.remove(&n) else {
+        let Some(call) = st.calls.land(n) else {
             return;
         };
-        self.memory.release(spawned.charged);
-        self.settle(st, n, &spawned.id, &spawned.name, spawned.titled, result);
+        self.settle(st, call, result);
         self.pump(st);
-    }
-}
-
-/// What a sub-call's events are titled from (made only when the run has
-/// an event sink).
-pub(super) struct Titled {
-    /// The call's title.
-    pub(super) call: String,
-    /// The tool and the arguments, kept when the tool titles its results.
-    result: Option<(Arc<RegisteredTool>, Json)>,
-}
-
-impl Titled {
-    fn new(tool: Option<&Arc<RegisteredTool>>, name: &str, arguments: &Json) -> Self {
-        let Some(tool) = tool else {
-            return Self {
-                call: default_title(name, arguments),
-                result: None,
-            };
-        };
-        let definition = &tool.definition;
-        Self {
-            call: definition.title_of_call(arguments),
-            result: definition
-                .titles
-                .titles_results()
-                .then(|| (Arc::clone(tool), arguments.clone())),
-        }
-    }
-
-    /// The `settled` event's title: a success's result title, else the
-    /// call's.
-    fn settled(self, result: &ToolResult) -> String {
-        match (self.result, result) {
-            (Some((tool, arguments)), Ok(output)) => {
-                tool.definition.title_of_result(&arguments, &output.value)
-            }
-            _ => self.call,
-        }
     }
 }
 

@@ -194,27 +194,13 @@ pub(super) async fn serve(
             continue;
         };
         let evicted = table.evict_oldest_idle();
-        let slots = slots.clone();
-        tokio::spawn(async move {
-            let slot = match evicted {
-                Some(heir) => tokio::time::timeout(ADMIT_WAIT, heir)
-                    .await
-                    .ok()
-                    .and_then(Result::ok),
-                None => tokio::time::timeout(ADMIT_WAIT, slots.acquire_owned())
-                    .await
-                    .ok()
-                    .and_then(Result::ok),
-            };
-            match slot {
-                Some(slot) => {
-                    drop(spare);
-                    let entry = context.table.add(&context.closing);
-                    context.serve(stream, slot, entry).await;
-                }
-                None => refuse(stream, limits, spare).await,
-            }
-        });
+        tokio::spawn(admit_when_free(
+            context,
+            stream,
+            evicted,
+            slots.clone(),
+            spare,
+        ));
     }
     drop(listener);
     closing.cancel();
@@ -226,6 +212,36 @@ pub(super) async fn serve(
     })
     .await;
     Ok(())
+}
+
+/// A connection past the ceiling, holding a spare place: served once the
+/// idle connection it evicted hands over its slot (or, none evicted, once
+/// any slot is free), within [`ADMIT_WAIT`]; refused after that.
+async fn admit_when_free(
+    context: Served,
+    stream: TcpStream,
+    evicted: Option<oneshot::Receiver<OwnedSemaphorePermit>>,
+    slots: Arc<Semaphore>,
+    spare: OwnedSemaphorePermit,
+) {
+    let slot = match evicted {
+        Some(heir) => tokio::time::timeout(ADMIT_WAIT, heir)
+            .await
+            .ok()
+            .and_then(Result::ok),
+        None => tokio::time::timeout(ADMIT_WAIT, slots.acquire_owned())
+            .await
+            .ok()
+            .and_then(Result::ok),
+    };
+    match slot {
+        Some(slot) => {
+            drop(spare);
+            let entry = context.table.add(&context.closing);
+            context.serve(stream, slot, entry).await;
+        }
+        None => refuse(stream, context.limits, spare).await,
+    }
 }
 
 fn is_out_of_descriptors(error: &std::io::Error) -> bool {
