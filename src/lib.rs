@@ -212,6 +212,12 @@ pub use transport::child::end_all as end_mcp_server_processes;
 pub mod __private {
     pub use crate::limits::LimitFlag;
 
+    /// The members of `ptc serve`'s `initialize` config, which the host
+    /// libraries' `Config` types name too.
+    pub fn config_keys() -> Vec<&'static str> {
+        crate::frontends::serve::config_keys()
+    }
+
     /// The command line's limit flags, from the limits' one table: their
     /// names, help (with the defaults) and what each sets.
     pub fn limit_flags() -> Vec<LimitFlag> {

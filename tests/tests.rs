@@ -12,6 +12,7 @@ mod engine;
 mod escalation;
 mod examples;
 mod grants;
+mod host_libraries;
 mod host_tools;
 mod inspect;
 mod layout;

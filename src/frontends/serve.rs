@@ -105,3 +105,8 @@ where
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
+
+/// The members of `initialize`'s config (see `Session::config_keys`).
+pub(crate) fn config_keys() -> Vec<&'static str> {
+    session::Session::config_keys()
+}

@@ -259,6 +259,13 @@ impl Session {
         }
     }
 
+    /// The members `initialize`'s config takes: the mode and the language,
+    /// then each limit (its `SETTINGS` key).
+    pub(crate) fn config_keys() -> Vec<&'static str> {
+        let limits = SETTINGS.iter().map(|setting| setting.name);
+        ["mode", "language"].into_iter().chain(limits).collect()
+    }
+
     fn initialize(&self, mut params: Params) -> Result<Value, RpcError> {
         let config = params.optional_object("config")?;
         params.optional_u64("protocolVersion")?;
