@@ -2,8 +2,10 @@
 //! is the one its schema and its error messages come from.
 //!
 //! Its rooms: `run_code` (the arguments of `run_code`: the model's schema,
-//! the host's and the model's reader, every wording of their mistakes).
+//! the host's and the model's reader, every wording of their mistakes),
+//! and `host_protocol` (every message `ptc serve` writes to its host).
 
+pub(crate) mod host_protocol;
 pub(crate) mod run_code;
 
 use serde_json::{Map, Value};

@@ -3,10 +3,12 @@
 
 use std::sync::Arc;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use super::host_tool::call_params;
 use super::peer::Peer;
+use crate::contract::host_protocol::{ApproveCall, ApproveEscalation};
 use crate::tool::approval::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
 use crate::tool::call::ToolContext;
 use crate::tool::handler::BoxFuture;
@@ -27,9 +29,7 @@ impl Approver for HostApprover {
                 ..
             } = request;
             let name = call.name;
-            let mut params = call_params(&context, &name, call.arguments);
-            params["title"] = title.into();
-            params["kind"] = json!("call");
+            let params = ApproveCall::new(call_params(&context, &name, call.arguments), title);
             let refusal = format!("the host refused the call to `{name}`");
             ask_host(&peer, params, &context, &format!("`{name}`"), refusal).await
         })
@@ -38,14 +38,14 @@ impl Approver for HostApprover {
     fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
         let peer = Arc::clone(&self.peer);
         Box::pin(async move {
-            let params = json!({
-                "runId": request.run_id,
-                "kind": "escalation",
-                "code": request.code,
-                "description": request.description,
-                "justification": request.justification,
-                "grant": request.grant,
-            });
+            let params = ApproveEscalation {
+                run_id: &request.run_id,
+                kind: "escalation",
+                code: &request.code,
+                description: &request.description,
+                justification: &request.justification,
+                grant: &request.grant,
+            };
             let refusal = "the host refused the escalation".to_owned();
             ask_host(&peer, params, &request.context, "the escalation", refusal).await
         })
@@ -57,7 +57,7 @@ impl Approver for HostApprover {
 /// with `refusal`.
 async fn ask_host(
     peer: &Arc<Peer>,
-    params: Value,
+    params: impl Serialize,
     context: &ToolContext,
     what: &str,
     refusal: String,

@@ -3,8 +3,9 @@
 
 use std::fmt::Display;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::contract::host_protocol::ErrorAt;
 use crate::tool::registry::RegistrationError;
 use crate::tool::wire::{EntryError, path_in_list};
 
@@ -37,8 +38,8 @@ impl RpcError {
         Self::new(INVALID_PARAMS, message)
     }
 
-    fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
+    fn with_data(mut self, data: ErrorAt<'_>) -> Self {
+        self.data = serde_json::to_value(data).ok();
         self
     }
 
@@ -65,10 +66,10 @@ pub(super) fn entry_error(error: EntryError) -> RpcError {
         .as_deref()
         .map(|n| format!("tool `{n}`: "))
         .unwrap_or_default();
-    let mut data = json!({ "path": path });
-    if let Some(name) = error.name {
-        data["tool"] = json!(name);
-    }
+    let data = ErrorAt {
+        path: &path,
+        tool: error.name.as_deref(),
+    };
     RpcError::params(format!(
         "invalid params for `tools/register`: {tool}{path}: {}",
         error.problem
@@ -96,5 +97,8 @@ pub(super) fn registration_error(index: usize, error: &RegistrationError) -> Rpc
     RpcError::params(format!(
         "invalid params for `tools/register`: tool `{tool}`: {path}: {message}"
     ))
-    .with_data(json!({ "tool": tool, "path": path }))
+    .with_data(ErrorAt {
+        path: &path,
+        tool: Some(&tool),
+    })
 }

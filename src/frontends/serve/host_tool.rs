@@ -3,24 +3,27 @@
 
 use std::sync::Arc;
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::errors::RpcError;
 use super::peer::Peer;
+use crate::contract::host_protocol::CallParams;
 use crate::json::json_type;
 use crate::tool::call::{ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput};
 use crate::tool::handler::{BoxFuture, ToolHandler};
 
 /// The params shared by `tools/call` and `tools/approve`.
-pub(super) fn call_params(cx: &ToolContext, name: &str, arguments: Value) -> Value {
-    let mut params = Map::new();
-    if let Some(run_id) = cx.run_id() {
-        params.insert("runId".into(), run_id.into());
+pub(super) fn call_params<'a>(
+    cx: &'a ToolContext,
+    name: &'a str,
+    arguments: Value,
+) -> CallParams<'a> {
+    CallParams {
+        run_id: cx.run_id(),
+        id: cx.call_id(),
+        name,
+        arguments,
     }
-    params.insert("id".into(), cx.call_id().into());
-    params.insert("name".into(), name.into());
-    params.insert("arguments".into(), arguments);
-    Value::Object(params)
 }
 
 /// The handler of a host-registered tool: a `tools/call` request to the host.

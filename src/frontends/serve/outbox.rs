@@ -7,12 +7,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::errors::RpcError;
+use crate::contract::host_protocol::{ErrorResponse, Notification, Response, WithDropped};
 use crate::engine::events::RunEvent;
 
 /// What the writer task receives.
@@ -69,13 +70,6 @@ pub(super) struct Outbox {
 /// requests are never dropped; each is bounded by what a run may hold.
 pub(super) const EVENT_BACKLOG: usize = 16 << 20;
 
-#[derive(Serialize)]
-struct Notification<'a, P: Serialize> {
-    jsonrpc: &'static str,
-    method: &'a str,
-    params: P,
-}
-
 impl Outbox {
     pub(super) fn send(&self, message: &impl Serialize) {
         if let Ok(line) = serde_json::to_string(message) {
@@ -103,23 +97,16 @@ impl Outbox {
     }
 
     pub(super) fn notify(&self, method: &str, params: impl Serialize) {
-        self.send(&Notification {
-            jsonrpc: "2.0",
-            method,
-            params,
-        });
+        self.send(&Notification::new(method, params));
     }
 
-    pub(super) fn respond(&self, id: &Value, result: Value) {
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "result": result }));
+    pub(super) fn respond(&self, id: &Value, result: impl Serialize) {
+        self.send(&Response::new(id, result));
     }
 
     pub(super) fn fail(&self, id: &Value, error: RpcError) {
-        let mut body = json!({ "code": error.code, "message": error.message });
-        if let Some(data) = error.data {
-            body["data"] = data;
-        }
-        self.send(&json!({ "jsonrpc": "2.0", "id": id, "error": body }));
+        let data = error.data.as_ref();
+        self.send(&ErrorResponse::new(id, error.code, &error.message, data));
     }
 
     pub(super) fn close(&self) {
@@ -128,18 +115,18 @@ impl Outbox {
 }
 
 /// A response, with `droppedEvents` when the run's events did not all fit.
-pub(super) fn with_dropped(mut result: Value, dropped: &AtomicUsize) -> Value {
-    let dropped = dropped.load(Ordering::Relaxed);
-    if dropped > 0 {
-        result["droppedEvents"] = json!(dropped);
+pub(super) fn with_dropped<R: Serialize>(result: R, dropped: &AtomicUsize) -> WithDropped<R> {
+    WithDropped {
+        result,
+        dropped_events: dropped.load(Ordering::Relaxed),
     }
-    result
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::events::RunEventKind;
+    use serde_json::json;
 
     /// A host that stops reading costs at most the event backlog: events
     /// past it are dropped (and counted), responses never are.
@@ -164,9 +151,10 @@ mod tests {
         assert_eq!(queued, sent + 1);
         let dropped = AtomicUsize::new(100 - sent);
         assert_eq!(
-            with_dropped(json!({}), &dropped)["droppedEvents"],
+            serde_json::to_value(with_dropped(json!({}), &dropped)).unwrap()["droppedEvents"],
             100 - sent
         );
-        assert_eq!(with_dropped(json!({}), &AtomicUsize::new(0)), json!({}));
+        let none = with_dropped(json!({}), &AtomicUsize::new(0));
+        assert_eq!(serde_json::to_value(none).unwrap(), json!({}));
     }
 }

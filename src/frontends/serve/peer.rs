@@ -5,12 +5,14 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::errors::RpcError;
 use super::lock;
 use super::outbox::Outbox;
+use crate::contract::host_protocol::{Cancel, Request};
 
 /// ptc's requests to the host and their pending answers.
 pub(super) struct Peer {
@@ -21,16 +23,15 @@ pub(super) struct Peer {
 
 impl Peer {
     /// Sends a request; the answer arrives through the returned handle.
-    pub(super) fn request(self: &Arc<Self>, method: &str, params: Value) -> PendingRequest {
+    pub(super) fn request(
+        self: &Arc<Self>,
+        method: &str,
+        params: impl Serialize,
+    ) -> PendingRequest {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let (answer, answered) = oneshot::channel();
         lock(&self.pending).insert(id, answer);
-        self.outbox.send(&json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "method": method,
-            "params": params,
-        }));
+        self.outbox.send(&Request::new(id, method, params));
         PendingRequest {
             peer: Arc::clone(self),
             id,
@@ -67,9 +68,7 @@ impl PendingRequest {
 impl Drop for PendingRequest {
     fn drop(&mut self) {
         if lock(&self.peer.pending).remove(&self.id).is_some() {
-            self.peer
-                .outbox
-                .notify("$/cancel", json!({ "id": self.id }));
+            self.peer.outbox.notify("$/cancel", Cancel { id: self.id });
         }
     }
 }

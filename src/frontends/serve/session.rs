@@ -19,6 +19,7 @@ use super::lock;
 use super::outbox::{Outbox, with_dropped};
 use super::params::Params;
 use super::peer::Peer;
+use crate::contract::host_protocol::{Initialized, Invoked, Listed, Registered, Removed};
 use crate::engine::events::RunEvent;
 use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
 use crate::gate;
@@ -30,7 +31,7 @@ use crate::tool::registry::Registry;
 use crate::tool::wire::{Strictness, read_tool};
 
 /// The protocol version `initialize` reports.
-const PROTOCOL_VERSION: u32 = 1;
+const PROTOCOL_VERSION: u64 = 1;
 
 /// A message's top-level members, each skipped over as text (serde skips
 /// without recursing), for a line that cannot be read whole.
@@ -292,10 +293,10 @@ impl Session {
         self.registry.set_mode(mode);
         self.registry.set_language(language);
         *self.engine.write().unwrap_or_else(PoisonError::into_inner) = engine;
-        Ok(json!({
-            "name": "ptc",
-            "version": env!("CARGO_PKG_VERSION"),
-            "protocolVersion": PROTOCOL_VERSION,
+        Ok(result(Initialized {
+            name: "ptc",
+            version: env!("CARGO_PKG_VERSION"),
+            protocol_version: PROTOCOL_VERSION,
         }))
     }
 
@@ -319,23 +320,25 @@ impl Session {
             .registry
             .add_located(tools)
             .map_err(|(index, error)| registration_error(index, &error))?;
-        let mut result = json!({ "registered": names, "count": self.registry.count() });
-        if !warnings.is_empty() {
-            result["warnings"] = json!(warnings);
-        }
-        Ok(result)
+        Ok(result(Registered {
+            registered: names.into_iter().collect(),
+            count: self.registry.count(),
+            warnings,
+        }))
     }
 
     fn remove(&self, mut params: Params) -> Result<Value, RpcError> {
         let names = params.required_strings("names")?;
         params.reject_unknown()?;
         let removed = self.registry.remove_all(names.iter().map(String::as_str));
-        Ok(json!({ "removed": removed }))
+        Ok(result(Removed { removed }))
     }
 
     fn list(&self, params: Params) -> Result<Value, RpcError> {
         params.reject_unknown()?;
-        Ok(json!({ "tools": self.registry.definitions() }))
+        Ok(result(Listed {
+            tools: self.registry.definitions(),
+        }))
     }
 
     fn presentation(&self, mut params: Params) -> Result<Value, RpcError> {
@@ -485,24 +488,27 @@ fn envelope(message: Value) -> Result<(Option<Value>, Map<String, Value>), RpcEr
     Ok((id, message))
 }
 
+/// A method's result as the JSON it is answered with.
+fn result(shape: impl serde::Serialize) -> Value {
+    serde_json::to_value(shape).expect("a result serializes as JSON")
+}
+
 /// An outcome as the `run_code` result (the serialized [`Outcome`]).
 fn outcome_json(outcome: &crate::engine::Outcome) -> Value {
-    serde_json::to_value(outcome).expect("an outcome serializes as JSON")
+    result(outcome)
 }
 
 /// The `tools/invoke` result.
 fn invocation_json(invocation: &Invocation) -> Value {
-    match invocation {
-        Invocation::Run(outcome) => outcome_json(outcome),
-        Invocation::Tool(Ok(output)) => json!({
-            "isError": false,
-            "content": invocation.content(),
-            "value": output.value,
-        }),
-        Invocation::Tool(Err(error)) => json!({
-            "isError": true,
-            "content": invocation.content(),
-            "error": error,
-        }),
-    }
+    let (value, error) = match invocation {
+        Invocation::Run(outcome) => return outcome_json(outcome),
+        Invocation::Tool(Ok(output)) => (Some(&output.value), None),
+        Invocation::Tool(Err(error)) => (None, Some(error)),
+    };
+    result(Invoked {
+        is_error: error.is_some(),
+        content: invocation.content(),
+        value,
+        error,
+    })
 }
