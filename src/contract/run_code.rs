@@ -187,6 +187,55 @@ fn integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Err
 const RUN_ID: &str = "runId";
 
 impl RunRequest {
+    /// A request to run `code`.
+    pub fn new(code: impl Into<String>) -> Self {
+        Self {
+            code: code.into(),
+            ..Self::default()
+        }
+    }
+
+    /// Sets the deadline. By default, the engine's default timeout.
+    pub fn timeout_ms(mut self, ms: i64) -> Self {
+        self.timeout_ms = Some(ms);
+        self
+    }
+
+    /// Sets the run id. By default, a fresh unique id.
+    pub fn run_id(mut self, id: impl Into<String>) -> Self {
+        self.run_id = Some(id.into());
+        self
+    }
+
+    /// Sets the description. By default, empty.
+    pub fn description(mut self, description: impl Into<String>) -> Self {
+        self.description = description.into();
+        self
+    }
+
+    /// Sets what the run asks for. By default, [`SandboxPermissions::UseDefault`].
+    pub fn sandbox_permissions(mut self, permissions: SandboxPermissions) -> Self {
+        self.sandbox_permissions = permissions;
+        self
+    }
+
+    /// Sets why the run needs escalation. By default, empty.
+    pub fn justification(mut self, justification: impl Into<String>) -> Self {
+        self.justification = justification.into();
+        self
+    }
+
+    /// Sets the program's language. By default, [`Language::TypeScript`].
+    pub fn language(mut self, language: Language) -> Self {
+        self.language = language;
+        self
+    }
+
+    /// Whether the run asks for escalation.
+    pub(crate) fn escalated(&self) -> bool {
+        self.sandbox_permissions == SandboxPermissions::RequireEscalated
+    }
+
     /// Reads a model's `run_code` arguments: exactly the members of
     /// [`parameters`].
     ///

@@ -25,7 +25,7 @@ pub(super) async fn run_code(
 ) -> Result<Outcome, RunError> {
     let started = Instant::now();
     let limits = &inner.limits;
-    let (timeout, tier) = request.admit(limits)?;
+    let (timeout, tier) = super::request::admit(&request, limits)?;
     let (run_id, _claim) = inner.run_ids.assign(request.run_id.clone())?;
     let report = Report::new(&run_id, started, timeout, limits, &tier);
     let scope = options

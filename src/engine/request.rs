@@ -1,6 +1,6 @@
-//! What a run is asked to do: building a [`RunRequest`] (`run_code`'s
-//! arguments, defined in `contract::run_code`) and checking it against the
-//! limits, and the [`RunOptions`] a host runs it with.
+//! What a run is asked to do: a [`RunRequest`] (`run_code`'s arguments,
+//! defined with its API in `contract::run_code`) checked against the
+//! limits (`admit`), and the [`RunOptions`] a host runs it with.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,83 +8,32 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 
 use super::events::EventSink;
-pub use crate::contract::run_code::{Language, RunRequest, SandboxPermissions};
+pub use crate::contract::run_code::{Language, RunRequest};
 use crate::limits::{Limits, Tier};
 use crate::tool::call::CallerContext;
 use crate::tool::registry::Scope;
 
-impl RunRequest {
-    /// A request to run `code`.
-    pub fn new(code: impl Into<String>) -> Self {
-        Self {
-            code: code.into(),
-            ..Self::default()
-        }
+/// What a run is asked, checked against the limits: its deadline and
+/// limit tier.
+///
+/// # Errors
+/// An escalation without a justification, or a `timeoutMs` outside
+/// 1 … the tier's maximum.
+pub(crate) fn admit(request: &RunRequest, limits: &Limits) -> Result<(Duration, Tier), RunError> {
+    if request.escalated() && !request.justification.chars().any(shows) {
+        return Err(RunError::InvalidArguments(
+            "justification is required with sandboxPermissions \"require_escalated\": say why the run needs escalation".to_owned(),
+        ));
     }
-
-    /// Sets the deadline. By default, the engine's default timeout.
-    pub fn timeout_ms(mut self, ms: i64) -> Self {
-        self.timeout_ms = Some(ms);
-        self
-    }
-
-    /// Sets the run id. By default, a fresh unique id.
-    pub fn run_id(mut self, id: impl Into<String>) -> Self {
-        self.run_id = Some(id.into());
-        self
-    }
-
-    /// Sets the description. By default, empty.
-    pub fn description(mut self, description: impl Into<String>) -> Self {
-        self.description = description.into();
-        self
-    }
-
-    /// Sets what the run asks for. By default, [`SandboxPermissions::UseDefault`].
-    pub fn sandbox_permissions(mut self, permissions: SandboxPermissions) -> Self {
-        self.sandbox_permissions = permissions;
-        self
-    }
-
-    /// Sets why the run needs escalation. By default, empty.
-    pub fn justification(mut self, justification: impl Into<String>) -> Self {
-        self.justification = justification.into();
-        self
-    }
-
-    /// Sets the program's language. By default, [`Language::TypeScript`].
-    pub fn language(mut self, language: Language) -> Self {
-        self.language = language;
-        self
-    }
-
-    /// Whether the run asks for escalation.
-    pub(crate) fn escalated(&self) -> bool {
-        self.sandbox_permissions == SandboxPermissions::RequireEscalated
-    }
-
-    /// Checks the arguments against the limits and gives the run's deadline
-    /// and limit tier.
-    ///
-    /// # Errors
-    /// An escalation without a justification, or a `timeoutMs` outside
-    /// 1 … the tier's maximum.
-    pub(crate) fn admit(&self, limits: &Limits) -> Result<(Duration, Tier), RunError> {
-        if self.escalated() && !self.justification.chars().any(shows) {
-            return Err(RunError::InvalidArguments(
-                "justification is required with sandboxPermissions \"require_escalated\": say why the run needs escalation".to_owned(),
-            ));
-        }
-        let tier = limits.tier(self.escalated());
-        let ms = match self.timeout_ms {
-            None => limits.default_timeout_ms,
-            Some(ms) => u64::try_from(ms)
-                .ok()
-                .filter(|ms| (1..=tier.max_timeout_ms).contains(ms))
-                .ok_or_else(|| RunError::InvalidArguments(timeout_range(ms, limits, &tier)))?,
-        };
-        Ok((Duration::from_millis(ms), tier))
-    }
+    let tier = limits.tier(request.escalated());
+    let ms = match request.timeout_ms {
+        None => limits.default_timeout_ms,
+        Some(ms) => u64::try_from(ms)
+            .ok()
+            .filter(|ms| (1..=tier.max_timeout_ms).contains(ms))
+            .ok_or_else(|| RunError::InvalidArguments(timeout_range(ms, limits, &tier)))?,
+    };
+    Ok((Duration::from_millis(ms), tier))
 }
 
 /// Whether `c` shows in a prompt: not whitespace, and not one of the
@@ -184,7 +133,8 @@ mod tests {
     /// how to get more.
     #[test]
     fn escalation_is_checked_before_the_run() {
-        use super::{RunError, RunRequest, SandboxPermissions};
+        use super::{RunError, RunRequest};
+        use crate::contract::run_code::SandboxPermissions;
         let limits = crate::Limits::default();
         let escalated =
             RunRequest::new("").sandbox_permissions(SandboxPermissions::RequireEscalated);
@@ -194,7 +144,7 @@ mod tests {
             "\u{200b}\u{feff}\u{200d} \u{2060}\u{200e}\u{202e}",
         ] {
             let Err(RunError::InvalidArguments(message)) =
-                escalated.clone().justification(blank).admit(&limits)
+                super::admit(&escalated.clone().justification(blank), &limits)
             else {
                 panic!("a blank justification is refused");
             };
@@ -204,11 +154,11 @@ mod tests {
             );
         }
         let asked = escalated.justification("big export").timeout_ms(1_800_000);
-        let (timeout, tier) = asked.admit(&limits).unwrap();
+        let (timeout, tier) = super::admit(&asked, &limits).unwrap();
         assert_eq!(timeout.as_millis(), 1_800_000);
         assert_eq!(tier.memory_limit_bytes, 256 << 20);
         let Err(RunError::InvalidArguments(message)) =
-            RunRequest::new("").timeout_ms(700_000).admit(&limits)
+            super::admit(&RunRequest::new("").timeout_ms(700_000), &limits)
         else {
             panic!("over the standard maximum");
         };
