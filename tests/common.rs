@@ -176,3 +176,40 @@ pub fn run_measured(mut child: Spawned) -> (std::process::ExitStatus, String, f6
     }
     (status, out, peak)
 }
+
+/// `ptc serve` or `ptc mcp` spawned by hand (for bytes `Host` cannot
+/// send), killed on drop.
+pub struct RawServe {
+    pub child: Spawned,
+}
+
+impl Drop for RawServe {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Whether a `ptc-sandbox` thread of process `pid` is running (state R).
+#[cfg(target_os = "linux")]
+pub fn sandbox_running(pid: u32) -> bool {
+    std::fs::read_dir(format!("/proc/{pid}/task"))
+        .unwrap()
+        .filter_map(|task| {
+            let path = task.ok()?.path();
+            let comm = std::fs::read_to_string(path.join("comm")).ok()?;
+            let stat = std::fs::read_to_string(path.join("stat")).ok()?;
+            Some((comm, stat))
+        })
+        .any(|(comm, stat)| {
+            comm.trim() == "ptc-sandbox"
+                && stat
+                    .rsplit_once(") ")
+                    .is_some_and(|(_, rest)| rest.starts_with('R'))
+        })
+}
+
+/// The start of a message too long to print whole.
+pub fn head(message: &serde_json::Value) -> String {
+    message.to_string().chars().take(300).collect()
+}

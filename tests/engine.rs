@@ -1282,3 +1282,22 @@ async fn a_call_that_settles_while_the_run_is_busy_is_not_lost() {
         .count();
     assert_eq!(settled, 2);
 }
+
+/// contracts §6: `tools.then` is `undefined`, so `await tools` does not
+/// call a tool (and `then` cannot be registered).
+#[tokio::test]
+async fn tools_then_is_undefined() {
+    let registry = crate::common::test_registry();
+    assert!(registry.add(crate::common::echo("then")).is_err());
+    let engine = Engine::new(registry, Limits::default()).unwrap();
+    let outcome = engine
+        .run_code(
+            RunRequest::new(
+                "const t = await tools\nreturn `${typeof tools.then} ${t === tools} ${typeof tools.echo}`",
+            ),
+            RunOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(outcome.text(), "undefined true function");
+}

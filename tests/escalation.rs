@@ -1093,3 +1093,119 @@ async fn python_runs_are_escalated_and_approved_as_typescript_ones() {
     assert_eq!(refused.reads.load(Ordering::SeqCst), 0, "nothing ran");
     assert_eq!(refused.deploys.load(Ordering::SeqCst), 0);
 }
+
+// ----------------------------------------------- escalations that must refuse
+
+/// An escalation approver that panics: before its future (`early`) or
+/// inside it.
+struct Panicking {
+    early: bool,
+}
+
+impl Approver for Panicking {
+    fn approve(&self, _request: ApprovalRequest) -> BoxFuture<Approval> {
+        Box::pin(async { Approval::Approved })
+    }
+
+    fn escalate(&self, _request: EscalationRequest) -> BoxFuture<Approval> {
+        assert!(!self.early, "the approver panics before its future");
+        Box::pin(async { panic!("the approver panics inside its future") })
+    }
+}
+
+/// Grants every escalation, keeping what it was asked.
+#[derive(Clone, Default)]
+struct Granting(Arc<Mutex<Vec<EscalationRequest>>>);
+
+impl Approver for Granting {
+    fn approve(&self, _request: ApprovalRequest) -> BoxFuture<Approval> {
+        Box::pin(async { Approval::Approved })
+    }
+
+    fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
+        self.0.lock().unwrap().push(request);
+        Box::pin(async { Approval::Approved })
+    }
+}
+
+/// A registry with `deploy` (escalation-only), counting its calls.
+fn deploy_registry(calls: &Arc<AtomicUsize>) -> Registry {
+    let registry = Registry::new();
+    let calls = Arc::clone(calls);
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("deploy").escalation_only(true),
+            move |_args: Value, _cx: ToolContext| {
+                calls.fetch_add(1, Ordering::SeqCst);
+                async { Ok::<_, ToolError>(json!("deployed")) }
+            },
+        ))
+        .unwrap();
+    registry
+}
+
+#[tokio::test]
+async fn a_panicking_escalation_approver_means_denied() {
+    for early in [true, false] {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let registry = deploy_registry(&calls);
+        registry.set_approver(Panicking { early });
+        let engine = Engine::new(registry, Limits::default()).unwrap();
+        let outcome = engine
+            .run_code(
+                escalated("return await tools.deploy({})"),
+                RunOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(
+            outcome.kind,
+            Some(FailureKind::Denied),
+            "early {early}: {}",
+            outcome.text()
+        );
+        assert!(outcome.text().contains("panicked"), "{}", outcome.text());
+        assert_eq!(calls.load(Ordering::SeqCst), 0, "nothing ran");
+    }
+}
+
+#[tokio::test]
+async fn escalated_limits_are_never_below_the_standard_ones() {
+    let standard = Limits {
+        max_timeout_ms: 20_000,
+        default_timeout_ms: 10_000,
+        memory_limit_bytes: 64 << 20,
+        output_cap_bytes: 64 << 10,
+        escalated_max_timeout_ms: 100,
+        escalated_memory_limit_bytes: 1 << 20,
+        escalated_output_cap_bytes: 1_024,
+        ..Limits::default()
+    };
+    let approver = Granting::default();
+    let registry = deploy_registry(&Arc::default());
+    registry.set_approver(approver.clone());
+    let engine = Engine::new(registry, standard.clone()).unwrap();
+    // 8 MiB held, 4 KiB printed: over each escalated value, under each
+    // standard one.
+    let code = "const big = 'x'.repeat(8 << 20)\nconsole.log('y'.repeat(4096))\nreturn big.length";
+    let outcome = engine
+        .run_code(escalated(code).timeout_ms(5_000), RunOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(outcome.kind, None, "{}", outcome.text());
+    assert!(outcome.text().ends_with("8388608"), "{}", outcome.text());
+    assert!(outcome.text().contains(&"y".repeat(4096)));
+    let asked = approver.0.lock().unwrap();
+    assert_eq!(
+        (
+            asked[0].grant.memory_limit_bytes,
+            asked[0].grant.output_cap_bytes
+        ),
+        (standard.memory_limit_bytes, standard.output_cap_bytes),
+        "the grant shown is the standard floor"
+    );
+    assert_eq!(
+        asked[0].grant.timeout_ms, 5_000,
+        "5 s is within the standard 20 s"
+    );
+}

@@ -952,3 +952,38 @@ cat"#,
         );
     }
 }
+
+/// contracts §8: more than 16 MiB of a manifest command's stdout is a
+/// `TOOL_ERROR` (16 MiB exactly is read).
+#[tokio::test]
+#[cfg(unix)]
+async fn manifest_stdout_past_16_mib_is_a_tool_error() {
+    let _no_leaks = crate::common::NoLeaks::for_this_test();
+    let dir = tempfile::tempdir().unwrap();
+    // A JSON string of `n` bytes: a quote, n - 2 spaces, a quote.
+    let script =
+        "#!/bin/sh\nprintf '\"'; head -c $(($1 - 2)) /dev/zero | tr '\\0' ' '; printf '\"'\n";
+    let path = dir.path().join("big.sh");
+    std::fs::write(&path, script).unwrap();
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let manifest = json!([
+        { "name": "fits", "command": ["./big.sh", (16 << 20).to_string()] },
+        { "name": "over", "command": ["./big.sh", ((16 << 20) + 1).to_string()] }
+    ]);
+    let manifest_path = dir.path().join("tools.json");
+    let manifest = crate::common::tag_manifest(manifest);
+    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    let registry = Registry::new();
+    registry
+        .add_all(load_manifest(&manifest_path).unwrap())
+        .unwrap();
+    let scope = registry.scope();
+    let call = |name: &str| scope.call(Call::new("c", name, json!({})), CallOptions::default());
+    let fits = call("fits").await.expect("16 MiB is read");
+    assert_eq!(fits.value.as_str().unwrap().len(), (16 << 20) - 2);
+    let over = call("over").await.expect_err("past 16 MiB");
+    assert_eq!(over.code, ErrorCode::ToolError, "{}", over.message);
+}

@@ -624,3 +624,126 @@ async fn post_execute_cannot_turn_a_denial_into_success() {
     let err = run(&r, "locked", json!({})).await.unwrap_err();
     assert_eq!(err.message, "tool `locked` is not allowed (policy 7)");
 }
+
+/// contracts §3: a tool's `timeoutMs` wraps the handler alone, so a
+/// retrying wrapper gives each attempt a fresh timeout.
+#[tokio::test(start_paused = true)]
+async fn a_tools_timeout_applies_to_each_retry_of_a_wrapper() {
+    let registry = Registry::new();
+    let attempts = Arc::new(AtomicUsize::new(0));
+    let counted = Arc::clone(&attempts);
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("flaky").timeout_ms(200),
+            move |_: Value, _: ToolContext| {
+                let attempt = counted.fetch_add(1, Ordering::SeqCst);
+                async move {
+                    // Each attempt takes 150 ms, within its 200 ms; the
+                    // third succeeds, 450 ms after the first began.
+                    tokio::time::sleep(Duration::from_millis(150)).await;
+                    match attempt {
+                        0 | 1 => Err(ToolError::tool("try again")),
+                        _ => Ok(json!("third time")),
+                    }
+                }
+            },
+        ))
+        .unwrap();
+    registry.add_wrapper(|_call, next| {
+        Box::pin(async move {
+            let mut result = next.run().await;
+            for _ in 0..2 {
+                if result.is_ok() {
+                    break;
+                }
+                result = next.run().await;
+            }
+            result
+        })
+    });
+    let result = registry
+        .scope()
+        .call(Call::new("c", "flaky", json!({})), CallOptions::default())
+        .await;
+    assert_eq!(result.expect("the third attempt").value, "third time");
+    assert_eq!(attempts.load(Ordering::SeqCst), 3);
+}
+
+/// contracts §3: an `INVALID_ARGUMENTS` message names at most three
+/// failures, each at its JSON path with its rule, then "and N more".
+#[tokio::test]
+async fn invalid_arguments_name_three_failures_then_count_the_rest() {
+    let registry = Registry::new();
+    let properties: serde_json::Map<String, Value> = ["a", "b", "c", "d", "e"]
+        .iter()
+        .map(|name| (name.to_string(), json!({ "type": "string" })))
+        .collect();
+    registry
+        .add(Tool::new(
+            ToolDefinition::new("five").parameters(json!({
+                "type": "object",
+                "properties": properties,
+            })),
+            |a: Value, _: ToolContext| async move { Ok::<_, ToolError>(a) },
+        ))
+        .unwrap();
+    let scope = registry.scope();
+    let call =
+        |arguments: Value| scope.call(Call::new("c", "five", arguments), CallOptions::default());
+    let error = call(json!({ "a": 1, "b": 2, "c": 3, "d": 4, "e": 5 }))
+        .await
+        .expect_err("five wrong types");
+    assert_eq!(error.code, ErrorCode::InvalidArguments, "{}", error.message);
+    let message = &error.message;
+    assert!(
+        message.starts_with("invalid arguments for `five`: at $."),
+        "{message}"
+    );
+    assert_eq!(message.matches("at $.").count(), 3, "{message}");
+    assert_eq!(message.matches("(rule: type)").count(), 3, "{message}");
+    assert!(message.ends_with("; and 2 more"), "{message}");
+    // Three failures exactly: all named, nothing counted.
+    let three = call(json!({ "a": 1, "b": 2, "c": 3 })).await.unwrap_err();
+    assert_eq!(
+        three.message.matches("at $.").count(),
+        3,
+        "{}",
+        three.message
+    );
+    assert!(!three.message.contains("more"), "{}", three.message);
+    // One more than three: "and 1 more".
+    let four = call(json!({ "a": 1, "b": 2, "c": 3, "d": 4 }))
+        .await
+        .unwrap_err();
+    assert!(four.message.ends_with("; and 1 more"), "{}", four.message);
+}
+
+/// contracts §3: an unknown name's message names at most three visible
+/// tools near it, closest first, and never a hidden one.
+#[tokio::test]
+async fn an_unknown_tool_names_three_nearest_visible_tools_closest_first() {
+    let registry = Registry::new();
+    // Edits from `abcdefgh`: 3 (too far), 2, 1, 2, 2.
+    for name in ["abcdexxx", "abcdefxx", "abcdefgx", "abcdxfgx", "abxdefgx"] {
+        registry.add(crate::common::echo(name)).unwrap();
+    }
+    let scope = registry.scope();
+    let unknown = || {
+        scope.call(
+            Call::new("c", "abcdefgh", json!({})),
+            CallOptions::default(),
+        )
+    };
+    let error = unknown().await.unwrap_err();
+    assert_eq!(error.code, ErrorCode::UnknownTool);
+    assert_eq!(
+        error.message,
+        "unknown tool `abcdefgh`; nearest visible tools: `abcdefgx`, `abcdefxx`, `abcdxfgx`"
+    );
+    let _hidden = scope.deny(["abcdefgx"]);
+    let error = unknown().await.unwrap_err();
+    assert_eq!(
+        error.message,
+        "unknown tool `abcdefgh`; nearest visible tools: `abcdefxx`, `abcdxfgx`, `abxdefgx`"
+    );
+}
