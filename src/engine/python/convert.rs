@@ -375,6 +375,33 @@ mod tests {
         assert!(m.to_json(root).unwrap_err().0.contains("deeper than 128"));
         // As the program's value it still reads, as its repr.
         assert!(m.render(root).unwrap().starts_with("[[[["));
+        assert!(
+            m.render(root).unwrap().contains("None"),
+            "past the depth: repr"
+        );
+        let (m, root) = measured(&within);
+        assert!(m.render(root).unwrap().contains("null"), "within: JSON");
+    }
+
+    /// `{"a": {"a": …{"a": None}…}}`, `levels` dicts deep.
+    fn nested_dicts(levels: usize) -> MontyObject {
+        let mut graph = MontyGraph::new();
+        let mut id = graph.push(MontyNode::None);
+        for _ in 0..levels {
+            let key = graph.push(MontyNode::String("a".into()));
+            id = graph.push(MontyNode::Dict(vec![(key, id)]));
+        }
+        unstable::object_from_graph(graph, id).unwrap()
+    }
+
+    #[test]
+    fn nesting_in_dicts_is_bounded_as_in_lists() {
+        let within = nested_dicts(MAX_DEPTH as usize);
+        let (m, root) = measured(&within);
+        assert!(m.to_json(root).is_ok());
+        let past = nested_dicts(MAX_DEPTH as usize + 1);
+        let (m, root) = measured(&past);
+        assert!(m.to_json(root).unwrap_err().0.contains("deeper than 128"));
     }
 
     #[test]
