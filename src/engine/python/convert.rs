@@ -399,9 +399,47 @@ mod tests {
         let within = nested_dicts(MAX_DEPTH as usize);
         let (m, root) = measured(&within);
         assert!(m.to_json(root).is_ok());
+        assert!(m.render(root).unwrap().contains("null"), "within: JSON");
         let past = nested_dicts(MAX_DEPTH as usize + 1);
         let (m, root) = measured(&past);
         assert!(m.to_json(root).unwrap_err().0.contains("deeper than 128"));
+        assert!(
+            m.render(root).unwrap().contains("None"),
+            "past the depth: repr"
+        );
+    }
+
+    /// The gate's sizes of leaves: a str is its bytes and two quotes, a big
+    /// integer its decimal digits as estimated from its bits (0.31 a bit,
+    /// and two for a sign and rounding), never fewer than it has.
+    #[test]
+    fn leaves_are_sized_as_they_are_written() {
+        let text = MontyObject::string("abcd");
+        let (m, root) = measured(&text);
+        assert_eq!(m.size(root), Size { values: 1, text: 6 });
+        let big = MontyObject::bigint(num_bigint::BigInt::from(10).pow(400));
+        let (m, root) = measured(&big);
+        // 1,329 bits: 1329 × 31 / 100 + 2 = 413, for 401 digits.
+        assert_eq!(
+            m.size(root),
+            Size {
+                values: 1,
+                text: 413
+            }
+        );
+    }
+
+    /// An integer that cannot cross is shown whole up to 24 digits, and cut
+    /// past them.
+    #[test]
+    fn integers_of_24_digits_are_shown_whole() {
+        let whole = inexact_integer(&"9".repeat(24));
+        assert!(
+            whole.contains(&"9".repeat(24)) && !whole.contains('…'),
+            "{whole}"
+        );
+        let cut = inexact_integer(&"9".repeat(25));
+        assert!(cut.contains("99999999999999999999… (25 digits)"), "{cut}");
     }
 
     #[test]
