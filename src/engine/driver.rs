@@ -83,7 +83,9 @@ pub(super) async fn run_code(
         return Ok(python(inner, request.code, setup, timeout, &stop, &report).await);
     }
     let typescript = &inner.typescript;
-    Ok(typescript.run(request.code, setup, &stop, &report).await)
+    Ok(typescript
+        .run(limits, request.code, setup, &stop, &report)
+        .await)
 }
 
 /// A Python program (engine::python), or why it cannot run.

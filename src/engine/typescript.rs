@@ -38,15 +38,12 @@ use threads::{Abandoned, Retirements, SandboxThreads};
 use warm::WarmSandboxes;
 
 /// What TypeScript runs share: the sandbox threads, the threads retired
-/// from them, and the warm sandboxes.
+/// from them, and the warm sandboxes (with the engine's standard heap and
+/// stack limits).
 pub(super) struct TypeScriptRuntime {
     threads: Arc<SandboxThreads>,
     retirements: Retirements,
     warm: Arc<WarmSandboxes>,
-    /// The standard heap and stack limits (warm sandboxes carry them).
-    memory_limit: usize,
-    stack_limit: usize,
-    max_code: usize,
 }
 
 impl TypeScriptRuntime {
@@ -58,9 +55,6 @@ impl TypeScriptRuntime {
                 limits.memory_limit_bytes,
                 limits.stack_limit_bytes,
             )),
-            memory_limit: limits.memory_limit_bytes,
-            stack_limit: limits.stack_limit_bytes,
-            max_code: limits.max_code_bytes,
         }
     }
 
@@ -69,16 +63,21 @@ impl TypeScriptRuntime {
         self.retirements.counts()
     }
 
-    /// Runs one TypeScript program, admitted, under `stop`.
+    /// Runs one TypeScript program, admitted, under `stop` and the
+    /// engine's `limits`.
     pub(super) async fn run(
         &self,
+        limits: &Limits,
         code: String,
         setup: RunSetup,
         stop: &Stop,
         report: &Report,
     ) -> Outcome {
         let trip = TripSlot::default();
-        let (run, step) = match self.first_step(code, setup, stop, &trip, report).await {
+        let (run, step) = match self
+            .first_step(limits, code, setup, stop, &trip, report)
+            .await
+        {
             Ok(started) => started,
             Err(outcome) => return outcome,
         };
@@ -96,6 +95,7 @@ impl TypeScriptRuntime {
     /// answered here.
     async fn first_step(
         &self,
+        limits: &Limits,
         code: String,
         setup: RunSetup,
         stop: &Stop,
@@ -103,10 +103,10 @@ impl TypeScriptRuntime {
         report: &Report,
     ) -> Result<(Run, Step), Outcome> {
         let (warm, threads) = (Arc::clone(&self.warm), Arc::clone(&self.threads));
-        let max_code = self.max_code;
+        let max_code = limits.max_code_bytes;
         // An escalated heap limit needs a sandbox of its own; warm ones carry the standard one.
-        let fresh = (setup.memory_limit != self.memory_limit)
-            .then_some((setup.memory_limit, self.stack_limit));
+        let fresh = (setup.memory_limit != limits.memory_limit_bytes)
+            .then_some((setup.memory_limit, limits.stack_limit_bytes));
         let interrupts = stop.signals();
         let trip_slot = Arc::clone(trip);
         // The run's state, once started: what a retired first step printed is

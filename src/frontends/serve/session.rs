@@ -397,7 +397,7 @@ impl Session {
         };
         self.spawn(id, |engine, options| async move {
             match engine.run_code(request, options).await {
-                Ok(outcome) => Ok(outcome_json(&outcome)),
+                Ok(outcome) => Ok(result(&outcome)),
                 Err(error) => Err(RpcError::params(format!(
                     "invalid params for `run_code`: {error}"
                 ))),
@@ -488,20 +488,16 @@ fn envelope(message: Value) -> Result<(Option<Value>, Map<String, Value>), RpcEr
     Ok((id, message))
 }
 
-/// A method's result as the JSON it is answered with.
+/// A method's result (or a run's [`Outcome`](crate::Outcome)) as the JSON
+/// it is answered with.
 fn result(shape: impl serde::Serialize) -> Value {
     serde_json::to_value(shape).expect("a result serializes as JSON")
-}
-
-/// An outcome as the `run_code` result (the serialized [`Outcome`]).
-fn outcome_json(outcome: &crate::engine::Outcome) -> Value {
-    result(outcome)
 }
 
 /// The `tools/invoke` result.
 fn invocation_json(invocation: &Invocation) -> Value {
     let (value, error) = match invocation {
-        Invocation::Run(outcome) => return outcome_json(outcome),
+        Invocation::Run(outcome) => return result(outcome),
         Invocation::Tool(Ok(output)) => (Some(&output.value), None),
         Invocation::Tool(Err(error)) => (None, Some(error)),
     };
