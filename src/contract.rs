@@ -2,10 +2,17 @@
 //! is the one its schema and its error messages come from.
 //!
 //! Its rooms: `run_code` (the arguments of `run_code`: the model's schema,
-//! the host's and the model's reader, every wording of their mistakes),
-//! and `host_protocol` (every message `ptc serve` writes to its host).
+//! the host's and the model's reader, every wording of their mistakes);
+//! `call` (a call, its output, its content blocks and its typed error);
+//! `events` (what a host watches while a run goes) and `outcome` (what a
+//! run answers); `mode` (how the model sees the tools); and
+//! `host_protocol` (every message of `ptc serve`, read or written).
 
+pub(crate) mod call;
+pub(crate) mod events;
 pub(crate) mod host_protocol;
+pub(crate) mod mode;
+pub(crate) mod outcome;
 pub(crate) mod run_code;
 
 use serde_json::{Map, Value};

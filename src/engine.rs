@@ -8,7 +8,7 @@ mod discovery;
 mod driver;
 mod escalation;
 pub(crate) mod events;
-mod outcome;
+
 pub(crate) mod output;
 mod progress;
 #[cfg(feature = "python")]
@@ -25,18 +25,20 @@ use std::sync::Arc;
 
 use tokio::sync::Semaphore;
 
-pub use self::outcome::{FailureKind, Invocation, Outcome};
 pub use self::request::{RunError, RunOptions, RunRequest};
 pub use self::typescript::threads::RetiredThreads;
+use crate::contract::call::{Call, ErrorCode, ToolError};
+use crate::contract::mode::Mode;
+pub use crate::contract::outcome::{FailureKind, Invocation, Outcome};
 use crate::contract::run_code::Language;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
 use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
-use crate::tool::call::{Call, ErrorCode, ProgressSink, ToolError};
+use crate::tool::context::ProgressSink;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registered::shown;
-use crate::tool::registry::{Mode, Registry, Scope};
+use crate::tool::registry::{Registry, Scope};
 use run_ids::RunIds;
 use typescript::TypeScriptRuntime;
 
@@ -193,7 +195,7 @@ impl Engine {
             )));
         }
         if let Some(tool) = scope.lookup(&call.name)
-            && !mode.offers(&tool.definition)
+            && !mode.offers(tool.definition.escalation_only)
         {
             return Invocation::Tool(Err(ToolError::denied(format!(
                 "tool `{}` is available only in an escalated run_code run, which this host does not offer (native mode)",

@@ -6,12 +6,13 @@ use std::path::Path;
 
 use serde_json::Value;
 
+use crate::contract::mode::Mode;
 use crate::contract::run_code::Language;
 use crate::engine::{Engine, RunOptions, RunRequest};
 use crate::limits::Limits;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::handler::Tool;
-use crate::tool::registry::{Mode, Registry};
+use crate::tool::registry::Registry;
 
 /// libFuzzer treats every panic as a crash, even one the code catches. swc's
 /// parser asserts its own invariants and some odd inputs trip them; ptc

@@ -32,12 +32,16 @@
 //!
 //! - `contract/`: what crosses a wire, each shape once: `run_code`'s
 //!   arguments ([`RunRequest`]), from which the model's schema, the
-//!   model's and the host's readers and their error messages come.
+//!   model's and the host's readers and their error messages come; a
+//!   `call` and its answer ([`ToolError`], [`ContentBlock`]); the run's
+//!   `events` and its `outcome`; the presentation `mode` and its one rule;
+//!   and the `host_protocol`, both directions (`ptc serve`'s requests read,
+//!   its results and its own messages written).
 //! - `tool/`: a tool's [`ToolDefinition`] (`definition`), its handler
-//!   (`handler`), what a call carries and returns (`call`), the one reader of
+//!   (`handler`), what a handler is given (`context`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
 //!   schemas (`registered`), the [`Registry`] and its scopes (`registry`,
-//!   with the one rule of what each [`Mode`] offers the model), the tool
+//!   in the presentation [`Mode`] it is set to), the tool
 //!   sources it expects and why their tools are absent (`availability`),
 //!   and the call pipeline every call goes through (`pipeline`), how calls
 //!   read to a person (`title`: templates, defaults, hostile values), what
@@ -71,13 +75,14 @@
 //!   `deadline.rs`: the [`Deadline`] primitive.
 //! - `engine/`: one engine, two languages. The core, which knows neither:
 //!   the façade ([`Engine`], in `engine.rs`); what a run is asked
-//!   (`request`) and answers (`outcome`, rendered by `report`); the
+//!   (`request`) and how its outcome is rendered (`report`); the
 //!   `driver` that takes one run from admission to outcome and hands the
 //!   program to its language's room; `escalation`, a run's request for
 //!   more put to the approver before anything of it runs; what a run needs
 //!   (`setup`); what both languages' sub-calls share (`subcall`: ids,
 //!   images), the sub-call `scheduler`, `progress` for a limit's failure
-//!   text, `output` (the console capture and cap), `events`, the bounds of
+//!   text, `output` (the console capture and cap), where `events` go
+//!   (the [`EventSink`]), the bounds of
 //!   program-side `discovery`, and `run_ids`. Then a room per language,
 //!   neither importing the other:
 //!   - `typescript/`: `strip` (TypeScript to a script), the `sandbox` (heap,
@@ -170,10 +175,13 @@ mod sources;
 mod tool;
 mod transport;
 
+pub use contract::call::{Call, ContentBlock, ErrorCode, ToolError, ToolOutput, ToolResult};
+pub use contract::events::LogLevel;
+pub use contract::events::{Carried, RunEvent, RunEventKind};
+pub use contract::mode::Mode;
 pub use contract::run_code::{Language, RunRequest, SandboxPermissions};
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
-pub use engine::events::{Carried, EventSink, RunEvent, RunEventKind};
-pub use engine::output::LogLevel;
+pub use engine::events::EventSink;
 pub use engine::typescript::strip::SyntaxError;
 pub use engine::{Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions};
 pub use frontends::mcp::{
@@ -197,14 +205,11 @@ pub use tool::approval::{
     Approval, ApprovalRequest, Approver, Decision, Denial, EscalationGrant, EscalationRequest,
 };
 pub use tool::approvals::ApprovalLimits;
-pub use tool::call::{
-    Call, CallerContext, ContentBlock, ErrorCode, ProgressSink, ToolContext, ToolError, ToolOutput,
-    ToolResult,
-};
+pub use tool::context::{CallerContext, ProgressSink, ToolContext};
 pub use tool::definition::{Policy, ToolDefinition, is_valid_tool_name};
 pub use tool::handler::{BoxFuture, Tool, ToolHandler, TypedTool};
 pub use tool::pipeline::{CallOptions, Next};
-pub use tool::registry::{Mode, RegistrationError, Registry, Restriction, Scope};
+pub use tool::registry::{RegistrationError, Registry, Restriction, Scope};
 pub use transport::child::end_all as end_mcp_server_processes;
 
 /// Internals exposed for the crate's own benches and binary. Not a stable API.

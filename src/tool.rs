@@ -5,7 +5,7 @@ pub(crate) mod approval;
 pub(crate) mod approval_text;
 pub(crate) mod approvals;
 pub(crate) mod availability;
-pub(crate) mod call;
+pub(crate) mod context;
 pub(crate) mod definition;
 pub(crate) mod handler;
 pub(crate) mod pipeline;

@@ -11,10 +11,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::EngineInner;
 use super::escalation::{self, Grant, Verdict};
-use super::outcome::{FailureKind, Outcome};
 use super::report::Report;
 use super::request::{Language, RunError, RunOptions, RunRequest};
 use super::setup::RunSetup;
+use crate::contract::outcome::{FailureKind, Outcome};
 use crate::deadline::Deadline;
 
 /// Runs one program and renders its outcome.

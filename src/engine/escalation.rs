@@ -8,13 +8,13 @@ use std::time::Duration;
 
 use futures::FutureExt;
 
-use super::outcome::{FailureKind, Outcome};
 use super::report::Report;
 use super::request::{RunOptions, RunRequest};
+use crate::contract::outcome::{FailureKind, Outcome};
 use crate::limits::Tier;
 use crate::tool::approval::{Approval, Denial, EscalationGrant, EscalationRequest};
 use crate::tool::approval_text::too_long_for_escalation;
-use crate::tool::call::ToolContext;
+use crate::tool::context::ToolContext;
 use crate::tool::registry::Scope;
 
 /// The approver's answer to a run's escalation.

@@ -3,42 +3,6 @@
 
 use std::collections::VecDeque;
 
-/// A console level, as the prelude numbers them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum LogLevel {
-    /// `console.log`
-    Log,
-    /// `console.info`
-    Info,
-    /// `console.warn`, captured with a `[warn] ` prefix.
-    Warn,
-    /// `console.error`, captured with an `[error] ` prefix.
-    Error,
-    /// `console.debug`
-    Debug,
-}
-
-impl LogLevel {
-    pub(crate) fn from_index(i: i32) -> Self {
-        match i {
-            1 => Self::Info,
-            2 => Self::Warn,
-            3 => Self::Error,
-            4 => Self::Debug,
-            _ => Self::Log,
-        }
-    }
-
-    pub(crate) fn prefix(self) -> &'static str {
-        match self {
-            Self::Warn => "[warn] ",
-            Self::Error => "[error] ",
-            _ => "",
-        }
-    }
-}
-
 /// Console lines of one run, bounded: the head is kept up to the cap, then a
 /// ring buffer keeps the most recent lines up to the cap, so a program that
 /// prints forever holds at most about twice the cap.

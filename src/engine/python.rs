@@ -24,17 +24,18 @@ use monty_types::{
 use tokio::task::JoinSet;
 use tokio_util::sync::CancellationToken;
 
-use super::events::RunEventKind;
-use super::outcome::{FailureKind, Outcome};
-use super::output::{Capture, LogLevel};
+use super::output::Capture;
 use super::progress::Progress;
 use super::report::{Located, Report};
 use super::request::Language;
 use super::setup::RunSetup;
 use super::subcall::Calls;
+use crate::contract::call::{ErrorCode, ToolError, ToolResult};
+use crate::contract::events::LogLevel;
+use crate::contract::events::RunEventKind;
+use crate::contract::outcome::{FailureKind, Outcome};
 use crate::gate;
 use crate::limits::ARGUMENTS;
-use crate::tool::call::{ErrorCode, ToolError, ToolResult};
 use crate::tool::definition::{ToolDefinition, quoted_name};
 use crate::tool::registered::shown;
 
@@ -801,7 +802,7 @@ impl Printed {
             if let Some(line) = st.end_line()
                 && let Some(sink) = &self.events
             {
-                sink.emit(super::events::RunEvent {
+                sink.emit(crate::contract::events::RunEvent {
                     run_id: Arc::clone(&self.run_id),
                     kind: RunEventKind::Log {
                         level: LogLevel::Log,
@@ -823,7 +824,7 @@ impl Printed {
         if st.not_streamed > 0
             && let Some(sink) = &self.events
         {
-            sink.emit(super::events::RunEvent {
+            sink.emit(crate::contract::events::RunEvent {
                 run_id: Arc::clone(&self.run_id),
                 kind: RunEventKind::Truncated {
                     truncated: st.not_streamed,

@@ -4,13 +4,13 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::outcome::{FailureKind, Outcome};
 use super::output::{Capture, Gap, cap_text};
 use super::progress::Progress;
 use super::request::Language;
 use super::subcall::Image;
+use crate::contract::call::ContentBlock;
+use crate::contract::outcome::{FailureKind, Outcome};
 use crate::limits::{Limits, Tier, size};
-use crate::tool::call::ContentBlock;
 
 /// Why the host's copies of a run's values ended it as `memory` (both
 /// languages): what it holds for the program counts toward the run's limit.

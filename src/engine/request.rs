@@ -10,7 +10,7 @@ use tokio_util::sync::CancellationToken;
 use super::events::EventSink;
 pub use crate::contract::run_code::{Language, RunRequest};
 use crate::limits::{Limits, Tier};
-use crate::tool::call::CallerContext;
+use crate::tool::context::CallerContext;
 use crate::tool::registry::Scope;
 
 /// What a run is asked, checked against the limits: its deadline and

@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
-use super::events::{EventSink, RunEvent, RunEventKind};
-use crate::tool::call::{CallerContext, ProgressSink};
+use super::events::EventSink;
+use crate::contract::events::{RunEvent, RunEventKind};
+use crate::tool::context::{CallerContext, ProgressSink};
 use crate::tool::pipeline::CallOptions;
 use crate::tool::registry::Scope;
 

@@ -13,12 +13,12 @@ use std::sync::Arc;
 use serde_json::Value as Json;
 use tokio_util::sync::CancellationToken;
 
-use super::events::RunEventKind;
 use super::progress::Progress;
 use super::request::Language;
 use super::scheduler::Scheduler;
 use super::setup::RunSetup;
-use crate::tool::call::{Call, ContentBlock, ToolResult};
+use crate::contract::call::{Call, ContentBlock, ToolResult};
+use crate::contract::events::RunEventKind;
 use crate::tool::pipeline::aborted;
 use crate::tool::registry::RegisteredTool;
 use crate::tool::title::default_title;

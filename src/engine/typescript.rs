@@ -27,10 +27,10 @@ use std::future::Future;
 use std::sync::{Arc, OnceLock};
 
 use super::driver::Stop;
-use super::outcome::{FailureKind, Outcome};
 use super::report::{HELD_VALUES, Located, Report, StartFailure, never_finished};
 use super::request::Language;
 use super::setup::RunSetup;
+use crate::contract::outcome::{FailureKind, Outcome};
 use crate::limits::Limits;
 use run::{Run, StartError, Step};
 use sandbox::{Interrupts, Sandbox, Tripwires};

@@ -78,7 +78,8 @@ mod tests {
     use serde_json::Value;
 
     use super::*;
-    use crate::tool::call::{ToolContext, ToolError};
+    use crate::contract::call::ToolError;
+    use crate::tool::context::ToolContext;
     use crate::tool::handler::Tool;
     use crate::tool::registry::Registry;
 

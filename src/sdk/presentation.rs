@@ -9,9 +9,9 @@ use serde_json::Value;
 use super::forms::run_code_text;
 use super::typescript::{ASKS_NOTE, ESCALATION_NOTE};
 use super::{SdkOptions, render_in, run_code_parameters};
+use crate::contract::mode::Mode;
 use crate::contract::run_code::Language;
 use crate::tool::definition::{Policy, ToolDefinition};
-use crate::tool::registry::Mode;
 
 pub use crate::contract::run_code::RUN_CODE;
 
@@ -87,7 +87,7 @@ pub(crate) fn present(
         presented.extend(
             tools
                 .iter()
-                .filter(|t| mode.offers(t))
+                .filter(|t| mode.offers(t.escalation_only))
                 .map(|t| PresentedTool {
                     name: t.name.clone(),
                     description: native_description(t),

@@ -17,10 +17,11 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWriteExt};
 use tokio::process::{Child, ChildStdin, Command};
 use tokio_util::sync::CancellationToken;
 
+use crate::contract::call::{ErrorCode, ToolError, ToolOutput};
 use crate::gate::{self, Refusal};
 use crate::json::json_type;
 use crate::limits;
-use crate::tool::call::{ErrorCode, ToolContext, ToolError, ToolOutput};
+use crate::tool::context::ToolContext;
 use crate::tool::definition::{ToolDefinition, is_valid_tool_name};
 use crate::tool::handler::Tool;
 use crate::tool::wire::{Problem, Strictness, ToolEntry, read_tool};

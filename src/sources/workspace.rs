@@ -25,7 +25,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::tool::call::{ErrorCode, ToolContext, ToolError};
+use crate::contract::call::{ErrorCode, ToolError};
+use crate::tool::context::ToolContext;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::handler::{Tool, TypedTool};
 

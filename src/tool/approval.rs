@@ -3,9 +3,10 @@
 //! asked about (a call, or a run's escalation), its answer, and the
 //! [`Approver`] that gives it.
 
-use super::call::{Call, ErrorCode, ToolContext, ToolError};
 use super::definition::ToolDefinition;
 use super::handler::BoxFuture;
+use crate::contract::call::{Call, ErrorCode, ToolError};
+use crate::tool::context::ToolContext;
 
 /// A refusal: a model-facing reason plus optional user-facing detail.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -132,7 +132,7 @@ fn fenced(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::call::ToolContext;
+    use crate::tool::context::ToolContext;
     use tokio_util::sync::CancellationToken;
 
     #[test]

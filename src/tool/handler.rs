@@ -11,8 +11,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::call::{ErrorCode, ToolContext, ToolError, ToolOutput, ToolResult};
 use super::definition::ToolDefinition;
+use crate::contract::call::{ErrorCode, ToolError, ToolOutput, ToolResult};
+use crate::tool::context::ToolContext;
 
 /// A boxed, sendable future.
 pub type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;

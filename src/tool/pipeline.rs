@@ -14,13 +14,12 @@ use tokio_util::sync::CancellationToken;
 use super::approval::{Approval, ApprovalRequest, Approver, Decision, Denial};
 use super::approval_text;
 use super::approvals::Gate;
-use super::call::{
-    Call, CallerContext, ErrorCode, ProgressSink, ToolContext, ToolError, ToolResult,
-};
 use super::definition::{Policy, ToolDefinition, quoted_name};
 use super::handler::BoxFuture;
 use super::registered::RegisteredTool;
+use crate::contract::call::{Call, ErrorCode, ToolError, ToolResult};
 use crate::json::json_type;
+use crate::tool::context::{CallerContext, ProgressSink, ToolContext};
 
 /// The rest of the pipeline, as seen by an execute wrapper. Cloneable, so a
 /// wrapper may run it more than once (retries).

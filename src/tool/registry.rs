@@ -5,60 +5,24 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
+use crate::contract::mode::Mode;
 use indexmap::IndexMap;
-use serde::{Deserialize, Serialize};
 
 use super::approval::{Approver, Decision, Denial};
 use super::approvals::{ApprovalLimits, Gate};
 use super::availability::{Absence, DeclaredSource};
-use super::call::{Call, ToolResult};
 use super::definition::{ToolDefinition, quoted_name};
 use super::handler::{BoxFuture, Tool};
 use super::pipeline::{
     self, CallOptions, ExecuteWrapper, Guard, Hooks, Next, PostExecute, ResultObserver,
 };
 use super::search;
+use crate::contract::call::{Call, ToolResult};
 use crate::contract::run_code::Language;
 // What the registry holds, and the error adding to it gives: both are part
 // of its API, so they stay reachable from here.
 pub(crate) use super::registered::RegisteredTool;
 pub use super::registered::RegistrationError;
-
-/// How the model sees the tools (contracts §4).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// Every visible tool's own schema.
-    Native,
-    /// Only `run_code`, carrying the instructions and the TypeScript SDK. The default.
-    #[default]
-    Ptc,
-    /// Both the tools and `run_code`.
-    Both,
-}
-
-/// What each mode offers the model: the one rule that presentation, the
-/// engine's answer to a call and the MCP front end follow.
-impl Mode {
-    /// Whether the model is offered `run_code`, whose name then belongs to
-    /// the engine: `ptc` and `both`.
-    pub(crate) fn offers_run_code(self) -> bool {
-        self != Mode::Native
-    }
-
-    /// Whether the model is offered tools by their own schemas: `native`
-    /// and `both`.
-    pub(crate) fn offers_tools(self) -> bool {
-        self != Mode::Ptc
-    }
-
-    /// Whether the model is offered `tool` itself: in a mode that offers
-    /// tools, except an escalation-only one without `run_code` (there is no
-    /// escalated run to call it in).
-    pub(crate) fn offers(self, tool: &ToolDefinition) -> bool {
-        self.offers_tools() && (self.offers_run_code() || !tool.escalation_only)
-    }
-}
 
 pub(crate) use super::registered::ToolMap;
 
@@ -793,14 +757,17 @@ impl Scope {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::call::{ErrorCode, ToolContext};
+    use crate::contract::call::ErrorCode;
+    use crate::tool::context::ToolContext;
     use serde_json::Value;
     use tokio_util::sync::CancellationToken;
 
     fn tool(name: &str) -> Tool {
         Tool::new(
             ToolDefinition::new(name),
-            |args: Value, _cx: ToolContext| async move { Ok::<_, crate::tool::call::ToolError>(args) },
+            |args: Value, _cx: ToolContext| async move {
+                Ok::<_, crate::contract::call::ToolError>(args)
+            },
         )
     }
 

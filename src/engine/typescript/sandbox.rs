@@ -12,7 +12,7 @@ use rquickjs::{Context, Ctx, Runtime, Value, qjs};
 use tokio_util::sync::CancellationToken;
 
 use super::intrinsics::Intrinsics;
-use crate::engine::outcome::FailureKind;
+use crate::contract::outcome::FailureKind;
 
 /// A run's memory: the JavaScript heap and the host's copies of the run's
 /// values (sub-call arguments waiting or in flight) share one limit, and

@@ -11,7 +11,7 @@ use rmcp::service::ElicitationMode;
 
 use crate::sources::mcp::McpCaller;
 use crate::tool::approval::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
-use crate::tool::call::ToolContext;
+use crate::tool::context::ToolContext;
 use crate::tool::handler::BoxFuture;
 
 /// Answers `ask` decisions (and runs asking for escalation) by eliciting an

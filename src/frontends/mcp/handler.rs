@@ -18,11 +18,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::approval::ElicitingApprover;
 use super::{mapping, progress};
+use crate::contract::call::Call;
+use crate::contract::mode::Mode;
 use crate::engine::{Engine, RunOptions};
 use crate::sdk::presentation::RUN_CODE;
 use crate::sources::mcp::McpCaller;
-use crate::tool::call::{Call, CallerContext};
-use crate::tool::registry::{Mode, Scope};
+use crate::tool::context::CallerContext;
+use crate::tool::registry::Scope;
 
 /// ptc as an MCP server: `tools/list` shows what the model sees in the
 /// chosen [`Mode`] (`ptc`: only `run_code`, whose description carries the

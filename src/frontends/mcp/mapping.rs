@@ -9,9 +9,9 @@ use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::contract::call::ContentBlock;
 use crate::engine::{FailureKind, Invocation, Outcome};
 use crate::sdk::presentation::{Presentation, RUN_CODE};
-use crate::tool::call::ContentBlock;
 use crate::tool::definition::ToolDefinition;
 
 /// `run_code`'s `structuredContent`: facts about the run for the client

@@ -37,8 +37,8 @@ use rmcp::{Peer, RoleServer};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
-use crate::engine::events::{RunEvent, RunEventKind};
-use crate::tool::call::ErrorCode;
+use crate::contract::call::ErrorCode;
+use crate::contract::events::{RunEvent, RunEventKind};
 
 /// How long a run in flight goes without a progress notification before a
 /// heartbeat is sent: well within the 5 s clients may count on, whatever

@@ -10,7 +10,7 @@ use super::host_tool::call_params;
 use super::peer::Peer;
 use crate::contract::host_protocol::{ApproveCall, ApproveEscalation};
 use crate::tool::approval::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
-use crate::tool::call::ToolContext;
+use crate::tool::context::ToolContext;
 use crate::tool::handler::BoxFuture;
 
 /// Answers `ask` decisions with a `tools/approve` request to the host.

@@ -7,9 +7,10 @@ use serde_json::Value;
 
 use super::errors::RpcError;
 use super::peer::Peer;
+use crate::contract::call::{ContentBlock, ErrorCode, ToolError, ToolOutput};
 use crate::contract::host_protocol::CallParams;
 use crate::json::json_type;
-use crate::tool::call::{ContentBlock, ErrorCode, ToolContext, ToolError, ToolOutput};
+use crate::tool::context::ToolContext;
 use crate::tool::handler::{BoxFuture, ToolHandler};
 
 /// The params shared by `tools/call` and `tools/approve`.

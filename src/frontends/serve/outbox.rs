@@ -13,8 +13,8 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::errors::RpcError;
+use crate::contract::events::RunEvent;
 use crate::contract::host_protocol::{ErrorResponse, Notification, Response, WithDropped};
-use crate::engine::events::RunEvent;
 
 /// What the writer task receives.
 pub(super) enum Outgoing {
@@ -125,7 +125,7 @@ pub(super) fn with_dropped<R: Serialize>(result: R, dropped: &AtomicUsize) -> Wi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::events::RunEventKind;
+    use crate::contract::events::RunEventKind;
     use serde_json::json;
 
     /// A host that stops reading costs at most the event backlog: events

@@ -5,9 +5,9 @@ use std::fmt::Display;
 use serde_json::{Map, Value};
 
 use super::errors::RpcError;
+use crate::contract::mode::Mode;
 use crate::contract::run_code::Language;
 use crate::json::json_type;
-use crate::tool::registry::Mode;
 
 /// A request's params, taken member by member so each mistake is named.
 pub(super) struct Params {

@@ -26,7 +26,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::McpCaller;
 use crate::tool::approval_text::MAX_SHOWN_ARGUMENT_BYTES;
-use crate::tool::call::ToolContext;
+use crate::tool::context::ToolContext;
 
 /// How many forwarded requests of one server may wait for the user at once.
 pub(super) const MAX_PENDING: usize = 4;
@@ -241,7 +241,7 @@ fn shown(server: &str, tool: &str, message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::call::CallerContext;
+    use crate::tool::context::CallerContext;
 
     fn call(caller: Option<&CallerContext>) -> ToolContext {
         ToolContext::new("c", CancellationToken::new(), caller.cloned())

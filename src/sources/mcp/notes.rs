@@ -27,7 +27,7 @@ use rmcp::model::{
 };
 use serde_json::Value;
 
-use crate::tool::call::ToolContext;
+use crate::tool::context::ToolContext;
 
 /// The calls of one session that listen, by the progress token rmcp gave
 /// their request.
@@ -177,7 +177,7 @@ mod tests {
 
     struct Watcher(Read);
 
-    impl crate::tool::call::ProgressSink for Watcher {
+    impl crate::tool::context::ProgressSink for Watcher {
         fn progress(&self, _run: Arc<str>, id: Arc<str>, message: String) {
             self.0.lock().unwrap().push(format!("{id}: {message}"));
         }

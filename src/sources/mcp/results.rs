@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 
+use crate::contract::call::{ContentBlock, ToolError, ToolOutput, ToolResult};
 use crate::gate::{self, Refusal};
 use crate::limits::ANSWER;
-use crate::tool::call::{ContentBlock, ToolError, ToolOutput, ToolResult};
 
 /// The result a program gets for `result`, a `CallToolResult` as JSON
 /// (taken, so that `structuredContent` moves rather than being copied).
@@ -118,7 +118,7 @@ fn image_block(block: &Value) -> Option<ContentBlock> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::call::ErrorCode;
+    use crate::contract::call::ErrorCode;
     use serde_json::json;
 
     fn text(t: &str) -> Value {

@@ -2,7 +2,8 @@ use serde_json::{Value, json};
 
 use super::words::tokenize;
 use super::*;
-use crate::tool::call::{ToolContext, ToolError};
+use crate::contract::call::ToolError;
+use crate::tool::context::ToolContext;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::handler::Tool;
 use crate::tool::registry::Registry;

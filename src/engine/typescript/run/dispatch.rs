@@ -13,10 +13,10 @@ use super::super::convert::{self, NotPlain};
 use super::super::text;
 use super::bridge::Bridge;
 use super::{RunState, Shared};
+use crate::contract::call::{ErrorCode, ToolResult};
 use crate::engine::subcall::Started;
 use crate::gate;
 use crate::limits::ARGUMENTS;
-use crate::tool::call::{ErrorCode, ToolResult};
 
 /// What a sub-call's tokio task tells the run when it ends.
 pub(super) enum Completion {

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::tool::call::{ContentBlock, ToolResult};
+use super::call::{ContentBlock, ToolResult};
 
 /// Why a run failed (contracts §7). Its JSON Schema (the wire names, one
 /// `const` each) is what MCP clients are told `kind` may be.
