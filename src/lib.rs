@@ -35,8 +35,10 @@
 //!   model's and the host's readers and their error messages come; a
 //!   `call` and its answer ([`ToolError`], [`ContentBlock`]); the run's
 //!   `events` and its `outcome`; the presentation `mode` and its one rule;
-//!   and the `host_protocol`, both directions (`ptc serve`'s requests read,
-//!   its results and its own messages written).
+//!   and the `host_protocol`, both directions: the envelopes and the
+//!   JSON-RPC error, the `params` reader, each of the host's `methods`
+//!   (params read, result written) and ptc's `asks` of the host (each
+//!   answer read).
 //! - `tool/`: a tool's [`ToolDefinition`] (`definition`), its handler
 //!   (`handler`), what a handler is given (`context`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
@@ -114,8 +116,9 @@
 //!   `child` process in a process group of its own, and the `http` client
 //!   under rmcp's streamable HTTP transport, bounded as `lines` is.
 //! - `frontends/`: how non-Rust hosts reach the engine: `serve/`, the host
-//!   protocol (its `outbox`, `errors`, `peer` requests and `params`; the
-//!   `session` and its methods; the `host_tool` and the `approver`); `mcp/`, ptc as an MCP server (its rmcp `handler`, the
+//!   protocol acted on (its `outbox`, the `errors` naming a tool entry,
+//!   `peer` requests; the `session` and its methods; the `host_tool` and
+//!   the `approver`); `mcp/`, ptc as an MCP server (its rmcp `handler`, the
 //!   `mapping` of tools and results, sub-call `progress`, `approval`
 //!   through elicitation, and the streamable `http` transport).
 //! - `fuzz.rs`: the entry points of the fuzz targets (`fuzz/`), replayed by
@@ -220,7 +223,7 @@ pub mod __private {
     /// The members of `ptc serve`'s `initialize` config, which the host
     /// libraries' `Config` types name too.
     pub fn config_keys() -> Vec<&'static str> {
-        crate::frontends::serve::config_keys()
+        crate::contract::host_protocol::methods::Initialize::config_keys()
     }
 
     /// The command line's limit flags, from the limits' one table: their

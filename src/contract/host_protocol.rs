@@ -1,16 +1,33 @@
 //! `ptc serve`'s host protocol ([host-protocol.md](../../docs/host-protocol.md)):
-//! every message ptc writes to its host, each shape once. The envelopes
-//! (a response, an error, ptc's own requests and notifications), the
-//! results of the host's methods, and what ptc asks the host (a call of a
-//! host tool, an approval, a cancellation). Run events and outcomes are
-//! the engine's serialized types ([`RunEvent`](crate::RunEvent),
+//! every message of a session, each shape once and both directions: what
+//! the host asks and how ptc reads it, what ptc answers, and what ptc asks
+//! the host and how it reads the answer.
+//!
+//! Its rooms: this file, the envelopes (a response, an error, a request, a
+//! notification) and the JSON-RPC error either side sends; `params` (a
+//! request's params, read member by member so each mistake is named);
+//! `methods` (each of the host's methods: its params read, its result
+//! written); `asks` (ptc's requests to the host: a call of a host tool, an
+//! approval, a cancellation, each with the reading of its answer). Run
+//! events and outcomes are the contract's own types ([`RunEvent`](crate::RunEvent),
 //! [`Outcome`](crate::Outcome)). The contract sits below the tools, so a
-//! shape that holds a tool's type (a definition, a content block, an
-//! error, an escalation's grant) takes it as a parameter: the shape is
+//! shape that holds a tool's type (a definition, a registration's
+//! warning, an escalation's grant) takes it as a parameter: the shape is
 //! fixed here, the type is the tool's.
+
+pub(crate) mod asks;
+pub(crate) mod methods;
+pub(crate) mod params;
+
+use std::fmt::Display;
 
 use serde::Serialize;
 use serde_json::Value;
+
+pub(crate) const PARSE_ERROR: i64 = -32700;
+pub(crate) const INVALID_REQUEST: i64 = -32600;
+pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
+const INVALID_PARAMS: i64 = -32602;
 
 /// Every message's `jsonrpc`.
 const VERSION: &str = "2.0";
@@ -52,7 +69,7 @@ struct ErrorBody<'a> {
 }
 
 impl<'a> ErrorResponse<'a> {
-    pub(crate) fn new(id: &'a Value, code: i64, message: &'a str, data: Option<&'a Value>) -> Self {
+    fn new(id: &'a Value, code: i64, message: &'a str, data: Option<&'a Value>) -> Self {
         Self {
             jsonrpc: VERSION,
             id,
@@ -103,118 +120,59 @@ impl<'a, P: Serialize> Notification<'a, P> {
     }
 }
 
-/// `initialize`'s result: who answers, and in which protocol version.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Initialized {
-    pub(crate) name: &'static str,
-    pub(crate) version: &'static str,
-    pub(crate) protocol_version: u64,
-}
-
-/// `tools/register`'s result: the names registered, the registry's size,
-/// and what could not be checked (left out when nothing).
-#[derive(Serialize)]
-pub(crate) struct Registered<W: Serialize> {
-    pub(crate) registered: Vec<String>,
-    pub(crate) count: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(crate) warnings: Vec<W>,
-}
-
-/// `tools/remove`'s result: whether every name was registered.
-#[derive(Serialize)]
-pub(crate) struct Removed {
-    pub(crate) removed: bool,
-}
-
-/// `tools/list`'s result: the visible definitions, in registration order.
-#[derive(Serialize)]
-pub(crate) struct Listed<D: Serialize> {
-    pub(crate) tools: Vec<D>,
-}
-
-/// `tools/invoke`'s result for a tool (a `run_code` call answers with the
-/// run's outcome): its content, and its value or its error.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Invoked<'a, C: Serialize, E: Serialize> {
-    pub(crate) is_error: bool,
-    pub(crate) content: Vec<C>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) value: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) error: Option<&'a E>,
-}
-
-/// A result of a request that carried run events, with how many of them
-/// the host's backlog had no room for (left out when none).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct WithDropped<R: Serialize> {
-    #[serde(flatten)]
-    pub(crate) result: R,
-    #[serde(skip_serializing_if = "is_zero")]
-    pub(crate) dropped_events: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
-}
-
-/// `tools/call`'s params: a call of a tool the host registered (`runId`
-/// for a program's sub-call).
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct CallParams<'a> {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) run_id: Option<&'a str>,
-    pub(crate) id: &'a str,
-    pub(crate) name: &'a str,
-    pub(crate) arguments: Value,
-}
-
-/// `tools/approve`'s params for a call whose policy is `ask`.
-#[derive(Serialize)]
-pub(crate) struct ApproveCall<'a> {
-    #[serde(flatten)]
-    pub(crate) call: CallParams<'a>,
-    pub(crate) title: String,
-    pub(crate) kind: &'static str,
-}
-
-impl<'a> ApproveCall<'a> {
-    pub(crate) fn new(call: CallParams<'a>, title: String) -> Self {
-        Self {
-            call,
-            title,
-            kind: "call",
-        }
-    }
-}
-
-/// `tools/approve`'s params for a run that asks for escalation.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct ApproveEscalation<'a, G: Serialize> {
-    pub(crate) run_id: &'a str,
-    pub(crate) kind: &'static str,
-    pub(crate) code: &'a str,
-    pub(crate) description: &'a str,
-    pub(crate) justification: &'a str,
-    pub(crate) grant: &'a G,
-}
-
-/// `$/cancel`'s params: ptc no longer waits for its request `id`.
-#[derive(Serialize)]
-pub(crate) struct Cancel {
-    pub(crate) id: u64,
-}
-
 /// An invalid-params error's `data`: where in the params, and the tool.
 #[derive(Serialize)]
 pub(crate) struct ErrorAt<'a> {
     pub(crate) path: &'a str,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(crate) tool: Option<&'a str>,
+}
+
+/// A JSON-RPC error, either side's: one ptc answers with, or the `error`
+/// member of the host's answer to one of ptc's requests.
+#[derive(Debug, Clone)]
+pub(crate) struct RpcError {
+    pub(crate) code: i64,
+    pub(crate) message: String,
+    pub(crate) data: Option<Value>,
+}
+
+impl RpcError {
+    pub(crate) fn new(code: i64, message: impl Display) -> Self {
+        Self {
+            code,
+            message: message.to_string(),
+            data: None,
+        }
+    }
+
+    /// Invalid params; `message` names the method and the member.
+    pub(crate) fn params(message: impl Display) -> Self {
+        Self::new(INVALID_PARAMS, message)
+    }
+
+    /// With where in the params it went wrong.
+    pub(crate) fn at(mut self, data: ErrorAt<'_>) -> Self {
+        self.data = serde_json::to_value(data).ok();
+        self
+    }
+
+    /// The `error` member of a response from the host.
+    pub(crate) fn from_host(error: Value) -> Self {
+        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
+        let message = match error.get("message").and_then(Value::as_str) {
+            Some(message) => message.to_owned(),
+            None => format!("the host answered with a malformed error: {error}"),
+        };
+        Self {
+            code,
+            message,
+            data: error.get("data").cloned(),
+        }
+    }
+
+    /// The error response answering request `id` with this error.
+    pub(crate) fn response<'a>(&'a self, id: &'a Value) -> ErrorResponse<'a> {
+        ErrorResponse::new(id, self.code, &self.message, self.data.as_ref())
+    }
 }

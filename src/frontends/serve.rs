@@ -9,18 +9,18 @@
 //! and a run's `run/event` and `$/cancel` lines, queued while it runs, are
 //! written before its response, queued after it ends.
 //!
-//! Its rooms: `outbox` (everything ptc writes, through one writer task),
-//! `errors` (JSON-RPC errors and their codes), `peer` (ptc's own requests
-//! to the host and their answers), `params` (a request's params, member by
-//! member), `session` (the host's lines, routed, and each method), and
-//! `host_tool` and `approver` (the host's tools and approvals as the
-//! engine's handler and approver).
+//! Every message's shape, and the reading of every message the host sends,
+//! is the contract's (`contract/host_protocol/`); these rooms act on them:
+//! `outbox` (everything ptc writes, through one writer task), `errors`
+//! (where in `tools/register`'s params an entry failed), `peer` (ptc's own
+//! requests to the host and their pending answers), `session` (the host's
+//! lines, routed, and each method), and `host_tool` and `approver` (the
+//! host's tools and approvals as the engine's handler and approver).
 
 mod approver;
 mod errors;
 mod host_tool;
 mod outbox;
-mod params;
 mod peer;
 mod session;
 
@@ -104,9 +104,4 @@ where
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
-}
-
-/// The members of `initialize`'s config (see `Session::config_keys`).
-pub(crate) fn config_keys() -> Vec<&'static str> {
-    session::Session::config_keys()
 }

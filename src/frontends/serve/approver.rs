@@ -3,15 +3,13 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
-use serde_json::Value;
-
 use super::host_tool::call_params;
 use super::peer::Peer;
-use crate::contract::host_protocol::{ApproveCall, ApproveEscalation};
+use crate::contract::host_protocol::asks::{ApproveCall, ApproveEscalation, approval_answer};
 use crate::tool::approval::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
 use crate::tool::context::ToolContext;
 use crate::tool::handler::BoxFuture;
+use serde::Serialize;
 
 /// Answers `ask` decisions with a `tools/approve` request to the host.
 pub(super) struct HostApprover {
@@ -53,8 +51,8 @@ impl Approver for HostApprover {
 }
 
 /// Sends `tools/approve` and reads the host's answer about `what` (`` `x` ``
-/// or `the escalation`); anything but `approved: true` refuses, by default
-/// with `refusal`.
+/// or `the escalation`; [`approval_answer`]: anything but `approved: true`
+/// refuses, by default with `refusal`).
 async fn ask_host(
     peer: &Arc<Peer>,
     params: impl Serialize,
@@ -72,19 +70,8 @@ async fn ask_host(
         }
         reply = pending.answer() => reply,
     };
-    match reply {
-        Ok(answer) => match answer.get("approved").and_then(Value::as_bool) {
-            Some(true) => Approval::Approved,
-            Some(false) => refused(
-                answer
-                    .get("reason")
-                    .and_then(Value::as_str)
-                    .map_or(refusal, str::to_owned),
-            ),
-            None => refused(format!(
-                "the host's answer to the approval of {what} has no boolean `approved`"
-            )),
-        },
-        Err(error) => refused(format!("the approval of {what} failed: {}", error.message)),
+    match approval_answer(reply, what, refusal) {
+        Ok(()) => Approval::Approved,
+        Err(reason) => refused(reason),
     }
 }

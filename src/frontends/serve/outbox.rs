@@ -12,9 +12,9 @@ use tokio::io::{AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::errors::RpcError;
 use crate::contract::events::RunEvent;
-use crate::contract::host_protocol::{ErrorResponse, Notification, Response, WithDropped};
+use crate::contract::host_protocol::methods::WithDropped;
+use crate::contract::host_protocol::{Notification, Response, RpcError};
 
 /// What the writer task receives.
 pub(super) enum Outgoing {
@@ -105,8 +105,7 @@ impl Outbox {
     }
 
     pub(super) fn fail(&self, id: &Value, error: RpcError) {
-        let data = error.data.as_ref();
-        self.send(&ErrorResponse::new(id, error.code, &error.message, data));
+        self.send(&error.response(id));
     }
 
     pub(super) fn close(&self) {

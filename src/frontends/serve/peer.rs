@@ -9,10 +9,10 @@ use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::oneshot;
 
-use super::errors::RpcError;
 use super::lock;
 use super::outbox::Outbox;
-use crate::contract::host_protocol::{Cancel, Request};
+use crate::contract::host_protocol::asks::Cancel;
+use crate::contract::host_protocol::{Request, RpcError};
 
 /// ptc's requests to the host and their pending answers.
 pub(super) struct Peer {

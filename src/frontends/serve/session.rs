@@ -6,26 +6,28 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::approver::HostApprover;
-use super::errors::{
-    INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError, entry_error, registration_error,
-};
+use super::errors::{entry_error, registration_error};
 use super::host_tool::HostTool;
 use super::lock;
 use super::outbox::{Outbox, with_dropped};
-use super::params::Params;
 use super::peer::Peer;
 use crate::contract::call::Call;
 use crate::contract::events::RunEvent;
-use crate::contract::host_protocol::{Initialized, Invoked, Listed, Registered, Removed};
+use crate::contract::host_protocol::methods::{
+    Initialize, Initialized, Invoke, Invoked, List, Listed, Present, Register, Registered, Remove,
+    Removed,
+};
+use crate::contract::host_protocol::params::Params;
+use crate::contract::host_protocol::{INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError};
 use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
 use crate::gate;
 use crate::json::json_type;
-use crate::limits::{ANSWER, Limits, SETTINGS};
+use crate::limits::{ANSWER, Limits};
 use crate::tool::handler::Tool;
 use crate::tool::registry::Registry;
 use crate::tool::wire::{Strictness, read_tool};
@@ -260,27 +262,12 @@ impl Session {
         }
     }
 
-    /// The members `initialize`'s config takes: the mode and the language,
-    /// then each limit (its `SETTINGS` key).
-    pub(crate) fn config_keys() -> Vec<&'static str> {
-        let limits = SETTINGS.iter().map(|setting| setting.name);
-        ["mode", "language"].into_iter().chain(limits).collect()
-    }
-
-    fn initialize(&self, mut params: Params) -> Result<Value, RpcError> {
-        let config = params.optional_object("config")?;
-        params.optional_u64("protocolVersion")?;
-        params.reject_unknown()?;
-        let mut config = Params::new("initialize", config.unwrap_or_default()).within("config");
-        let mut limits = Limits::default();
-        let mode = config.optional_mode("mode")?.unwrap_or_default();
-        let language = config.optional_language("language")?.unwrap_or_default();
-        for setting in &SETTINGS {
-            if let Some(value) = config.optional_u64(setting.name)? {
-                setting.set(&mut limits, value);
-            }
-        }
-        config.reject_unknown()?;
+    fn initialize(&self, params: Params) -> Result<Value, RpcError> {
+        let Initialize {
+            mode,
+            language,
+            limits,
+        } = Initialize::read(params)?;
         let engine = Engine::new(self.registry.clone(), limits).map_err(|e| {
             RpcError::params(format!("invalid params for `initialize`: config: {e}"))
         })?;
@@ -300,9 +287,8 @@ impl Session {
         }))
     }
 
-    fn register(&self, mut params: Params) -> Result<Value, RpcError> {
-        let entries = params.required_array("tools")?;
-        params.reject_unknown()?;
+    fn register(&self, params: Params) -> Result<Value, RpcError> {
+        let entries = Register::read(params)?.tools;
         let mut tools = Vec::with_capacity(entries.len());
         let mut names = indexmap::IndexSet::new();
         for (index, entry) in entries.into_iter().enumerate() {
@@ -327,23 +313,21 @@ impl Session {
         }))
     }
 
-    fn remove(&self, mut params: Params) -> Result<Value, RpcError> {
-        let names = params.required_strings("names")?;
-        params.reject_unknown()?;
+    fn remove(&self, params: Params) -> Result<Value, RpcError> {
+        let names = Remove::read(params)?.names;
         let removed = self.registry.remove_all(names.iter().map(String::as_str));
         Ok(result(Removed { removed }))
     }
 
     fn list(&self, params: Params) -> Result<Value, RpcError> {
-        params.reject_unknown()?;
+        List::read(params)?;
         Ok(result(Listed {
             tools: self.registry.definitions(),
         }))
     }
 
-    fn presentation(&self, mut params: Params) -> Result<Value, RpcError> {
-        let mode = params.optional_mode("mode")?;
-        params.reject_unknown()?;
+    fn presentation(&self, params: Params) -> Result<Value, RpcError> {
+        let mode = Present::read(params)?.mode;
         let engine = self.engine();
         let presentation = engine.presentation(&self.registry.scope(), mode);
         Ok(serde_json::to_value(presentation).expect("a presentation serializes as JSON"))
@@ -405,16 +389,13 @@ impl Session {
         });
     }
 
-    fn invoke(&self, id: Value, mut params: Params) {
-        let parsed = (|| {
-            let name = params.required_string("name")?;
-            let arguments = params.take("arguments").unwrap_or_else(|| json!({}));
-            let call_id = params.optional_string("id")?;
-            params.reject_unknown()?;
-            Ok::<_, RpcError>((name, arguments, call_id))
-        })();
-        let (name, arguments, call_id) = match parsed {
-            Ok(parsed) => parsed,
+    fn invoke(&self, id: Value, params: Params) {
+        let Invoke {
+            name,
+            arguments,
+            id: call_id,
+        } = match Invoke::read(params) {
+            Ok(invoke) => invoke,
             Err(error) => return self.outbox.fail(&id, error),
         };
         let call_id = call_id.unwrap_or_else(|| {

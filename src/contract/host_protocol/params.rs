@@ -4,13 +4,13 @@ use std::fmt::Display;
 
 use serde_json::{Map, Value};
 
-use super::errors::RpcError;
+use super::RpcError;
 use crate::contract::mode::Mode;
 use crate::contract::run_code::Language;
 use crate::json::json_type;
 
 /// A request's params, taken member by member so each mistake is named.
-pub(super) struct Params {
+pub(crate) struct Params {
     method: String,
     /// Where the members live, for messages: empty, or `config.` and so on.
     prefix: String,
@@ -18,7 +18,7 @@ pub(super) struct Params {
 }
 
 impl Params {
-    pub(super) fn new(method: &str, members: Map<String, Value>) -> Self {
+    pub(crate) fn new(method: &str, members: Map<String, Value>) -> Self {
         Self {
             method: method.to_owned(),
             prefix: String::new(),
@@ -26,19 +26,19 @@ impl Params {
         }
     }
 
-    pub(super) fn within(mut self, member: &str) -> Self {
+    pub(crate) fn within(mut self, member: &str) -> Self {
         self.prefix = format!("{member}.");
         self
     }
 
     /// Every member, for a reader of its own (which names the member in
     /// what it says is wrong).
-    pub(super) fn take_all(&mut self) -> Map<String, Value> {
+    pub(crate) fn take_all(&mut self) -> Map<String, Value> {
         std::mem::take(&mut self.members)
     }
 
     /// These params are wrong: `what` names the member.
-    pub(super) fn invalid(&self, what: impl Display) -> RpcError {
+    pub(crate) fn invalid(&self, what: impl Display) -> RpcError {
         RpcError::params(format!("invalid params for `{}`: {what}", self.method))
     }
 
@@ -50,11 +50,11 @@ impl Params {
     }
 
     /// A member; `null` counts as absent.
-    pub(super) fn take(&mut self, key: &str) -> Option<Value> {
+    pub(crate) fn take(&mut self, key: &str) -> Option<Value> {
         self.members.remove(key).filter(|v| !v.is_null())
     }
 
-    pub(super) fn required_string(&mut self, key: &str) -> Result<String, RpcError> {
+    pub(crate) fn required_string(&mut self, key: &str) -> Result<String, RpcError> {
         match self.take(key) {
             Some(Value::String(s)) => Ok(s),
             Some(other) => {
@@ -64,7 +64,7 @@ impl Params {
         }
     }
 
-    pub(super) fn optional_string(&mut self, key: &str) -> Result<Option<String>, RpcError> {
+    pub(crate) fn optional_string(&mut self, key: &str) -> Result<Option<String>, RpcError> {
         match self.take(key) {
             Some(Value::String(s)) => Ok(Some(s)),
             Some(other) => {
@@ -74,7 +74,7 @@ impl Params {
         }
     }
 
-    pub(super) fn optional_u64(&mut self, key: &str) -> Result<Option<u64>, RpcError> {
+    pub(crate) fn optional_u64(&mut self, key: &str) -> Result<Option<u64>, RpcError> {
         match self.take(key) {
             Some(Value::Number(n)) => match crate::schema::integer(&n).map(u64::try_from) {
                 Some(Ok(n)) => Ok(Some(n)),
@@ -88,7 +88,7 @@ impl Params {
         }
     }
 
-    pub(super) fn optional_object(
+    pub(crate) fn optional_object(
         &mut self,
         key: &str,
     ) -> Result<Option<Map<String, Value>>, RpcError> {
@@ -115,11 +115,11 @@ impl Params {
         }
     }
 
-    pub(super) fn optional_mode(&mut self, key: &str) -> Result<Option<Mode>, RpcError> {
+    pub(crate) fn optional_mode(&mut self, key: &str) -> Result<Option<Mode>, RpcError> {
         self.optional_choice(key, "\"ptc\", \"native\" or \"both\"")
     }
 
-    pub(super) fn optional_language(&mut self, key: &str) -> Result<Option<Language>, RpcError> {
+    pub(crate) fn optional_language(&mut self, key: &str) -> Result<Option<Language>, RpcError> {
         let language = self.optional_choice(key, "\"typescript\" or \"python\"")?;
         match language.and_then(Language::unavailable) {
             Some(why) => Err(self.error(key, format!("is \"python\", but {why}"))),
@@ -127,7 +127,7 @@ impl Params {
         }
     }
 
-    pub(super) fn required_array(&mut self, key: &str) -> Result<Vec<Value>, RpcError> {
+    pub(crate) fn required_array(&mut self, key: &str) -> Result<Vec<Value>, RpcError> {
         match self.take(key) {
             Some(Value::Array(items)) => Ok(items),
             Some(other) => {
@@ -137,7 +137,7 @@ impl Params {
         }
     }
 
-    pub(super) fn required_strings(&mut self, key: &str) -> Result<Vec<String>, RpcError> {
+    pub(crate) fn required_strings(&mut self, key: &str) -> Result<Vec<String>, RpcError> {
         let items = self.required_array(key)?;
         items
             .into_iter()
@@ -153,7 +153,7 @@ impl Params {
     }
 
     /// Refuses members nobody took (a typo must not pass silently).
-    pub(super) fn reject_unknown(self) -> Result<(), RpcError> {
+    pub(crate) fn reject_unknown(self) -> Result<(), RpcError> {
         match self.members.keys().next() {
             None => Ok(()),
             Some(key) => Err(self.error(key, "is not a known member")),
