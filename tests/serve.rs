@@ -670,8 +670,18 @@ async fn invoke_presentation_list_and_remove() {
     assert_eq!(status, 0, "{stderr}");
 }
 
+/// Asks `method` with `params`, which must fail as invalid params with a
+/// message that mentions `needle`; gives the error.
+async fn refused_params(host: &mut Host, method: &str, params: Value, needle: &str) -> Value {
+    let error = host.call_error(method, params.clone()).await;
+    assert_eq!(error["code"], -32602, "{method} {params}: {error}");
+    let message = error["message"].as_str().unwrap();
+    assert!(message.contains(needle), "{method} {params}: {message}");
+    error
+}
+
 #[tokio::test]
-async fn bad_input_gets_errors_and_the_server_keeps_serving() {
+async fn lines_that_are_not_requests_get_errors_and_the_server_keeps_serving() {
     let mut host = Host::start();
 
     host.send_line("this is not json").await;
@@ -695,161 +705,6 @@ async fn bad_input_gets_errors_and_the_server_keeps_serving() {
             .contains("no/such/method")
     );
 
-    for (params, needle) in [
-        (json!({ "description": "d" }), "`code` is required"),
-        (
-            json!({ "code": 1, "description": "d" }),
-            "`code` must be a string",
-        ),
-        (
-            json!({ "code": "1", "description": 2 }),
-            "`description` must be a string",
-        ),
-        (
-            json!({ "code": "1", "description": "d", "timeoutMs": 0 }),
-            "timeoutMs",
-        ),
-        (
-            json!({ "code": "1", "description": "d", "timeoutMs": 600001 }),
-            "timeoutMs",
-        ),
-        (
-            json!({ "code": "1", "description": "d", "timeoutMs": "soon" }),
-            "`timeoutMs` must be an integer",
-        ),
-        (
-            json!({ "code": "1", "description": "d", "timeout": 5 }),
-            "`timeout` is not a known member",
-        ),
-        (json!([1]), "params must be an object"),
-    ] {
-        let error = host.call_error("run_code", params.clone()).await;
-        assert_eq!(error["code"], -32602, "{params}");
-        let message = error["message"].as_str().unwrap();
-        assert!(message.contains(needle), "{params}: {message}");
-    }
-
-    // Registration is all or nothing, and says which tool and where.
-    let error = host
-        .call_error(
-            "tools/register",
-            json!({ "tools": [
-                { "name": "good" },
-                { "name": "bad", "parameters": { "type": "string" } }
-            ] }),
-        )
-        .await;
-    assert_eq!(error["code"], -32602);
-    let message = error["message"].as_str().unwrap();
-    assert!(
-        message.contains("`bad`") && message.contains("$.tools[1].parameters.type"),
-        "{message}"
-    );
-    assert_eq!(
-        error["data"],
-        json!({ "tool": "bad", "path": "$.tools[1].parameters.type" })
-    );
-    let error = host
-        .call_error(
-            "tools/register",
-            json!({ "tools": [{ "name": "typo", "parameters": { "type": "object", "properties": { "a": { "type": "strin" } } } }] }),
-        )
-        .await;
-    let message = error["message"].as_str().unwrap();
-    assert!(
-        message.contains("`typo`") && message.contains("$.tools[0].parameters.properties.a"),
-        "{message}"
-    );
-    let error = host
-        .call_error(
-            "tools/register",
-            json!({ "tools": [{ "name": "r", "readOnly": "yes" }] }),
-        )
-        .await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("$.tools[0].readOnly"),
-        "{error}"
-    );
-    let error = host
-        .call_error(
-            "tools/register",
-            json!({ "tools": [{ "name": "has space" }] }),
-        )
-        .await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("$.tools[0].name"),
-        "{error}"
-    );
-    let error = host.call_error("tools/register", json!({})).await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("`tools` is required"),
-        "{error}"
-    );
-    assert_eq!(
-        host.call("tools/list", json!({})).await,
-        json!({ "tools": [] })
-    );
-
-    let error = host
-        .call_error("initialize", json!({ "config": { "maxParalel": 2 } }))
-        .await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("config.maxParalel"),
-        "{error}"
-    );
-    let error = host
-        .call_error(
-            "initialize",
-            json!({ "config": { "maxParallelSubCalls": 0 } }),
-        )
-        .await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("maxParallelSubCalls"),
-        "{error}"
-    );
-    let error = host
-        .call_error("presentation", json!({ "mode": "everything" }))
-        .await;
-    assert!(
-        error["message"].as_str().unwrap().contains("`mode`"),
-        "{error}"
-    );
-    let error = host
-        .call_error("tools/remove", json!({ "names": [1] }))
-        .await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("`names[0]` must be a string"),
-        "{error}"
-    );
-    let error = host
-        .call_error("tools/invoke", json!({ "arguments": {} }))
-        .await;
-    assert!(
-        error["message"]
-            .as_str()
-            .unwrap()
-            .contains("`name` is required"),
-        "{error}"
-    );
-
     // Answers to requests ptc never sent are ignored; unknown notifications too.
     host.send(json!({ "jsonrpc": "2.0", "id": 999, "result": { "value": 1 } }))
         .await;
@@ -869,6 +724,126 @@ async fn bad_input_gets_errors_and_the_server_keeps_serving() {
     let (status, stderr) = host.finish().await;
     assert_eq!(status, 0, "{stderr}");
     assert_eq!(stderr, "");
+}
+
+#[tokio::test]
+async fn run_code_params_are_checked_member_by_member() {
+    let mut host = Host::start();
+    let run = |extra: Value| {
+        let mut params = json!({ "code": "1", "description": "d" });
+        params
+            .as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        params
+    };
+    for (params, needle) in [
+        (json!({ "description": "d" }), "`code` is required"),
+        (run(json!({ "code": 1 })), "`code` must be a string"),
+        (
+            run(json!({ "description": 2 })),
+            "`description` must be a string",
+        ),
+        (run(json!({ "timeoutMs": 0 })), "timeoutMs"),
+        (run(json!({ "timeoutMs": 600001 })), "timeoutMs"),
+        (
+            run(json!({ "timeoutMs": "soon" })),
+            "`timeoutMs` must be an integer",
+        ),
+        (
+            run(json!({ "timeout": 5 })),
+            "`timeout` is not a known member",
+        ),
+        (json!([1]), "params must be an object"),
+    ] {
+        refused_params(&mut host, "run_code", params, needle).await;
+    }
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn registration_is_all_or_nothing_and_says_which_tool_and_where() {
+    let mut host = Host::start();
+    let tools = |tools: Value| json!({ "tools": tools });
+    let bad_parameters = tools(json!([
+        { "name": "good" },
+        { "name": "bad", "parameters": { "type": "string" } }
+    ]));
+    let error = refused_params(&mut host, "tools/register", bad_parameters, "`bad`").await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("$.tools[1].parameters.type")
+    );
+    assert_eq!(
+        error["data"],
+        json!({ "tool": "bad", "path": "$.tools[1].parameters.type" })
+    );
+    let typo = json!([{ "name": "typo", "parameters": { "type": "object", "properties": { "a": { "type": "strin" } } } }]);
+    let error = refused_params(&mut host, "tools/register", tools(typo), "`typo`").await;
+    assert!(
+        error["message"]
+            .as_str()
+            .unwrap()
+            .contains("$.tools[0].parameters.properties.a")
+    );
+    for (entries, needle) in [
+        (
+            json!([{ "name": "r", "readOnly": "yes" }]),
+            "$.tools[0].readOnly",
+        ),
+        (json!([{ "name": "has space" }]), "$.tools[0].name"),
+    ] {
+        refused_params(&mut host, "tools/register", tools(entries), needle).await;
+    }
+    refused_params(
+        &mut host,
+        "tools/register",
+        json!({}),
+        "`tools` is required",
+    )
+    .await;
+    // Nothing of a refused registration was registered.
+    assert_eq!(
+        host.call("tools/list", json!({})).await,
+        json!({ "tools": [] })
+    );
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn other_methods_name_the_member_in_error() {
+    let mut host = Host::start();
+    for (method, params, needle) in [
+        (
+            "initialize",
+            json!({ "config": { "maxParalel": 2 } }),
+            "config.maxParalel",
+        ),
+        (
+            "initialize",
+            json!({ "config": { "maxParallelSubCalls": 0 } }),
+            "maxParallelSubCalls",
+        ),
+        ("presentation", json!({ "mode": "everything" }), "`mode`"),
+        (
+            "tools/remove",
+            json!({ "names": [1] }),
+            "`names[0]` must be a string",
+        ),
+        (
+            "tools/invoke",
+            json!({ "arguments": {} }),
+            "`name` is required",
+        ),
+    ] {
+        refused_params(&mut host, method, params, needle).await;
+    }
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
 }
 
 #[tokio::test]

@@ -153,18 +153,7 @@ impl TypeScriptRuntime {
             Ok(started) => return Ok(started),
             Err(failed) => failed,
         };
-        let failure = match error {
-            StartError::Syntax(message, position) => StartFailure {
-                kind: FailureKind::Syntax,
-                message,
-                position,
-            },
-            StartError::Sandbox(message) => StartFailure {
-                kind: FailureKind::Runtime,
-                message,
-                position: None,
-            },
-        };
+        let failure = start_failure(error);
         Err(match run {
             Some(mut run) => {
                 let outcome = conclude(&mut run, report, Some(failure)).await;
@@ -219,6 +208,22 @@ impl TypeScriptRuntime {
 
 /// The run's memory, once its sandbox is taken: halted at the deadline.
 type TripSlot = Arc<OnceLock<Arc<Tripwires>>>;
+
+/// How a program that never got going failed.
+fn start_failure(error: StartError) -> StartFailure {
+    match error {
+        StartError::Syntax(message, position) => StartFailure {
+            kind: FailureKind::Syntax,
+            message,
+            position,
+        },
+        StartError::Sandbox(message) => StartFailure {
+            kind: FailureKind::Runtime,
+            message,
+            position: None,
+        },
+    }
+}
 
 /// Completes the grace after the run's deadline or cancellation, halting
 /// its sandbox at the deadline (see `Tripwires::halt`): a loop whose every
