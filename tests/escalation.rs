@@ -169,6 +169,17 @@ async fn an_approved_escalation_grants_its_run_and_only_that_run() {
     );
 
     // The next run is a standard one: none of it carries over.
+    standard_runs_follow(&f).await;
+    assert_eq!(
+        f.seen.escalations.lock().unwrap().len(),
+        1,
+        "only asked once"
+    );
+}
+
+/// What follows an escalated run is standard: escalation-only tools refused,
+/// the standard heap, output cap and deadline bound.
+async fn standard_runs_follow(f: &Fixture) {
     let next = f
         .engine
         .run_code(
@@ -210,11 +221,6 @@ async fn an_approved_escalation_grants_its_run_and_only_that_run() {
     assert!(
         message.contains("up to 60000 with sandboxPermissions"),
         "{message}"
-    );
-    assert_eq!(
-        f.seen.escalations.lock().unwrap().len(),
-        1,
-        "only asked once"
     );
 }
 

@@ -150,6 +150,24 @@ fn stateless_http_refuses_escalations() {
     );
 }
 
+/// Waits (a minute at most, else fails with `why`) until a sandbox thread
+/// of process `pid` runs, or until none does: ten quiet samples in a row,
+/// since a spinning thread is in state R in every one, however loaded the
+/// machine.
+fn until_sandbox(pid: u32, running: bool, why: &str) {
+    let since = std::time::Instant::now();
+    let mut quiet = 0;
+    loop {
+        assert!(since.elapsed() < Duration::from_secs(60), "{why}");
+        let now = sandbox_running(pid);
+        quiet = if now { 0 } else { quiet + 1 };
+        if (running && now) || (!running && quiet == 10) {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(if running { 10 } else { 20 }));
+    }
+}
+
 /// mcp.md, Cancellation: no response is sent for a cancelled request, and
 /// its busy loop is interrupted (its sandbox thread stops running), the
 /// server serving on.
@@ -205,31 +223,13 @@ fn a_cancelled_mcp_request_gets_no_response_and_its_loop_stops() {
             "name": "run_code", "arguments": { "code": code, "description": "d" } } })
     };
     send(run(2, "for (;;) {}"));
-    let spinning = std::time::Instant::now();
-    while !sandbox_running(pid) {
-        assert!(
-            spinning.elapsed() < Duration::from_secs(60),
-            "the loop never ran"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    until_sandbox(pid, true, "the loop never ran");
     send(
         json!({ "jsonrpc": "2.0", "method": "notifications/cancelled",
                  "params": { "requestId": 2, "reason": "the user stopped it" } }),
     );
-    // Liveness only: the loop is interrupted within moments. Ten quiet
-    // samples in a row: a spinning thread is in state R in every one,
-    // however loaded the machine.
-    let stopping = std::time::Instant::now();
-    let mut quiet = 0;
-    while quiet < 10 {
-        assert!(
-            stopping.elapsed() < Duration::from_secs(60),
-            "the cancelled loop still runs"
-        );
-        quiet = if sandbox_running(pid) { 0 } else { quiet + 1 };
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    // Liveness only: the loop is interrupted within moments.
+    until_sandbox(pid, false, "the cancelled loop still runs");
     send(run(3, "return 'still serving'"));
     let after = response(3, &mut seen);
     assert_eq!(

@@ -777,8 +777,9 @@ async fn notifications_cancelled_cancels_the_run_and_its_tool_calls() {
     let _ = client.cancel().await;
 }
 
-#[tokio::test]
-async fn results_map_to_mcp_shapes() {
+/// `size` (read-only, with an output schema, answers `{ n: 3 }`) and
+/// `fail` (fails with "it broke").
+fn size_and_fail() -> Registry {
     let registry = Registry::new();
     registry
         .add(Tool::new(
@@ -793,8 +794,13 @@ async fn results_map_to_mcp_shapes() {
             Err::<Value, _>(ToolError::tool("it broke"))
         }))
         .unwrap();
+    registry
+}
+
+#[tokio::test]
+async fn results_map_to_mcp_shapes() {
     let client = connect(
-        McpServer::new(engine(registry), Mode::Both),
+        McpServer::new(engine(size_and_fail()), Mode::Both),
         ListWatcher(mpsc::unbounded_channel().0),
     )
     .await;

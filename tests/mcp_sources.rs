@@ -174,6 +174,27 @@ async fn real_servers_serve_one_program() {
     servers.shutdown().await;
 }
 
+/// Sub-call `n`'s events of run `run_id`, in order: each kind, with a
+/// progress event's message (which must have nothing else besides).
+fn call_events(events: &[Value], run_id: &str, n: u32) -> Vec<String> {
+    let id = format!("{run_id}:ptc:{n}");
+    let of_call = events.iter().filter(|e| e["id"] == id.as_str());
+    of_call
+        .map(|e| {
+            assert_eq!(e["runId"], run_id, "{e}");
+            match e["event"].as_str().unwrap() {
+                "progress" => {
+                    let mut keys: Vec<&String> = e.as_object().unwrap().keys().collect();
+                    keys.sort();
+                    assert_eq!(keys, ["event", "id", "message", "runId"], "{e}");
+                    format!("progress {}", e["message"].as_str().unwrap())
+                }
+                other => other.to_owned(),
+            }
+        })
+        .collect()
+}
+
 /// contracts §6, Events: what an upstream server says while a call of
 /// its tool runs (its progress for the call, its log lines) reaches a
 /// watched run as `progress` events of that sub-call, between its
@@ -218,25 +239,7 @@ async fn upstream_progress_and_logs_are_progress_events_of_the_sub_call() {
         .iter()
         .map(|e| serde_json::to_value(e).unwrap())
         .collect();
-    let of_call = |n: u32| -> Vec<String> {
-        let id = format!("{}:ptc:{n}", outcome.run_id);
-        events
-            .iter()
-            .filter(|e| e["id"] == id.as_str())
-            .map(|e| {
-                assert_eq!(e["runId"], outcome.run_id.as_ref(), "{e}");
-                match e["event"].as_str().unwrap() {
-                    "progress" => {
-                        let mut keys: Vec<&String> = e.as_object().unwrap().keys().collect();
-                        keys.sort();
-                        assert_eq!(keys, ["event", "id", "message", "runId"], "{e}");
-                        format!("progress {}", e["message"].as_str().unwrap())
-                    }
-                    other => other.to_owned(),
-                }
-            })
-            .collect()
-    };
+    let of_call = |n: u32| call_events(&events, &outcome.run_id, n);
     // `everything` sends its last step right before its answer, and rmcp
     // hands each notification to a task of its own while the answer goes
     // straight to the call: on a loaded machine the answer may be taken

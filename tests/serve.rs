@@ -183,6 +183,21 @@ impl Host {
             .expect("a message that arrived")
     }
 
+    /// The `run/event` params of run `run_id`, each of which must have
+    /// come before `response`.
+    pub(crate) fn events_before(&self, response: &Value, run_id: &str) -> Vec<Value> {
+        let response_at = self.position(response);
+        let events = self.seen.iter().filter(|m| m["method"] == "run/event");
+        events
+            .inspect(|message| {
+                assert_eq!(message["params"]["runId"], run_id);
+                let at = self.position(message);
+                assert!(at < response_at, "{message} after the response");
+            })
+            .map(|message| message["params"].clone())
+            .collect()
+    }
+
     /// Closes ptc's stdin and returns its exit status and stderr.
     pub(crate) async fn finish(mut self) -> (i32, String) {
         drop(self.stdin.take());
@@ -204,6 +219,40 @@ impl Host {
     }
 }
 
+/// The `tools/call` requests of two `lookup` calls of run `run_id`, which
+/// must both be in flight at once.
+async fn two_lookups_in_flight(host: &mut Host, run_id: &str) -> (Value, Value) {
+    let first = host.incoming_request("tools/call").await;
+    let second = host.incoming_request("tools/call").await;
+    for call in [&first, &second] {
+        assert_eq!(call["params"]["runId"], run_id);
+        assert_eq!(call["params"]["name"], "lookup");
+        let id = call["params"]["id"].as_str().unwrap();
+        assert!(id.starts_with(&format!("{run_id}:ptc:")), "{id}");
+    }
+    (first, second)
+}
+
+/// A `lookup` call's key, upper-cased.
+fn upper_key(call: &Value) -> Value {
+    let key = call["params"]["arguments"]["key"].as_str().unwrap();
+    json!(key.to_uppercase())
+}
+
+/// A read-only tool taking a string `key`.
+fn lookup_tool() -> Value {
+    json!({
+        "name": "lookup",
+        "description": "Looks a key up.",
+        "readOnly": true,
+        "parameters": {
+            "type": "object",
+            "properties": { "key": { "type": "string" } },
+            "required": ["key"]
+        }
+    })
+}
+
 fn wait_tool(name: &str) -> Value {
     json!({ "name": name, "description": "Waits for the host.", "readOnly": true })
 }
@@ -222,19 +271,7 @@ async fn a_session_runs_code_against_host_tools() {
     assert_eq!(init["protocolVersion"], 1);
 
     let registered = host
-        .call(
-            "tools/register",
-            json!({ "tools": [{
-                "name": "lookup",
-                "description": "Looks a key up.",
-                "readOnly": true,
-                "parameters": {
-                    "type": "object",
-                    "properties": { "key": { "type": "string" } },
-                    "required": ["key"]
-                }
-            }] }),
-        )
+        .call("tools/register", json!({ "tools": [lookup_tool()] }))
         .await;
     assert_eq!(registered, json!({ "registered": ["lookup"], "count": 1 }));
 
@@ -251,28 +288,9 @@ async fn a_session_runs_code_against_host_tools() {
         )
         .await;
     // Both calls are in flight at once (read-only, parallel).
-    let first = host.incoming_request("tools/call").await;
-    let second = host.incoming_request("tools/call").await;
-    for call in [&first, &second] {
-        assert_eq!(call["params"]["runId"], "r1");
-        assert_eq!(call["params"]["name"], "lookup");
-        assert!(
-            call["params"]["id"]
-                .as_str()
-                .unwrap()
-                .starts_with("r1:ptc:")
-        );
-    }
+    let (first, second) = two_lookups_in_flight(&mut host, "r1").await;
     // Answer in reverse order, one with an image.
-    let upper = |call: &Value| {
-        json!(
-            call["params"]["arguments"]["key"]
-                .as_str()
-                .unwrap()
-                .to_uppercase()
-        )
-    };
-    let (v2, v1) = (upper(&second), upper(&first));
+    let (v2, v1) = (upper_key(&second), upper_key(&first));
     host.reply(
         &second,
         json!({ "value": v2, "content": [{ "type": "image", "data": "AAAA", "mimeType": "image/png" }] }),
@@ -300,36 +318,14 @@ async fn a_session_runs_code_against_host_tools() {
     );
     assert_eq!(result["content"][2]["type"], "image");
 
-    // Every event of the run came before its response.
-    let response_at = host.position(&response);
-    let events: Vec<Value> = host
-        .seen
-        .iter()
-        .filter(|m| m["method"] == "run/event")
-        .map(|m| m["params"].clone())
-        .collect();
+    let events = host.events_before(&response, "r1");
     let kinds: Vec<&str> = events
         .iter()
         .map(|e| e["event"].as_str().unwrap())
         .collect();
-    assert_eq!(
-        kinds.iter().filter(|k| **k == "started").count(),
-        2,
-        "{kinds:?}"
-    );
-    assert_eq!(
-        kinds.iter().filter(|k| **k == "settled").count(),
-        2,
-        "{kinds:?}"
-    );
+    let count = |kind: &str| kinds.iter().filter(|k| **k == kind).count();
+    assert_eq!((count("started"), count("settled")), (2, 2), "{kinds:?}");
     assert!(kinds.contains(&"log"), "{kinds:?}");
-    for message in host.seen.iter().filter(|m| m["method"] == "run/event") {
-        assert_eq!(message["params"]["runId"], "r1");
-        assert!(
-            host.position(message) < response_at,
-            "{message} after the response"
-        );
-    }
     let log = events.iter().find(|e| e["event"] == "log").unwrap();
     assert_eq!(log["text"], "start");
     let started = events.iter().find(|e| e["event"] == "started").unwrap();
@@ -422,15 +418,26 @@ async fn approvals_and_failures_come_from_the_host() {
     assert_eq!(status, 0, "{stderr}");
 }
 
+/// A session with `tools` registered.
+async fn host_with(tools: Value) -> Host {
+    let mut host = Host::start();
+    host.call("tools/register", json!({ "tools": tools })).await;
+    host
+}
+
+/// ptc's `$/cancel` of its `request`, which must come before `response`.
+async fn cancelled_before(host: &mut Host, request: &Value, response: &Value) {
+    let cancel = host
+        .expect("$/cancel of ptc's request", |m| {
+            m["method"] == "$/cancel" && m["params"]["id"] == request["id"]
+        })
+        .await;
+    assert!(host.position(&cancel) < host.position(response));
+}
+
 #[tokio::test]
 async fn cancelling_a_run_abandons_its_calls_first() {
-    let mut host = Host::start();
-    host.call(
-        "tools/register",
-        json!({ "tools": [wait_tool("wait"), { "name": "slow", "timeoutMs": 100 }] }),
-    )
-    .await;
-
+    let mut host = host_with(json!([wait_tool("wait")])).await;
     // `$/cancel` from the host ends the run as cancelled.
     let run = host
         .request(
@@ -441,12 +448,7 @@ async fn cancelling_a_run_abandons_its_calls_first() {
     let call = host.incoming_request("tools/call").await;
     host.notify("$/cancel", json!({ "id": run })).await;
     let response = host.response(run).await;
-    let cancel = host
-        .expect("$/cancel of the tools/call", |m| {
-            m["method"] == "$/cancel" && m["params"]["id"] == call["id"]
-        })
-        .await;
-    assert!(host.position(&cancel) < host.position(&response));
+    cancelled_before(&mut host, &call, &response).await;
     assert_eq!(response["result"]["isError"], true);
     assert_eq!(response["result"]["kind"], "cancelled");
     assert_eq!(
@@ -472,8 +474,13 @@ async fn cancelling_a_run_abandons_its_calls_first() {
         "only the tools/list answer came: {:?}",
         &host.seen[seen..]
     );
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
 
-    // A tool's own timeout abandons the call too; the run goes on.
+#[tokio::test]
+async fn a_tool_timeout_abandons_the_call_and_the_run_goes_on() {
+    let mut host = host_with(json!([{ "name": "slow", "timeoutMs": 100 }])).await;
     let run = host
         .request(
             "run_code",
@@ -485,15 +492,15 @@ async fn cancelling_a_run_abandons_its_calls_first() {
         .await;
     let call = host.incoming_request("tools/call").await;
     let response = host.response(run).await;
-    let cancel = host
-        .expect("$/cancel of the timed-out call", |m| {
-            m["method"] == "$/cancel" && m["params"]["id"] == call["id"]
-        })
-        .await;
-    assert!(host.position(&cancel) < host.position(&response));
+    cancelled_before(&mut host, &call, &response).await;
     assert_eq!(response["result"]["content"][0]["text"], "TOOL_TIMEOUT");
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
 
-    // So does the run's own deadline.
+#[tokio::test]
+async fn the_run_deadline_abandons_the_call_in_flight_first() {
+    let mut host = host_with(json!([wait_tool("wait")])).await;
     let from = host.seen.len();
     let run = host
         .request(
@@ -517,13 +524,13 @@ async fn cancelling_a_run_abandons_its_calls_first() {
             .expect("a $/cancel for the call in flight at the deadline");
         assert!(host.position(&cancel) < host.position(&response));
     }
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
 
-    // A pending approval is abandoned the same way.
-    host.call(
-        "tools/register",
-        json!({ "tools": [{ "name": "asks", "policy": "ask" }] }),
-    )
-    .await;
+#[tokio::test]
+async fn cancelling_a_run_abandons_its_pending_approval_first() {
+    let mut host = host_with(json!([{ "name": "asks", "policy": "ask" }])).await;
     let run = host
         .request(
             "run_code",
@@ -533,37 +540,28 @@ async fn cancelling_a_run_abandons_its_calls_first() {
     let approve = host.incoming_request("tools/approve").await;
     host.notify("$/cancel", json!({ "id": run })).await;
     let response = host.response(run).await;
-    let cancel = host
-        .expect("$/cancel of the approval", |m| {
-            m["method"] == "$/cancel" && m["params"]["id"] == approve["id"]
-        })
-        .await;
-    assert!(host.position(&cancel) < host.position(&response));
+    cancelled_before(&mut host, &approve, &response).await;
     assert_eq!(response["result"]["kind"], "cancelled");
-
-    let listed = host.call("tools/list", json!({})).await;
-    assert_eq!(listed["tools"].as_array().unwrap().len(), 3);
     let (status, stderr) = host.finish().await;
     assert_eq!(status, 0, "{stderr}");
 }
 
-#[tokio::test]
-async fn invoke_presentation_list_and_remove() {
-    let mut host = Host::start();
-    host.call(
-        "tools/register",
-        json!({ "tools": [
-            {
-                "name": "echo",
-                "description": "Echoes.",
-                "inputSchema": { "type": "object", "properties": { "a": { "type": "integer" } } },
-                "annotations": { "readOnlyHint": true }
-            },
-            { "name": "note", "summary": "Short.", "description": "Long." }
-        ] }),
-    )
-    .await;
+/// `echo` (an MCP-spelled read-only tool taking an integer `a`) and `note`.
+fn echo_and_note() -> Value {
+    json!([
+        {
+            "name": "echo",
+            "description": "Echoes.",
+            "inputSchema": { "type": "object", "properties": { "a": { "type": "integer" } } },
+            "annotations": { "readOnlyHint": true }
+        },
+        { "name": "note", "summary": "Short.", "description": "Long." }
+    ])
+}
 
+#[tokio::test]
+async fn tools_list_and_presentation_show_the_registered_tools() {
+    let mut host = host_with(echo_and_note()).await;
     let listed = host.call("tools/list", json!({})).await;
     let tools = listed["tools"].as_array().unwrap();
     assert_eq!(tools.len(), 2);
@@ -593,6 +591,13 @@ async fn invoke_presentation_list_and_remove() {
         json!({ "name": "note", "description": "Short.", "parameters": { "type": "object" } })
     );
 
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn invoke_in_mode_ptc_offers_only_run_code() {
+    let mut host = host_with(echo_and_note()).await;
     // Mode ptc: only run_code exists for the model.
     let refused = host
         .call(
@@ -622,6 +627,13 @@ async fn invoke_presentation_list_and_remove() {
     assert!(ran["runId"].is_string());
     assert_eq!(ran["content"][0]["text"], r#"{"a":2}"#);
 
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn invoke_in_mode_native_calls_the_tools_themselves() {
+    let mut host = host_with(echo_and_note()).await;
     // Mode native: the tools themselves.
     host.call("initialize", json!({ "config": { "mode": "native" } }))
         .await;
@@ -656,6 +668,13 @@ async fn invoke_presentation_list_and_remove() {
             .starts_with("Error: invalid arguments for `echo`")
     );
 
+    let (status, stderr) = host.finish().await;
+    assert_eq!(status, 0, "{stderr}");
+}
+
+#[tokio::test]
+async fn remove_says_whether_every_name_was_registered() {
+    let mut host = host_with(echo_and_note()).await;
     let removed = host
         .call("tools/remove", json!({ "names": ["echo", "ghost"] }))
         .await;
@@ -1061,19 +1080,16 @@ async fn a_hundred_thousand_tools_register_and_go() {
     host.finish().await;
 }
 
-/// Host protocol rules that had no test: an unknown `data.code`, the
-/// default refusal, `tools/invoke` under `ask` and `deny`, log events on the
-/// wire, registration warnings, `$/cancel` for a call a run left behind.
+/// Registration warnings, log events on the wire, and an error whose
+/// `data.code` is no contract code.
 #[tokio::test]
-async fn answers_refusals_and_events_as_the_protocol_says() {
+async fn warnings_logs_and_unknown_error_codes_as_the_protocol_says() {
     let mut host = Host::start();
     let registered = host
         .call(
             "tools/register",
             json!({ "tools": [
                 wait_tool("w"),
-                { "name": "asks", "policy": "ask" },
-                { "name": "never", "policy": "deny" },
                 { "name": "remote", "parameters": { "type": "object", "properties": {
                     "a": { "$ref": "https://example.com/a.json" } } } }
             ] }),
@@ -1114,6 +1130,14 @@ async fn answers_refusals_and_events_as_the_protocol_says() {
         "[warn] careful\nTOOL_ERROR: odd"
     );
 
+    host.finish().await;
+}
+
+/// The default refusal, and `tools/invoke` under `ask` and `deny`.
+#[tokio::test]
+async fn refusals_as_the_protocol_says() {
+    let tools = json!([{ "name": "asks", "policy": "ask" }, { "name": "never", "policy": "deny" }]);
+    let mut host = host_with(tools).await;
     // A refusal without a reason gets the default one.
     let run = host
         .request(
@@ -1150,8 +1174,13 @@ async fn answers_refusals_and_events_as_the_protocol_says() {
         "Error: tool `never` is not allowed"
     );
 
-    // A call still in flight when its run returns gets a $/cancel first.
-    host.call("initialize", json!({})).await;
+    host.finish().await;
+}
+
+/// A call still in flight when its run returns gets a `$/cancel` first.
+#[tokio::test]
+async fn a_call_the_run_left_behind_is_cancelled_first() {
+    let mut host = host_with(json!([wait_tool("w")])).await;
     let run = host
         .request(
             "run_code",
@@ -1253,7 +1282,18 @@ async fn initialize_members_take_effect() {
         text.starts_with("Error: code run failed (memor") && text.ends_with("limit struck."),
         "{text}"
     );
-    // maxParallelSubCalls: 1, so the second read-only call waits for the first.
+    host.finish().await;
+}
+
+/// `maxParallelSubCalls`: 1, so the second read-only call waits for the
+/// first.
+#[tokio::test]
+async fn initialize_max_parallel_sub_calls_takes_effect() {
+    let mut host = Host::start();
+    let config = json!({ "config": { "maxParallelSubCalls": 1 } });
+    host.call("initialize", config).await;
+    host.call("tools/register", json!({ "tools": [wait_tool("w")] }))
+        .await;
     let run = host
         .request("run_code", json!({ "code": "await Promise.all([tools.w({ n: 1 }), tools.w({ n: 2 })]); return 'both'", "description": "d" }))
         .await;
