@@ -5,15 +5,17 @@
 //! the host's and the model's reader, every wording of their mistakes);
 //! `call` (a call, its output, its content blocks and its typed error);
 //! `events` (what a host watches while a run goes) and `outcome` (what a
-//! run answers); `mode` (how the model sees the tools); and
+//! run answers), with `run_facts` (an outcome as MCP's structured content
+//! and its schema); `presentation` (the mode and what the model sees); and
 //! `host_protocol` (every message of `ptc serve`, read or written).
 
 pub(crate) mod call;
 pub(crate) mod events;
 pub(crate) mod host_protocol;
-pub(crate) mod mode;
 pub(crate) mod outcome;
+pub(crate) mod presentation;
 pub(crate) mod run_code;
+pub(crate) mod run_facts;
 
 use serde_json::{Map, Value};
 

@@ -1,14 +1,15 @@
-//! The run_code engine: type-stripped TypeScript in a fresh QuickJS sandbox
-//! with `tools.*` bound to the registry (contracts §6–§7).
+//! The run_code engine (contracts §6–§7): one core for both languages.
 //!
-//! This file is the façade ([`Engine`]); a run is driven by `driver`, made
-//! of a `run` (its sandbox, bridge and sub-calls) and rendered by `report`.
+//! This file is the façade ([`Engine`]): presentations, model-direct calls
+//! and runs. A run is admitted and driven by `driver`, which hands the
+//! program to its language's room (`typescript/`, `python/`); its
+//! sub-calls share one lifecycle (`subcall`) and its outcome is rendered by
+//! `report`.
 
 mod discovery;
 mod driver;
 mod escalation;
 pub(crate) mod events;
-
 pub(crate) mod output;
 mod progress;
 #[cfg(feature = "python")]
@@ -28,12 +29,14 @@ use tokio::sync::Semaphore;
 pub use self::request::{RunError, RunOptions, RunRequest};
 pub use self::typescript::threads::RetiredThreads;
 use crate::contract::call::{Call, ErrorCode, ToolError};
-use crate::contract::mode::Mode;
-pub use crate::contract::outcome::{FailureKind, Invocation, Outcome};
+use crate::contract::outcome::{Invocation, Outcome};
+use crate::contract::presentation::Mode;
+use crate::contract::presentation::Presentation;
 use crate::contract::run_code::Language;
+use crate::contract::run_code::RUN_CODE;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
-use crate::sdk::presentation::{Presentation, RUN_CODE, SdkCache, present};
+use crate::sdk::presentation::{SdkCache, present};
 use crate::tool::context::ProgressSink;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::contract::mode::Mode;
+use crate::contract::presentation::Mode;
 use crate::contract::run_code::Language;
 use crate::engine::{Engine, RunOptions, RunRequest};
 use crate::limits::Limits;

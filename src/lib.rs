@@ -27,47 +27,51 @@
 //! and `sources/`, side by side → `engine/` → `frontends/` (and `fuzz`).
 //! The tests hold this (`tests/layout.rs`: no room reaches back or
 //! sideways, no two modules reach each other round a circle, and every
-//! room is named below). The `ptc` binary (`bin/ptc/`) is a user of the
-//! library like any other.
+//! directory and file of `src/` is named below, a module's `tests` aside).
 //!
 //! - `contract/`: what crosses a wire, each shape once: `run_code`'s
 //!   arguments ([`RunRequest`]), from which the model's schema, the
 //!   model's and the host's readers and their error messages come; a
 //!   `call` and its answer ([`ToolError`], [`ContentBlock`]); the run's
-//!   `events` and its `outcome`; the presentation `mode` and its one rule;
-//!   and the `host_protocol`, both directions: the envelopes and the
-//!   JSON-RPC error, the `params` reader, each of the host's `methods`
-//!   (params read, result written) and ptc's `asks` of the host (each
-//!   answer read).
+//!   `events` and its `outcome`, with the `run_facts` MCP clients get as
+//!   structured content; what the model sees (`presentation`: the
+//!   [`Mode`] and its one rule, the [`Presentation`]); and the
+//!   `host_protocol`, both directions: the envelopes and the JSON-RPC
+//!   error, the `incoming` reader of the host's lines, the `params`
+//!   reader, each of the host's `methods` (params read, result written)
+//!   and ptc's `asks` of the host (each answer read).
 //! - `tool/`: a tool's [`ToolDefinition`] (`definition`), its handler
 //!   (`handler`), what a handler is given (`context`), the one reader of
 //!   tool entries in JSON (`wire`), a registered tool with its compiled
-//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`,
-//!   in the presentation [`Mode`] it is set to), the tool
-//!   sources it expects and why their tools are absent (`availability`),
-//!   and the call pipeline every call goes through (`pipeline`), how calls
-//!   read to a person (`title`: templates, defaults, hostile values), what
-//!   approving is (`approval`: the decision, the request, the answer, the
-//!   [`Approver`]), what a person approving one is shown (`approval_text`)
-//!   and the ceilings on approvals waiting for an answer (`approvals`);
-//!   and finding tools (`search/`: the index of the program's
-//!   `tools.$search`, built once per registry version, each tool's
-//!   analysed `documents` and the `words` they are made of, and the
-//!   `nearest` names an unknown name's message offers).
+//!   schemas (`registered`), the [`Registry`] and its scopes (`registry`),
+//!   the tool sources it expects and why their tools are absent
+//!   (`availability`), and the call pipeline every call goes through
+//!   (`pipeline`), how calls read to a person (`title`: templates,
+//!   defaults, hostile values), what approving is (`approval`: the
+//!   decision, the request, the answer, the [`Approver`]), what a person
+//!   approving one is shown (`approval_text`) and the ceilings on
+//!   approvals waiting for an answer (`approvals`); and finding tools
+//!   (`search/`: the index of the program's `tools.$search`, built once
+//!   per registry version, each tool's analysed `documents` and the
+//!   `words` they are made of, and the `nearest` names an unknown name's
+//!   message offers).
 //! - `schema.rs`: JSON Schema compilation and checking (drafts, what cannot
 //!   be checked becomes a warning), with `cost/`: what checking one value
 //!   may cost, bounded before a schema is accepted (and the `places` a
-//!   schema's subschemas sit). `json.rs`: a JSON value's type in words.
+//!   schema's subschemas sit). `json.rs`: a JSON value's type in words,
+//!   and the `envelope` of a message that cannot be read whole.
 //! - `sdk/`: what the model sees. `presentation` (the tools per mode, cached
 //!   per registry version), `forms` (`run_code`'s description within its
 //!   budget: full, index or namespaces), `templates` (the texts of
 //!   `sdk-templates/`), `describe` (the program's `tools.$describe`), what
 //!   both languages share (`keywords` of a schema, the `refs` graph,
-//!   `naming` types after `$ref`s, `text`), `typescript/`: alias names,
-//!   writing TypeScript text, the renderer (`render/`: objects, arrays,
-//!   `$ref`s, comments, declarations), and rendering many tools in
-//!   parallel, and `python/`: the Python stubs (names and namespaces,
-//!   types, methods, docstrings).
+//!   `naming` types after `$ref`s, `text`); `typescript/`: `aliases`
+//!   (names that clash with none of TypeScript's own, `lib-names.txt`),
+//!   `writing` TypeScript text, the renderer (`render/`: `objects`,
+//!   `arrays`, `references` for `$ref`s, `docs` comments and
+//!   `declarations`), server `groups` and rendering many tools in
+//!   `parallel`; and `python/`: the Python stubs (`names` and namespaces,
+//!   `types`, `methods`, `docs`trings).
 //! - `limits.rs`: [`Limits`], and the one table of the limits hosts and
 //!   users set: each one's config key, range and command-line flag, from
 //!   which validation, `initialize`'s config and the binary's flags come;
@@ -84,18 +88,19 @@
 //!   (`setup`); what both languages' sub-calls share (`subcall`: ids,
 //!   images), the sub-call `scheduler`, `progress` for a limit's failure
 //!   text, `output` (the console capture and cap), where `events` go
-//!   (the [`EventSink`]), the bounds of
-//!   program-side `discovery`, and `run_ids`. Then a room per language,
-//!   neither importing the other:
-//!   - `typescript/`: `strip` (TypeScript to a script), the `sandbox` (heap,
-//!     interrupts), `guards` for QuickJS's unpolled loops, `intrinsics`,
-//!     the sandbox `threads` and `warm` sandboxes, `run/` (one run's state
-//!     and step loop, with its `bridge` to the program, sub-call
-//!     `dispatch`, `discovery`, `timers`, unhandled `rejections` and error
-//!     `describe`-ing), `convert` and `text` (values and text out of
-//!     QuickJS), and what places and explains a failure (`position`,
-//!     `excerpt`, `hint`, `returned`); the JavaScript the runs evaluate in
-//!     `js/`.
+//!   (the [`EventSink`]), the bounds of program-side `discovery`, and
+//!   `run_ids`. Then a room per language, neither importing the other:
+//!   - `typescript/`: `strip` (TypeScript to a script, with its own lexer,
+//!     `scan`), the `sandbox` (heap, interrupts), `guards` for QuickJS's
+//!     unpolled loops, `intrinsics`, the sandbox `threads` and `warm`
+//!     sandboxes, `run/` (one run's state and step loop, with its `bridge`
+//!     to the program, sub-call `dispatch`, `discovery`, `timers`,
+//!     unhandled `rejections` and error `describe`-ing), `convert` and
+//!     `text` (values and text out of QuickJS), and what places and
+//!     explains a failure (`position`, `excerpt`, `hint`, `returned`); the
+//!     JavaScript the runs evaluate in `js/`: the `prelude`, the console's
+//!     `inspect`, the `interruptible` paths of guarded built-ins, and the
+//!     `render`ing of a value for the model.
 //!   - `python/`: Python programs on Monty's `workers`: the run's host side
 //!     (in `python.rs`), `convert`-ing values, `discovery` and the `lines`
 //!     that call a tool.
@@ -104,11 +109,13 @@
 //!   sources ([`McpServers::start`], [`connect`]): their `config`, one
 //!   `connection`, a `server`'s supervision (the first start in the
 //!   background, restarts, the registry kept in step, calls), and the
-//!   mapping of their `tools` and call `results`, and `elicit/`, an
-//!   upstream server's elicitation forwarded to ptc's own client (its
-//!   `form` escaped and marked as the server's). A connection tells its
-//!   server of changed tools through `listing`'s `ListChanged`, so
-//!   `connection` does not reach back into `server`.
+//!   mapping of their `tools` and call `results`, an upstream server's
+//!   `notes` during a call (progress and logs, each to its own call), the
+//!   MCP client a run calls on behalf of (`caller`), and `elicit/`, an
+//!   upstream server's elicitation forwarded to that client (its `form`
+//!   escaped and marked as the server's). A connection tells its server of
+//!   changed tools through `listing`'s `ListChanged`, so `connection` does
+//!   not reach back into `server`.
 //! - `transport/`: MCP over pipes, bounded: the `line_reader` every door
 //!   that reads lines reads through (`ptc serve` too), the `lines` every
 //!   MCP message crosses (measured before it is parsed, answered when it
@@ -120,9 +127,16 @@
 //!   `peer` requests; the `session` and its methods; the `host_tool` and
 //!   the `approver`); `mcp/`, ptc as an MCP server (its rmcp `handler`, the
 //!   `mapping` of tools and results, sub-call `progress`, `approval`
-//!   through elicitation, and the streamable `http` transport).
+//!   through elicitation, and the streamable `http` transport: its own
+//!   accept loop with a connection ceiling, `conns`, and the MCP
+//!   `sessions` with a ceiling and an idle expiry).
 //! - `fuzz.rs`: the entry points of the fuzz targets (`fuzz/`), replayed by
 //!   the tests.
+//! - `bin/ptc/`: the `ptc` binary, a user of the library like any other:
+//!   `main` (the commands), the `tools` its flags name, its `limits`
+//!   flags, `mcp` (`ptc mcp`), what it prints (`present`), the `terminal`
+//!   side of `ptc run` (prompts, progress) and how the library's
+//!   `warnings` read on stderr.
 //!
 //! # Limits
 //!
@@ -181,18 +195,20 @@ mod transport;
 pub use contract::call::{Call, ContentBlock, ErrorCode, ToolError, ToolOutput, ToolResult};
 pub use contract::events::LogLevel;
 pub use contract::events::{Carried, RunEvent, RunEventKind};
-pub use contract::mode::Mode;
+pub use contract::outcome::{FailureKind, Invocation, Outcome};
+pub use contract::presentation::Mode;
+pub use contract::presentation::{Presentation, PresentedTool};
+pub use contract::run_code::RUN_CODE;
 pub use contract::run_code::{Language, RunRequest, SandboxPermissions};
 pub use deadline::{Deadline, DeadlineError, MAX_DEADLINE_MS};
 pub use engine::events::EventSink;
 pub use engine::typescript::strip::SyntaxError;
-pub use engine::{Engine, FailureKind, Invocation, Outcome, RetiredThreads, RunError, RunOptions};
+pub use engine::{Engine, RetiredThreads, RunError, RunOptions};
 pub use frontends::mcp::{
     McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
 };
 pub use frontends::serve::serve;
 pub use limits::{ConfigError, Limits};
-pub use sdk::presentation::{Presentation, PresentedTool, RUN_CODE};
 pub use sdk::{
     SdkOptions, render_declarations, render_python, run_code_description, run_code_parameters,
     schema_to_typescript,

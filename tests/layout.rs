@@ -1,6 +1,6 @@
 //! `src/lib.rs`'s `# Layout` is the map a newcomer reads first: every
-//! directory of `src/` and every top-level file is named in it, so a room
-//! added without a word there fails here.
+//! directory and file of `src/` is named in it, so a room added without a
+//! word there fails here.
 
 use std::path::Path;
 
@@ -20,24 +20,24 @@ fn layout() -> String {
     docs[start..end].to_owned()
 }
 
-/// Every directory under `dir`, recursively.
-fn directories(dir: &Path, into: &mut Vec<std::path::PathBuf>) {
+/// Every directory and file under `dir`, recursively.
+fn rooms(dir: &Path, into: &mut Vec<std::path::PathBuf>) {
     for entry in std::fs::read_dir(dir).unwrap() {
         let path = entry.unwrap().path();
+        into.push(path.clone());
         if path.is_dir() {
-            into.push(path.clone());
-            directories(&path, into);
+            rooms(&path, into);
         }
     }
 }
 
-/// Whether the layout names a room: `name`, `name.rs`, or a path from it
-/// (`name/`, `bin/ptc/`).
+/// Whether the layout names a room: `name`, `name.rs` (or `.js`, `.txt`),
+/// or a path from it (`name/`, `bin/ptc/`).
 fn named(layout: &str, name: &str) -> bool {
     [
         format!("`{name}`"),
         format!("`{name}/"),
-        format!("`{name}.rs`"),
+        format!("`{name}."),
     ]
     .iter()
     .any(|spelled| layout.contains(spelled.as_str()))
@@ -47,16 +47,14 @@ fn named(layout: &str, name: &str) -> bool {
 fn the_layout_names_every_room_of_src() {
     let layout = layout();
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut rooms = Vec::new();
-    directories(&src, &mut rooms);
-    for file in std::fs::read_dir(&src).unwrap() {
-        let path = file.unwrap().path();
-        if path.extension().is_some_and(|e| e == "rs") && !path.ends_with("lib.rs") {
-            rooms.push(path);
-        }
-    }
+    let mut all = Vec::new();
+    rooms(&src, &mut all);
+    // A module's unit tests are its own; the crate root is the layout.
+    let rooms = all.iter().filter(|room| {
+        let stem = room.file_stem().unwrap();
+        stem != "tests" && !room.ends_with("lib.rs")
+    });
     let unnamed: Vec<String> = rooms
-        .iter()
         .filter(|room| {
             let stem = room.file_stem().unwrap().to_string_lossy();
             !named(&layout, &stem)

@@ -3,19 +3,22 @@
 //! the host asks and how ptc reads it, what ptc answers, and what ptc asks
 //! the host and how it reads the answer.
 //!
-//! Its rooms: this file, the envelopes (a response, an error, a request, a
-//! notification) and the JSON-RPC error either side sends; `params` (a
-//! request's params, read member by member so each mistake is named);
-//! `methods` (each of the host's methods: its params read, its result
-//! written); `asks` (ptc's requests to the host: a call of a host tool, an
-//! approval, a cancellation, each with the reading of its answer). Run
-//! events and outcomes are the contract's own types ([`RunEvent`](crate::RunEvent),
-//! [`Outcome`](crate::Outcome)). The contract sits below the tools, so a
-//! shape that holds a tool's type (a definition, a registration's
-//! warning, an escalation's grant) takes it as a parameter: the shape is
-//! fixed here, the type is the tool's.
+//! Its rooms: this file, the envelopes ptc writes (a response, an error, a
+//! request, a notification, each params type naming its [`Method`]) and
+//! the JSON-RPC error either side sends; `incoming` (what a line from the
+//! host is: a request, a notification, an answer, or an error to answer);
+//! `params` (a request's params, read member by member so each mistake is
+//! named); `methods` (each of the host's methods: its params read, its
+//! result written); `asks` (ptc's requests to the host: a call of a host
+//! tool, an approval, a cancellation, each with the reading of its
+//! answer). Run events and outcomes are the contract's own types
+//! ([`RunEvent`](crate::RunEvent), [`Outcome`](crate::Outcome)). The
+//! contract sits below the tools, so the two shapes that hold a tool's
+//! type (`tools/list`'s definitions, an escalation's grant) take it as a
+//! parameter: the shape is fixed here, the type is the tool's.
 
 pub(crate) mod asks;
+pub(crate) mod incoming;
 pub(crate) mod methods;
 pub(crate) mod params;
 
@@ -31,6 +34,26 @@ const INVALID_PARAMS: i64 = -32602;
 
 /// Every message's `jsonrpc`.
 const VERSION: &str = "2.0";
+
+/// A message's params whose type says which method it is.
+pub(crate) trait Method {
+    /// The method's name on the wire.
+    const NAME: &'static str;
+}
+
+impl<T: Method> Method for &T {
+    const NAME: &'static str = T::NAME;
+}
+
+/// A run's events are `run/event` notifications.
+impl Method for crate::contract::events::RunEvent {
+    const NAME: &'static str = "run/event";
+}
+
+/// A result or params as the JSON they are written as.
+pub(crate) fn to_json(shape: impl Serialize) -> Value {
+    serde_json::to_value(shape).expect("a protocol shape serializes as JSON")
+}
 
 /// A response to the host's request `id`.
 #[derive(Serialize)]
@@ -82,39 +105,41 @@ impl<'a> ErrorResponse<'a> {
     }
 }
 
-/// ptc's own request to the host (`tools/call`, `tools/approve`).
+/// ptc's own request to the host (`tools/call`, `tools/approve`): its
+/// params name the method.
 #[derive(Serialize)]
-pub(crate) struct Request<'a, P: Serialize> {
+pub(crate) struct Request<P: Serialize> {
     jsonrpc: &'static str,
     id: u64,
-    method: &'a str,
+    method: &'static str,
     params: P,
 }
 
-impl<'a, P: Serialize> Request<'a, P> {
-    pub(crate) fn new(id: u64, method: &'a str, params: P) -> Self {
+impl<P: Serialize + Method> Request<P> {
+    pub(crate) fn new(id: u64, params: P) -> Self {
         Self {
             jsonrpc: VERSION,
             id,
-            method,
+            method: P::NAME,
             params,
         }
     }
 }
 
-/// ptc's notification to the host (`run/event`, `$/cancel`).
+/// ptc's notification to the host (`run/event`, `$/cancel`): its params
+/// name the method.
 #[derive(Serialize)]
-pub(crate) struct Notification<'a, P: Serialize> {
+pub(crate) struct Notification<P: Serialize> {
     jsonrpc: &'static str,
-    method: &'a str,
+    method: &'static str,
     params: P,
 }
 
-impl<'a, P: Serialize> Notification<'a, P> {
-    pub(crate) fn new(method: &'a str, params: P) -> Self {
+impl<P: Serialize + Method> Notification<P> {
+    pub(crate) fn new(params: P) -> Self {
         Self {
             jsonrpc: VERSION,
-            method,
+            method: P::NAME,
             params,
         }
     }

@@ -9,7 +9,7 @@
 //! and a run's `run/event` and `$/cancel` lines, queued while it runs, are
 //! written before its response, queued after it ends.
 //!
-//! Every message's shape, and the reading of every message the host sends,
+//! Every message's shape, and the reading of every line the host sends,
 //! is the contract's (`contract/host_protocol/`); these rooms act on them:
 //! `outbox` (everything ptc writes, through one writer task), `errors`
 //! (where in `tools/register`'s params an entry failed), `peer` (ptc's own

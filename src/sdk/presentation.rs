@@ -3,41 +3,14 @@
 
 use std::sync::{Arc, Mutex, PoisonError};
 
-use serde::Serialize;
-use serde_json::Value;
-
 use super::forms::run_code_text;
 use super::typescript::{ASKS_NOTE, ESCALATION_NOTE};
 use super::{SdkOptions, render_in, run_code_parameters};
-use crate::contract::mode::Mode;
+use crate::contract::presentation::{Mode, Presentation, PresentedTool};
 use crate::contract::run_code::Language;
 use crate::tool::definition::{Policy, ToolDefinition};
 
-pub use crate::contract::run_code::RUN_CODE;
-
-/// A tool as the model sees it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct PresentedTool {
-    /// The tool's name.
-    pub name: String,
-    /// The advertised description (summary over description).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub description: Option<String>,
-    /// The argument schema.
-    pub parameters: Value,
-}
-
-/// What the model sees: tool schemas in order, and the SDK block.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[non_exhaustive]
-pub struct Presentation {
-    /// `native`: the visible tools; `ptc`: only `run_code`; `both`: the tools, then `run_code`.
-    pub tools: Vec<PresentedTool>,
-    /// The SDK of the visible tools (also inside `run_code`'s description):
-    /// TypeScript declarations, or Python stubs when `run_code` speaks Python.
-    pub sdk: Arc<str>,
-}
+use crate::contract::run_code::RUN_CODE;
 
 /// Identifies a set of definitions: the registry's generation (bumped on
 /// every change) and which of its tools are visible, in order.

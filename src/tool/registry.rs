@@ -5,7 +5,7 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use crate::contract::mode::Mode;
+use crate::contract::presentation::Mode;
 use indexmap::IndexMap;
 
 use super::approval::{Approver, Decision, Denial};

@@ -1,12 +1,13 @@
 //! ptc's requests to the host (host-protocol.md, "Requests from ptc"): a
 //! call of a tool the host registered, an approval of an `ask` call or an
 //! escalation, and the cancellation of a request ptc stopped waiting for;
-//! each with the reading of the host's answer.
+//! each with the reading of the host's answer. `$/cancel` goes both ways:
+//! the host cancels its own requests with the same shape.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::RpcError;
+use super::{Method, RpcError};
 use crate::contract::call::{ContentBlock, ErrorCode, ToolError, ToolOutput};
 use crate::json::json_type;
 
@@ -22,13 +23,21 @@ pub(crate) struct CallParams<'a> {
     pub(crate) arguments: Value,
 }
 
+impl Method for CallParams<'_> {
+    const NAME: &'static str = "tools/call";
+}
+
 /// `tools/approve`'s params for a call whose policy is `ask`.
 #[derive(Serialize)]
 pub(crate) struct ApproveCall<'a> {
     #[serde(flatten)]
-    pub(crate) call: CallParams<'a>,
-    pub(crate) title: String,
-    pub(crate) kind: &'static str,
+    call: CallParams<'a>,
+    title: String,
+    kind: &'static str,
+}
+
+impl Method for ApproveCall<'_> {
+    const NAME: &'static str = "tools/approve";
 }
 
 impl<'a> ApproveCall<'a> {
@@ -45,18 +54,57 @@ impl<'a> ApproveCall<'a> {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct ApproveEscalation<'a, G: Serialize> {
-    pub(crate) run_id: &'a str,
-    pub(crate) kind: &'static str,
-    pub(crate) code: &'a str,
-    pub(crate) description: &'a str,
-    pub(crate) justification: &'a str,
-    pub(crate) grant: &'a G,
+    run_id: &'a str,
+    kind: &'static str,
+    code: &'a str,
+    description: &'a str,
+    justification: &'a str,
+    /// What the run would be granted (the approval's type, its shape its
+    /// serialization).
+    grant: &'a G,
 }
 
-/// `$/cancel`'s params: ptc no longer waits for its request `id`.
-#[derive(Serialize)]
-pub(crate) struct Cancel {
-    pub(crate) id: u64,
+impl<G: Serialize> Method for ApproveEscalation<'_, G> {
+    const NAME: &'static str = "tools/approve";
+}
+
+impl<'a, G: Serialize> ApproveEscalation<'a, G> {
+    /// Run `run_id`'s escalation: its program, what it does, why it needs
+    /// more, and the grant.
+    pub(crate) fn new(
+        run_id: &'a str,
+        code: &'a str,
+        description: &'a str,
+        justification: &'a str,
+        grant: &'a G,
+    ) -> Self {
+        Self {
+            run_id,
+            kind: "escalation",
+            code,
+            description,
+            justification,
+            grant,
+        }
+    }
+}
+
+/// `$/cancel`'s params: the sender no longer waits for its request `id`
+/// (ptc's ids are numbers; the host's, any JSON-RPC id).
+#[derive(Serialize, Deserialize)]
+pub(crate) struct Cancel<I = u64> {
+    pub(crate) id: I,
+}
+
+impl<I> Method for Cancel<I> {
+    const NAME: &'static str = "$/cancel";
+}
+
+impl Cancel<Value> {
+    /// The host's `$/cancel` params, when they name a request.
+    pub(crate) fn read(params: Value) -> Option<Self> {
+        serde_json::from_value(params).ok()
+    }
 }
 
 /// The host's answer to `tools/call` for tool `name`, as the call's result:

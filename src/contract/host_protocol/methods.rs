@@ -1,16 +1,25 @@
-//! The host's methods (host-protocol.md, Methods): the params of each as
-//! ptc reads them (member by member, each mistake named) and the result ptc
-//! writes. `run_code`'s params are [`RunRequest`](crate::RunRequest)'s
-//! (`contract/run_code.rs`), its result the run's [`Outcome`](crate::Outcome).
+//! The host's methods (host-protocol.md, Methods), one section each: its
+//! name, its params as ptc reads them (member by member, each mistake
+//! named) and the result ptc writes. `run_code`'s params are
+//! [`RunRequest`](crate::RunRequest)'s (`contract/run_code.rs`), its
+//! result the run's [`Outcome`](crate::Outcome); `presentation`'s result
+//! is the [`Presentation`](crate::Presentation).
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use super::RpcError;
 use super::params::Params;
-use crate::contract::mode::Mode;
+use super::{Method, RpcError};
+use crate::contract::call::{ContentBlock, ToolError};
+use crate::contract::outcome::Invocation;
+use crate::contract::presentation::Mode;
 use crate::contract::run_code::Language;
 use crate::limits::{Limits, SETTINGS};
+
+/// The protocol version `initialize` reports.
+pub(crate) const PROTOCOL_VERSION: u64 = 1;
+
+// ------------------------------------------------------------- initialize
 
 /// `initialize`'s params: the session's mode, language and limits (its
 /// `config`), and the protocol version the host speaks (read, not kept).
@@ -19,6 +28,10 @@ pub(crate) struct Initialize {
     pub(crate) language: Language,
     /// Set, not yet checked against each other: the engine checks them.
     pub(crate) limits: Limits,
+}
+
+impl Method for Initialize {
+    const NAME: &'static str = "initialize";
 }
 
 impl Initialize {
@@ -33,7 +46,7 @@ impl Initialize {
         let config = params.optional_object("config")?;
         params.optional_u64("protocolVersion")?;
         params.reject_unknown()?;
-        let mut config = Params::new("initialize", config.unwrap_or_default()).within("config");
+        let mut config = Params::new(Self::NAME, config.unwrap_or_default()).within("config");
         let mode = config.optional_mode("mode")?.unwrap_or_default();
         let language = config.optional_language("language")?.unwrap_or_default();
         let mut limits = Limits::default();
@@ -49,12 +62,49 @@ impl Initialize {
             limits,
         })
     }
+
+    /// The limits were refused together (`why`, the engine's words).
+    pub(crate) fn refused_limits(why: impl std::fmt::Display) -> RpcError {
+        Params::new(Self::NAME, Default::default()).invalid(format_args!("config: {why}"))
+    }
+
+    /// The language cannot run here (`why`).
+    pub(crate) fn unavailable_language(why: &str) -> RpcError {
+        let what = format_args!("config.language is \"python\", but {why}");
+        Params::new(Self::NAME, Default::default()).invalid(what)
+    }
 }
+
+/// `initialize`'s result: who answers, and in which protocol version.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Initialized {
+    name: &'static str,
+    version: &'static str,
+    protocol_version: u64,
+}
+
+impl Initialized {
+    /// This ptc.
+    pub(crate) fn ptc() -> Self {
+        Self {
+            name: "ptc",
+            version: env!("CARGO_PKG_VERSION"),
+            protocol_version: PROTOCOL_VERSION,
+        }
+    }
+}
+
+// --------------------------------------------------------- tools/register
 
 /// `tools/register`'s params: the tool entries, each read by the tools'
 /// one reader of entries (`tool/wire.rs`).
 pub(crate) struct Register {
     pub(crate) tools: Vec<Value>,
+}
+
+impl Method for Register {
+    const NAME: &'static str = "tools/register";
 }
 
 impl Register {
@@ -65,9 +115,25 @@ impl Register {
     }
 }
 
+/// `tools/register`'s result: the names registered, the registry's size,
+/// and what could not be checked (left out when nothing).
+#[derive(Serialize)]
+pub(crate) struct Registered {
+    pub(crate) registered: Vec<String>,
+    pub(crate) count: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) warnings: Vec<String>,
+}
+
+// ----------------------------------------------------------- tools/remove
+
 /// `tools/remove`'s params: the names to remove.
 pub(crate) struct Remove {
     pub(crate) names: Vec<String>,
+}
+
+impl Method for Remove {
+    const NAME: &'static str = "tools/remove";
 }
 
 impl Remove {
@@ -78,8 +144,20 @@ impl Remove {
     }
 }
 
+/// `tools/remove`'s result: whether every name was registered.
+#[derive(Serialize)]
+pub(crate) struct Removed {
+    pub(crate) removed: bool,
+}
+
+// ------------------------------------------------------------- tools/list
+
 /// `tools/list`'s params: none.
 pub(crate) struct List;
+
+impl Method for List {
+    const NAME: &'static str = "tools/list";
+}
 
 impl List {
     pub(crate) fn read(params: Params) -> Result<Self, RpcError> {
@@ -88,10 +166,23 @@ impl List {
     }
 }
 
+/// `tools/list`'s result: the visible definitions, in registration order
+/// (a definition is the tool's type, its shape its serialization).
+#[derive(Serialize)]
+pub(crate) struct Listed<D: Serialize> {
+    pub(crate) tools: Vec<D>,
+}
+
+// ----------------------------------------------------------- presentation
+
 /// `presentation`'s params: the mode to present in (the session's when
 /// absent). Its result is the presentation itself.
 pub(crate) struct Present {
     pub(crate) mode: Option<Mode>,
+}
+
+impl Method for Present {
+    const NAME: &'static str = "presentation";
 }
 
 impl Present {
@@ -102,12 +193,28 @@ impl Present {
     }
 }
 
+// --------------------------------------------------------------- run_code
+
+/// `run_code`: its params are [`RunRequest`](crate::RunRequest)'s, its
+/// result the run's outcome (with [`WithDropped`]).
+pub(crate) struct RunCode;
+
+impl Method for RunCode {
+    const NAME: &'static str = crate::contract::run_code::RUN_CODE;
+}
+
+// ----------------------------------------------------------- tools/invoke
+
 /// `tools/invoke`'s params: a call as the model made it (`arguments`
 /// default to `{}`; `id`, when absent, is made by the session).
 pub(crate) struct Invoke {
     pub(crate) name: String,
     pub(crate) arguments: Value,
     pub(crate) id: Option<String>,
+}
+
+impl Method for Invoke {
+    const NAME: &'static str = "tools/invoke";
 }
 
 impl Invoke {
@@ -124,52 +231,41 @@ impl Invoke {
     }
 }
 
-/// `initialize`'s result: who answers, and in which protocol version.
+/// `tools/invoke`'s result for a tool: its content, and its value or its
+/// error. A `run_code` call answers with the run's outcome instead.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Initialized {
-    pub(crate) name: &'static str,
-    pub(crate) version: &'static str,
-    pub(crate) protocol_version: u64,
-}
-
-/// `tools/register`'s result: the names registered, the registry's size,
-/// and what could not be checked (left out when nothing).
-#[derive(Serialize)]
-pub(crate) struct Registered<W: Serialize> {
-    pub(crate) registered: Vec<String>,
-    pub(crate) count: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub(crate) warnings: Vec<W>,
-}
-
-/// `tools/remove`'s result: whether every name was registered.
-#[derive(Serialize)]
-pub(crate) struct Removed {
-    pub(crate) removed: bool,
-}
-
-/// `tools/list`'s result: the visible definitions, in registration order.
-#[derive(Serialize)]
-pub(crate) struct Listed<D: Serialize> {
-    pub(crate) tools: Vec<D>,
-}
-
-/// `tools/invoke`'s result for a tool (a `run_code` call answers with the
-/// run's outcome): its content, and its value or its error.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub(crate) struct Invoked<'a, C: Serialize, E: Serialize> {
-    pub(crate) is_error: bool,
-    pub(crate) content: Vec<C>,
+pub(crate) struct Invoked<'a> {
+    is_error: bool,
+    content: Vec<ContentBlock>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) value: Option<&'a Value>,
+    value: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) error: Option<&'a E>,
+    error: Option<&'a ToolError>,
 }
 
-/// A result of a request that carried run events, with how many of them
-/// the host's backlog had no room for (left out when none).
+impl Invoked<'_> {
+    /// The result answering `invocation`, as JSON.
+    pub(crate) fn of(invocation: &Invocation) -> Value {
+        let (value, error) = match invocation {
+            Invocation::Run(outcome) => return super::to_json(outcome),
+            Invocation::Tool(Ok(output)) => (Some(&output.value), None),
+            Invocation::Tool(Err(error)) => (None, Some(error)),
+        };
+        super::to_json(Invoked {
+            is_error: error.is_some(),
+            content: invocation.content(),
+            value,
+            error,
+        })
+    }
+}
+
+// ------------------------------------------------------ results with events
+
+/// A result of a request that carried run events (`run_code`,
+/// `tools/invoke`), with how many of them the host's backlog had no room
+/// for (left out when none).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct WithDropped<R: Serialize> {

@@ -5,7 +5,7 @@ use std::fmt::Display;
 use serde_json::{Map, Value};
 
 use super::RpcError;
-use crate::contract::mode::Mode;
+use crate::contract::presentation::Mode;
 use crate::contract::run_code::Language;
 use crate::json::json_type;
 
@@ -23,6 +23,18 @@ impl Params {
             method: method.to_owned(),
             prefix: String::new(),
             members,
+        }
+    }
+
+    /// A request's params as they came: an object, or `null` for none.
+    pub(crate) fn from_value(method: &str, params: Value) -> Result<Self, RpcError> {
+        match params {
+            Value::Object(members) => Ok(Self::new(method, members)),
+            Value::Null => Ok(Self::new(method, Map::new())),
+            other => Err(Self::new(method, Map::new()).invalid(format_args!(
+                "params must be an object, got {}",
+                json_type(&other)
+            ))),
         }
     }
 

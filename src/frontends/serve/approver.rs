@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::host_tool::call_params;
 use super::peer::Peer;
+use crate::contract::host_protocol::Method;
 use crate::contract::host_protocol::asks::{ApproveCall, ApproveEscalation, approval_answer};
 use crate::tool::approval::{Approval, ApprovalRequest, Approver, Denial, EscalationRequest};
 use crate::tool::context::ToolContext;
@@ -36,14 +37,13 @@ impl Approver for HostApprover {
     fn escalate(&self, request: EscalationRequest) -> BoxFuture<Approval> {
         let peer = Arc::clone(&self.peer);
         Box::pin(async move {
-            let params = ApproveEscalation {
-                run_id: &request.run_id,
-                kind: "escalation",
-                code: &request.code,
-                description: &request.description,
-                justification: &request.justification,
-                grant: &request.grant,
-            };
+            let params = ApproveEscalation::new(
+                &request.run_id,
+                &request.code,
+                &request.description,
+                &request.justification,
+                &request.grant,
+            );
             let refusal = "the host refused the escalation".to_owned();
             ask_host(&peer, params, &request.context, "the escalation", refusal).await
         })
@@ -55,13 +55,13 @@ impl Approver for HostApprover {
 /// refuses, by default with `refusal`).
 async fn ask_host(
     peer: &Arc<Peer>,
-    params: impl Serialize,
+    params: impl Serialize + Method,
     context: &ToolContext,
     what: &str,
     refusal: String,
 ) -> Approval {
     let refused = |reason: String| Approval::Refused(Denial::new(reason));
-    let mut pending = peer.request("tools/approve", params);
+    let mut pending = peer.request(params);
     let reply = tokio::select! {
         biased;
         _ = context.cancellation().cancelled() => {

@@ -36,7 +36,7 @@ impl ToolHandler for HostTool {
         let name = self.name.clone();
         let peer = Arc::clone(&self.peer);
         Box::pin(async move {
-            let mut pending = peer.request("tools/call", call_params(&cx, &name, arguments));
+            let mut pending = peer.request(call_params(&cx, &name, arguments));
             let reply = tokio::select! {
                 biased;
                 _ = cx.cancellation().cancelled() => {

@@ -14,7 +14,7 @@ use tokio_util::sync::CancellationToken;
 
 use crate::contract::events::RunEvent;
 use crate::contract::host_protocol::methods::WithDropped;
-use crate::contract::host_protocol::{Notification, Response, RpcError};
+use crate::contract::host_protocol::{Method, Notification, Response, RpcError};
 
 /// What the writer task receives.
 pub(super) enum Outgoing {
@@ -92,12 +92,12 @@ impl Outbox {
         if self.backlog.load(Ordering::Acquire) > EVENT_BACKLOG {
             return false;
         }
-        self.notify("run/event", event);
+        self.notify(event);
         true
     }
 
-    pub(super) fn notify(&self, method: &str, params: impl Serialize) {
-        self.send(&Notification::new(method, params));
+    pub(super) fn notify(&self, params: impl Serialize + Method) {
+        self.send(&Notification::new(params));
     }
 
     pub(super) fn respond(&self, id: &Value, result: impl Serialize) {

@@ -12,7 +12,7 @@ use tokio::sync::oneshot;
 use super::lock;
 use super::outbox::Outbox;
 use crate::contract::host_protocol::asks::Cancel;
-use crate::contract::host_protocol::{Request, RpcError};
+use crate::contract::host_protocol::{Method, Request, RpcError};
 
 /// ptc's requests to the host and their pending answers.
 pub(super) struct Peer {
@@ -23,15 +23,11 @@ pub(super) struct Peer {
 
 impl Peer {
     /// Sends a request; the answer arrives through the returned handle.
-    pub(super) fn request(
-        self: &Arc<Self>,
-        method: &str,
-        params: impl Serialize,
-    ) -> PendingRequest {
+    pub(super) fn request(self: &Arc<Self>, params: impl Serialize + Method) -> PendingRequest {
         let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
         let (answer, answered) = oneshot::channel();
         lock(&self.pending).insert(id, answer);
-        self.outbox.send(&Request::new(id, method, params));
+        self.outbox.send(&Request::new(id, params));
         PendingRequest {
             peer: Arc::clone(self),
             id,
@@ -68,7 +64,7 @@ impl PendingRequest {
 impl Drop for PendingRequest {
     fn drop(&mut self) {
         if lock(&self.peer.pending).remove(&self.id).is_some() {
-            self.peer.outbox.notify("$/cancel", Cancel { id: self.id });
+            self.peer.outbox.notify(Cancel { id: self.id });
         }
     }
 }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -18,42 +18,22 @@ use super::outbox::{Outbox, with_dropped};
 use super::peer::Peer;
 use crate::contract::call::Call;
 use crate::contract::events::RunEvent;
+use crate::contract::host_protocol::asks::Cancel;
+use crate::contract::host_protocol::incoming::Incoming;
 use crate::contract::host_protocol::methods::{
     Initialize, Initialized, Invoke, Invoked, List, Listed, Present, Register, Registered, Remove,
-    Removed,
+    Removed, RunCode,
 };
 use crate::contract::host_protocol::params::Params;
-use crate::contract::host_protocol::{INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, RpcError};
-use crate::engine::{Engine, Invocation, RunOptions, RunRequest};
+use crate::contract::host_protocol::{
+    INVALID_REQUEST, METHOD_NOT_FOUND, Method, PARSE_ERROR, RpcError, to_json,
+};
+use crate::engine::{Engine, RunOptions, RunRequest};
 use crate::gate;
-use crate::json::json_type;
 use crate::limits::{ANSWER, Limits};
 use crate::tool::handler::Tool;
 use crate::tool::registry::Registry;
 use crate::tool::wire::{Strictness, read_tool};
-
-/// The protocol version `initialize` reports.
-const PROTOCOL_VERSION: u64 = 1;
-
-/// A message's top-level members, each skipped over as text (serde skips
-/// without recursing), for a line that cannot be read whole.
-#[derive(serde::Deserialize)]
-struct Envelope<'a> {
-    #[serde(borrow, default)]
-    id: Option<&'a serde_json::value::RawValue>,
-    #[serde(borrow, default)]
-    method: Option<&'a serde_json::value::RawValue>,
-    #[serde(borrow, default)]
-    result: Option<&'a serde_json::value::RawValue>,
-    #[serde(borrow, default)]
-    error: Option<&'a serde_json::value::RawValue>,
-}
-
-impl Envelope<'_> {
-    fn answers(&self) -> bool {
-        self.result.is_some() || self.error.is_some()
-    }
-}
 
 /// Cancellation tokens of the host's requests in flight, by request id.
 type InFlight = Arc<Mutex<HashMap<String, CancellationToken>>>;
@@ -113,79 +93,20 @@ impl Session {
         if text.is_empty() {
             return;
         }
-        match gate::json_text(text.as_bytes(), ANSWER) {
-            Ok(_) => {}
-            Err(gate::Refusal::Malformed(why)) => return self.unreadable(text, &why),
-            Err(refusal) => return self.unreadable(text, &refusal.to_string()),
-        }
-        let message: Value = match serde_json::from_str(text) {
-            Ok(message) => message,
-            Err(e) => return self.unreadable(text, &e.to_string()),
+        let incoming = match gate::json_text(text.as_bytes(), ANSWER) {
+            Ok(_) => Incoming::read(text),
+            Err(gate::Refusal::Malformed(why)) => Incoming::unreadable(text, &why),
+            Err(refusal) => Incoming::unreadable(text, &refusal.to_string()),
         };
-        match envelope(message) {
-            Ok((id, message)) => self.route(id, message),
-            Err(error) => self.outbox.fail(&Value::Null, error),
+        match incoming {
+            Incoming::Request { id, method, params } => self.request(id, &method, params),
+            Incoming::Notification { method, params } => self.notification(&method, params),
+            Incoming::Answer { id, reply } => self.peer.answer(&id, reply),
+            Incoming::Invalid { id, error } => self.outbox.fail(&id, error),
+            Incoming::Ignored => {}
         }
     }
 
-    /// A JSON-RPC message by its members: a request, a notification, or an
-    /// answer to one of ptc's own requests.
-    fn route(&self, id: Option<Value>, mut message: Map<String, Value>) {
-        let invalid = |message: String| {
-            if let Some(id) = &id {
-                self.outbox.fail(
-                    id,
-                    RpcError::new(INVALID_REQUEST, format!("invalid request: {message}")),
-                );
-            }
-        };
-        if let Some(version) = message.get("jsonrpc")
-            && version != "2.0"
-        {
-            return invalid(format!("`jsonrpc` must be \"2.0\", got {version}"));
-        }
-        match message.remove("method") {
-            Some(Value::String(method)) => {
-                let params = message.remove("params").unwrap_or(Value::Null);
-                match id {
-                    Some(id) => self.request(id, &method, params),
-                    None => self.notification(&method, params),
-                }
-            }
-            Some(other) => invalid(format!(
-                "`method` must be a string, got {}",
-                json_type(&other)
-            )),
-            None => self.answered(id, message.remove("result"), message.remove("error")),
-        }
-    }
-
-    /// A message without `method`: the host's answer to a request of ptc's.
-    fn answered(&self, id: Option<Value>, result: Option<Value>, error: Option<Value>) {
-        match (id, result, error) {
-            (Some(id), Some(result), None) => self.peer.answer(&id, Ok(result)),
-            (Some(id), None, Some(error)) => self.peer.answer(&id, Err(RpcError::from_host(error))),
-            (Some(id), Some(_), Some(_)) => self.peer.answer(
-                &id,
-                Err(RpcError::new(
-                    0,
-                    "the host answered with both `result` and `error`",
-                )),
-            ),
-            (id, _, _) => self.outbox.fail(
-                &id.unwrap_or(Value::Null),
-                RpcError::new(
-                    INVALID_REQUEST,
-                    "invalid request: neither a request or notification (`method`) nor a response (`id` with `result` or `error`)",
-                ),
-            ),
-        }
-    }
-
-    /// A line that is JSON in shape but not as a whole (nested deeper than
-    /// serde reads, a lone surrogate escape, …) still gets an answer under
-    /// its id, and an answer to ptc's own request still settles that
-    /// request: a sub-call fails at once instead of waiting for its deadline.
     /// A line over the bound, passed over unread: an error without an id
     /// (whatever it was, its id is unknown).
     pub(super) fn too_long(&self, bytes: usize) {
@@ -199,58 +120,29 @@ impl Session {
         );
     }
 
-    fn unreadable(&self, text: &str, error: &str) {
-        let problem = format!("parse error: {error}");
-        let envelope = serde_json::from_str::<Envelope>(text).ok();
-        let id = envelope
-            .as_ref()
-            .and_then(|e| e.id)
-            .and_then(|raw| serde_json::from_str::<Value>(raw.get()).ok())
-            .filter(|id| matches!(id, Value::String(_) | Value::Number(_)));
-        match (envelope, id) {
-            (Some(envelope), Some(id)) if envelope.method.is_none() && envelope.answers() => {
-                let why = format!("the host's answer could not be read: {error}");
-                self.peer.answer(&id, Err(RpcError::new(PARSE_ERROR, why)));
-            }
-            (Some(_), Some(id)) => self.outbox.fail(&id, RpcError::new(PARSE_ERROR, problem)),
-            _ => self
-                .outbox
-                .fail(&Value::Null, RpcError::new(PARSE_ERROR, problem)),
-        }
-    }
-
     /// Notifications from the host: `$/cancel`; others are ignored.
     fn notification(&self, method: &str, params: Value) {
-        if method == "$/cancel"
-            && let Some(id) = params.get("id")
-            && let Some(token) = lock(&self.in_flight).get(&id.to_string())
+        if method == Cancel::<Value>::NAME
+            && let Some(cancel) = Cancel::read(params)
+            && let Some(token) = lock(&self.in_flight).get(&cancel.id.to_string())
         {
             token.cancel();
         }
     }
 
     fn request(&self, id: Value, method: &str, params: Value) {
-        let params = match params {
-            Value::Object(params) => Params::new(method, params),
-            Value::Null => Params::new(method, Map::new()),
-            other => {
-                return self.outbox.fail(
-                    &id,
-                    RpcError::params(format!(
-                        "invalid params for `{method}`: params must be an object, got {}",
-                        json_type(&other)
-                    )),
-                );
-            }
+        let params = match Params::from_value(method, params) {
+            Ok(params) => params,
+            Err(error) => return self.outbox.fail(&id, error),
         };
         let answer = match method {
-            "initialize" => self.initialize(params),
-            "tools/register" => self.register(params),
-            "tools/remove" => self.remove(params),
-            "tools/list" => self.list(params),
-            "presentation" => self.presentation(params),
-            "run_code" => return self.run_code(id, params),
-            "tools/invoke" => return self.invoke(id, params),
+            Initialize::NAME => self.initialize(params),
+            Register::NAME => self.register(params),
+            Remove::NAME => self.remove(params),
+            List::NAME => self.list(params),
+            Present::NAME => self.presentation(params),
+            RunCode::NAME => return self.run_code(id, params),
+            Invoke::NAME => return self.invoke(id, params),
             _ => Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 format!("method not found: `{method}`"),
@@ -268,23 +160,16 @@ impl Session {
             language,
             limits,
         } = Initialize::read(params)?;
-        let engine = Engine::new(self.registry.clone(), limits).map_err(|e| {
-            RpcError::params(format!("invalid params for `initialize`: config: {e}"))
-        })?;
+        let engine =
+            Engine::new(self.registry.clone(), limits).map_err(Initialize::refused_limits)?;
         // The host hears it now, not the model at its first run.
         if let Some(why) = engine.unavailable(language) {
-            return Err(RpcError::params(format!(
-                "invalid params for `initialize`: config.language is \"python\", but {why}"
-            )));
+            return Err(Initialize::unavailable_language(&why));
         }
         self.registry.set_mode(mode);
         self.registry.set_language(language);
         *self.engine.write().unwrap_or_else(PoisonError::into_inner) = engine;
-        Ok(result(Initialized {
-            name: "ptc",
-            version: env!("CARGO_PKG_VERSION"),
-            protocol_version: PROTOCOL_VERSION,
-        }))
+        Ok(to_json(Initialized::ptc()))
     }
 
     fn register(&self, params: Params) -> Result<Value, RpcError> {
@@ -306,7 +191,7 @@ impl Session {
             .registry
             .add_located(tools)
             .map_err(|(index, error)| registration_error(index, &error))?;
-        Ok(result(Registered {
+        Ok(to_json(Registered {
             registered: names.into_iter().collect(),
             count: self.registry.count(),
             warnings,
@@ -316,12 +201,12 @@ impl Session {
     fn remove(&self, params: Params) -> Result<Value, RpcError> {
         let names = Remove::read(params)?.names;
         let removed = self.registry.remove_all(names.iter().map(String::as_str));
-        Ok(result(Removed { removed }))
+        Ok(to_json(Removed { removed }))
     }
 
     fn list(&self, params: Params) -> Result<Value, RpcError> {
         List::read(params)?;
-        Ok(result(Listed {
+        Ok(to_json(Listed {
             tools: self.registry.definitions(),
         }))
     }
@@ -330,7 +215,7 @@ impl Session {
         let mode = Present::read(params)?.mode;
         let engine = self.engine();
         let presentation = engine.presentation(&self.registry.scope(), mode);
-        Ok(serde_json::to_value(presentation).expect("a presentation serializes as JSON"))
+        Ok(to_json(presentation))
     }
 
     /// Registers a cancellable request in flight; `None` (after answering)
@@ -381,7 +266,7 @@ impl Session {
         };
         self.spawn(id, |engine, options| async move {
             match engine.run_code(request, options).await {
-                Ok(outcome) => Ok(result(&outcome)),
+                Ok(outcome) => Ok(to_json(&outcome)),
                 Err(error) => Err(RpcError::params(format!(
                     "invalid params for `run_code`: {error}"
                 ))),
@@ -406,7 +291,7 @@ impl Session {
         });
         self.spawn(id, |engine, options| async move {
             let call = Call::new(call_id, name, arguments);
-            Ok(invocation_json(&engine.invoke(call, options).await))
+            Ok(Invoked::of(&engine.invoke(call, options).await))
         });
     }
 
@@ -440,52 +325,4 @@ impl Session {
             }
         });
     }
-}
-
-/// A line's message as a JSON-RPC object and its `id` (taken out), or the
-/// error to answer it with (under a null id: its own id is not usable).
-fn envelope(message: Value) -> Result<(Option<Value>, Map<String, Value>), RpcError> {
-    let Value::Object(mut message) = message else {
-        return Err(RpcError::new(
-            INVALID_REQUEST,
-            format!(
-                "invalid request: expected one JSON-RPC object per line, got {}",
-                json_type(&message)
-            ),
-        ));
-    };
-    let id = message.remove("id");
-    if let Some(id) = &id
-        && !matches!(id, Value::String(_) | Value::Number(_) | Value::Null)
-    {
-        return Err(RpcError::new(
-            INVALID_REQUEST,
-            format!(
-                "invalid request: `id` must be a string, a number or null, got {}",
-                json_type(id)
-            ),
-        ));
-    }
-    Ok((id, message))
-}
-
-/// A method's result (or a run's [`Outcome`](crate::Outcome)) as the JSON
-/// it is answered with.
-fn result(shape: impl serde::Serialize) -> Value {
-    serde_json::to_value(shape).expect("a result serializes as JSON")
-}
-
-/// The `tools/invoke` result.
-fn invocation_json(invocation: &Invocation) -> Value {
-    let (value, error) = match invocation {
-        Invocation::Run(outcome) => return result(outcome),
-        Invocation::Tool(Ok(output)) => (Some(&output.value), None),
-        Invocation::Tool(Err(error)) => (None, Some(error)),
-    };
-    result(Invoked {
-        is_error: error.is_some(),
-        content: invocation.content(),
-        value,
-        error,
-    })
 }
