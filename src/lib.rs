@@ -23,7 +23,7 @@
 //!
 //! Each layer uses only the ones before it, and no module is reached back
 //! from one it uses: the bases (`json`, `deadline`; `schema`, `limits`;
-//! `contract`, `gate`) → `tool/` and `transport/`, side by side → `sdk/`
+//! `contract`, `gate`) → `tool/`, `transport/` and `state/`, side by side → `sdk/`
 //! and `sources/`, side by side → `engine/` → `frontends/` (and `fuzz`).
 //! The tests hold this (`tests/layout.rs`: no room reaches back or
 //! sideways, no two modules reach each other round a circle, and every
@@ -116,6 +116,10 @@
 //!   escaped and marked as the server's). A connection tells its server of
 //!   changed tools through `listing`'s `ListChanged`, so `connection` does
 //!   not reach back into `server`.
+//! - `state/`: sessions whose values outlive a run, in a store of them: the rules every store keeps (handles minted by the store,
+//!   atomic per-key writes, quotas, idle expiry), each session's `handle`,
+//!   and the stores: `memory` (the default) and `sqlite` (a file shared by
+//!   one machine's processes).
 //! - `transport/`: MCP over pipes, bounded: the `line_reader` every door
 //!   that reads lines reads through (`ptc serve` too), the `lines` every
 //!   MCP message crosses (measured before it is parsed, answered when it
@@ -189,6 +193,9 @@ mod limits;
 mod schema;
 mod sdk;
 mod sources;
+// Its first step: the stores and their rules, not yet reached by a run.
+#[allow(dead_code)]
+mod state;
 mod tool;
 mod transport;
 

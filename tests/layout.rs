@@ -73,7 +73,7 @@ const LAYERS: &[&[&str]] = &[
     &["json", "deadline"],
     &["schema", "limits"],
     &["contract", "gate"],
-    &["tool", "transport"],
+    &["tool", "transport", "state"],
     &["sdk", "sources"],
     &["engine"],
     &["frontends"],

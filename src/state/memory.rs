@@ -1,0 +1,236 @@
+//! The default store: sessions in the process, gone when it exits. Besides
+//! the quotas every store keeps, it holds at most [`MEMORY_STORE_BYTES`]
+//! in all; a write past that drops the least recently used other sessions
+//! first, so the host's memory stays bounded whatever the models write.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Instant;
+
+use super::handle::Minter;
+use super::{Quotas, StateError, Store, StoreFuture, Usage, check_key};
+
+/// All sessions of a memory store together, in bytes of keys and values.
+pub(crate) const MEMORY_STORE_BYTES: usize = 256 << 20;
+
+/// Sessions in the process.
+pub(crate) struct MemoryStore {
+    minter: Minter,
+    quotas: Quotas,
+    sessions: Mutex<Sessions>,
+}
+
+#[derive(Default)]
+struct Sessions {
+    by_handle: HashMap<String, Session>,
+    /// Every session's bytes, summed.
+    bytes: usize,
+}
+
+struct Session {
+    values: BTreeMap<String, String>,
+    usage: Usage,
+    last_used: Instant,
+}
+
+impl MemoryStore {
+    pub(crate) fn new(quotas: Quotas) -> Result<Self, StateError> {
+        let minter = Minter::fresh().map_err(unavailable)?;
+        Ok(Self {
+            minter,
+            quotas,
+            sessions: Mutex::default(),
+        })
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Sessions> {
+        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Runs `op` on session `handle`, marked used, or says why it cannot.
+    fn with<T>(
+        &self,
+        handle: &str,
+        op: impl FnOnce(&mut Sessions, &str) -> Result<T, StateError>,
+    ) -> Result<T, StateError> {
+        if !self.minter.minted(handle) {
+            let store = self.describe();
+            return Err(StateError::Unknown {
+                session: handle.to_owned(),
+                store,
+            });
+        }
+        let mut sessions = self.lock();
+        let now = Instant::now();
+        let alive = match sessions.by_handle.get_mut(handle) {
+            Some(session) if now.duration_since(session.last_used) < self.quotas.idle_expiry => {
+                session.last_used = now;
+                true
+            }
+            Some(_) => {
+                sessions.remove(handle);
+                false
+            }
+            None => false,
+        };
+        if !alive {
+            return Err(self.gone(handle));
+        }
+        op(&mut sessions, handle)
+    }
+
+    /// The error for a session this store minted and no longer has.
+    fn gone(&self, handle: &str) -> StateError {
+        let keeps = self.quotas.keeps(&self.describe());
+        StateError::Expired {
+            session: handle.to_owned(),
+            keeps: format!("{keeps}, and only while ptc runs"),
+        }
+    }
+
+    fn open_now(&self) -> Result<String, StateError> {
+        let handle = self.minter.mint().map_err(unavailable)?;
+        let mut sessions = self.lock();
+        let now = Instant::now();
+        sessions.drop_expired(self.quotas, now);
+        while sessions.by_handle.len() >= self.quotas.max_sessions.max(1) {
+            sessions.drop_least_recent(None);
+        }
+        let session = Session {
+            values: BTreeMap::new(),
+            usage: Usage::default(),
+            last_used: now,
+        };
+        sessions.by_handle.insert(handle.clone(), session);
+        Ok(handle)
+    }
+
+    fn set_now(&self, handle: &str, key: &str, value: String) -> Result<(), StateError> {
+        check_key(key)?;
+        let quotas = self.quotas;
+        self.with(handle, |sessions, handle| {
+            let session = sessions.held(handle)?;
+            let old = session.values.get(key).map(String::len);
+            let before = session.usage.bytes;
+            let usage = quotas.after_set(session.usage, key, old, value.len())?;
+            let grown = usage.bytes.saturating_sub(before);
+            while sessions.bytes + grown > MEMORY_STORE_BYTES {
+                if !sessions.drop_least_recent(Some(handle)) {
+                    break;
+                }
+            }
+            let session = sessions.held(handle)?;
+            session.values.insert(key.to_owned(), value);
+            session.usage = usage;
+            sessions.bytes = sessions.bytes - before + usage.bytes;
+            Ok(())
+        })
+    }
+
+    fn delete_now(&self, handle: &str, key: &str) -> Result<bool, StateError> {
+        check_key(key)?;
+        self.with(handle, |sessions, handle| {
+            let session = sessions.held(handle)?;
+            let Some(old) = session.values.remove(key) else {
+                return Ok(false);
+            };
+            let freed = key.len() + old.len();
+            session.usage.bytes -= freed;
+            session.usage.keys -= 1;
+            sessions.bytes -= freed;
+            Ok(true)
+        })
+    }
+}
+
+impl Sessions {
+    /// The session `with` found and holds under the lock.
+    fn held(&mut self, handle: &str) -> Result<&mut Session, StateError> {
+        self.by_handle
+            .get_mut(handle)
+            .ok_or_else(|| StateError::Unavailable("the session was dropped mid-call".into()))
+    }
+
+    fn remove(&mut self, handle: &str) {
+        if let Some(session) = self.by_handle.remove(handle) {
+            self.bytes -= session.usage.bytes;
+        }
+    }
+
+    /// Drops every session idle past the expiry.
+    fn drop_expired(&mut self, quotas: Quotas, now: Instant) {
+        let mut freed = 0;
+        self.by_handle.retain(|_, session| {
+            let alive = now.duration_since(session.last_used) < quotas.idle_expiry;
+            if !alive {
+                freed += session.usage.bytes;
+            }
+            alive
+        });
+        self.bytes -= freed;
+    }
+
+    /// Drops the least recently used session but `keep`; whether there was
+    /// one to drop.
+    fn drop_least_recent(&mut self, keep: Option<&str>) -> bool {
+        let oldest = self
+            .by_handle
+            .iter()
+            .filter(|(handle, _)| Some(handle.as_str()) != keep)
+            .min_by_key(|(_, session)| session.last_used)
+            .map(|(handle, _)| handle.clone());
+        match oldest.and_then(|handle| self.by_handle.remove(&handle)) {
+            Some(session) => {
+                self.bytes -= session.usage.bytes;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+fn unavailable(error: getrandom::Error) -> StateError {
+    StateError::Unavailable(format!("no randomness for a session handle: {error}"))
+}
+
+fn ready<T: Send + 'static>(result: Result<T, StateError>) -> StoreFuture<T> {
+    Box::pin(std::future::ready(result))
+}
+
+impl Store for MemoryStore {
+    fn open(&self) -> StoreFuture<String> {
+        ready(self.open_now())
+    }
+
+    fn check(&self, session: &str) -> StoreFuture<()> {
+        ready(self.with(session, |_, _| Ok(())))
+    }
+
+    fn get(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
+        let got = check_key(key).and_then(|()| {
+            self.with(session, |sessions, handle| {
+                Ok(sessions.held(handle)?.values.get(key).cloned())
+            })
+        });
+        ready(got)
+    }
+
+    fn set(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
+        ready(self.set_now(session, key, value))
+    }
+
+    fn delete(&self, session: &str, key: &str) -> StoreFuture<bool> {
+        ready(self.delete_now(session, key))
+    }
+
+    fn keys(&self, session: &str) -> StoreFuture<Vec<String>> {
+        let keys = self.with(session, |sessions, handle| {
+            Ok(sessions.held(handle)?.values.keys().cloned().collect())
+        });
+        ready(keys)
+    }
+
+    fn describe(&self) -> String {
+        "memory".to_owned()
+    }
+}

@@ -1,0 +1,233 @@
+//! The rules every store keeps, checked on each store alike.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::*;
+
+/// A memory store and a SQLite store in a fresh file (kept with it).
+fn stores(quotas: Quotas) -> Vec<(Arc<dyn Store>, Option<tempfile::TempDir>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("state.db").display());
+    vec![
+        (open("memory", quotas).unwrap(), None),
+        (open(&url, quotas).unwrap(), Some(dir)),
+    ]
+}
+
+fn small() -> Quotas {
+    Quotas {
+        max_value_bytes: 16,
+        max_session_bytes: 40,
+        max_keys: 3,
+        ..Quotas::default()
+    }
+}
+
+#[tokio::test]
+async fn values_are_kept_per_session_and_keys_come_sorted() {
+    for (store, _dir) in stores(Quotas::default()) {
+        let (a, b) = (store.open().await.unwrap(), store.open().await.unwrap());
+        store.set(&a, "zeta", "1".into()).await.unwrap();
+        store.set(&a, "alpha", "\"x\"".into()).await.unwrap();
+        store.set(&a, "alpha", "[2]".into()).await.unwrap();
+        assert_eq!(
+            store.get(&a, "alpha").await.unwrap().as_deref(),
+            Some("[2]")
+        );
+        assert_eq!(store.keys(&a).await.unwrap(), ["alpha", "zeta"]);
+        // One session never sees another's values.
+        assert_eq!(store.get(&b, "alpha").await.unwrap(), None);
+        assert!(store.keys(&b).await.unwrap().is_empty());
+        assert!(store.delete(&a, "zeta").await.unwrap());
+        assert!(!store.delete(&a, "zeta").await.unwrap());
+        assert_eq!(store.keys(&a).await.unwrap(), ["alpha"]);
+        // Keys are text, `__proto__` as any other.
+        store.set(&b, "__proto__", "{}".into()).await.unwrap();
+        assert_eq!(store.keys(&b).await.unwrap(), ["__proto__"]);
+    }
+}
+
+#[tokio::test]
+async fn quotas_refuse_a_write_whole() {
+    for (store, _dir) in stores(small()) {
+        let s = store.open().await.unwrap();
+        let error = store.set(&s, "k", "x".repeat(17)).await.unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("over the 16-byte quota of a value"),
+            "{error}"
+        );
+        assert_eq!(
+            store.keys(&s).await.unwrap(),
+            Vec::<String>::new(),
+            "nothing written"
+        );
+        store.set(&s, "a", "x".repeat(15)).await.unwrap(); // 16 bytes with its key
+        store.set(&s, "b", "x".repeat(15)).await.unwrap(); // 32
+        let error = store.set(&s, "c", "x".repeat(15)).await.unwrap_err();
+        assert!(
+            error
+                .to_string()
+                .contains("48 bytes, over its 40-byte quota"),
+            "{error}"
+        );
+        // Replacing a value counts its new size in place of the old.
+        store.set(&s, "b", "x".repeat(7)).await.unwrap(); // 24
+        store.set(&s, "c", "1".into()).await.unwrap(); // 26, 3 keys
+        let error = store.set(&s, "d", "1".into()).await.unwrap_err();
+        assert!(error.to_string().contains("3 keys"), "{error}");
+        // What a delete frees can be written again.
+        store.delete(&s, "a").await.unwrap();
+        store.set(&s, "d", "x".repeat(14)).await.unwrap();
+        let got = store.get(&s, "b").await.unwrap();
+        assert_eq!(got.as_deref(), Some("xxxxxxx"), "the earlier values stand");
+    }
+}
+
+#[tokio::test]
+async fn bad_keys_are_refused() {
+    for (store, _dir) in stores(Quotas::default()) {
+        let s = store.open().await.unwrap();
+        for (key, says) in [
+            ("", "must not be empty"),
+            (&*"k".repeat(257), "at most 256 bytes"),
+            ("a\u{0}b", "no control characters"),
+            ("line\nbreak", "no control characters"),
+        ] {
+            let error = store.set(&s, key, "1".into()).await.unwrap_err();
+            assert!(error.to_string().contains(says), "{key:?}: {error}");
+            let error = store.get(&s, key).await.unwrap_err();
+            assert!(matches!(error, StateError::Key(_)), "{error}");
+        }
+        store.set(&s, &"k".repeat(256), "1".into()).await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_handle_not_minted_here_is_unknown_and_a_gone_one_expired() {
+    let quotas = Quotas {
+        idle_expiry: Duration::from_millis(200),
+        ..Quotas::default()
+    };
+    for (store, _dir) in stores(quotas) {
+        let other = open("memory", quotas).unwrap().open().await.unwrap();
+        for handle in [other.as_str(), "ptc_00", "made-up", ""] {
+            let error = store.check(handle).await.unwrap_err();
+            assert!(
+                matches!(error, StateError::Unknown { .. }),
+                "{handle}: {error}"
+            );
+            assert!(error.to_string().contains("leave `session` out"), "{error}");
+        }
+        let s = store.open().await.unwrap();
+        store.set(&s, "k", "1".into()).await.unwrap();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        store.check(&s).await.unwrap(); // used: its idle time starts again
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        assert_eq!(store.get(&s, "k").await.unwrap().as_deref(), Some("1"));
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let error = store.get(&s, "k").await.unwrap_err();
+        assert!(matches!(error, StateError::Expired { .. }), "{error}");
+        assert!(
+            error.to_string().contains("keeps a session 200 ms after"),
+            "{error}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn past_the_session_bound_the_least_recently_used_goes() {
+    let quotas = Quotas {
+        max_sessions: 2,
+        ..Quotas::default()
+    };
+    for (store, _dir) in stores(quotas) {
+        let first = store.open().await.unwrap();
+        let second = store.open().await.unwrap();
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        store.check(&first).await.unwrap(); // `second` is now the least recent
+        tokio::time::sleep(Duration::from_millis(5)).await;
+        let third = store.open().await.unwrap();
+        store.check(&first).await.unwrap();
+        store.check(&third).await.unwrap();
+        let error = store.check(&second).await.unwrap_err();
+        assert!(matches!(error, StateError::Expired { .. }), "{error}");
+    }
+}
+
+#[tokio::test]
+async fn a_sqlite_store_is_shared_by_its_file_and_outlives_its_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("state.db").display());
+    let one = open(&url, Quotas::default()).unwrap();
+    let two = open(&url, Quotas::default()).unwrap();
+    let s = one.open().await.unwrap();
+    one.set(&s, "k", "\"v\"".into()).await.unwrap();
+    assert_eq!(two.get(&s, "k").await.unwrap().as_deref(), Some("\"v\""));
+    drop((one, two));
+    let again = open(&url, Quotas::default()).unwrap();
+    assert_eq!(again.keys(&s).await.unwrap(), ["k"]);
+}
+
+#[test]
+fn a_file_that_is_no_database_is_refused_at_open() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    std::fs::write(
+        &path,
+        "this is not SQLite, it is a text file of some length ".repeat(100),
+    )
+    .unwrap();
+    let Err(error) = open(&format!("sqlite:{}", path.display()), Quotas::default()) else {
+        panic!("a text file opened as a store");
+    };
+    assert!(
+        error
+            .to_string()
+            .starts_with("the state store is unavailable: `sqlite:"),
+        "{error}"
+    );
+    let Err(error) = open("postgres://x", Quotas::default()) else {
+        panic!("an unknown scheme opened");
+    };
+    assert!(
+        error.to_string().contains("use `memory` or `sqlite:PATH`"),
+        "{error}"
+    );
+}
+
+/// Two writers at once near a quota: the check and the write are one step,
+/// so exactly one of them gets in, whichever process it is.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_writers_cannot_both_pass_a_quota() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("state.db").display());
+    let quotas = Quotas {
+        max_value_bytes: 32,
+        ..small()
+    };
+    let memory = open("memory", quotas).unwrap();
+    let pairs = [
+        (Arc::clone(&memory), memory),
+        (open(&url, quotas).unwrap(), open(&url, quotas).unwrap()),
+    ];
+    for (one, two) in pairs {
+        for _ in 0..20 {
+            let s = one.open().await.unwrap();
+            // Each is 26 bytes with its key: one fits the 40-byte session.
+            let (a, b) = tokio::join!(
+                one.set(&s, "a", "x".repeat(15) + "123456789a"),
+                two.set(&s, "b", "y".repeat(15) + "123456789b"),
+            );
+            let refused = [&a, &b].into_iter().filter_map(|r| r.as_ref().err());
+            let refused: Vec<&StateError> = refused.collect();
+            assert!(
+                matches!(refused[..], [StateError::Quota(_)]),
+                "exactly one refused, by the quota: {a:?} and {b:?}"
+            );
+            assert_eq!(one.keys(&s).await.unwrap().len(), 1);
+        }
+    }
+}
