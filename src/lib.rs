@@ -118,8 +118,8 @@
 //!   not reach back into `server`.
 //! - `state/`: sessions whose values outlive a run, in a store of them: the rules every store keeps (handles minted by the store,
 //!   atomic per-key writes, quotas, idle expiry), each session's `handle`,
-//!   and the stores: `memory` (the default) and `sqlite` (a file shared by
-//!   one machine's processes).
+//!   and the stores: `memory` (the default), `sqlite` (a file shared by
+//!   one machine's processes) and `redis` (a server a fleet shares).
 //! - `transport/`: MCP over pipes, bounded: the `line_reader` every door
 //!   that reads lines reads through (`ptc serve` too), the `lines` every
 //!   MCP message crosses (measured before it is parsed, answered when it

@@ -23,11 +23,13 @@
 //!   store keeps at most [`Quotas::max_sessions`] sessions, and opening one
 //!   past the bound first drops the least recently used.
 //!
-//! Its rooms: `handle` (minting and checking handles), `memory` (the
-//! default store, in the process) and `sqlite` (a file on one machine).
+//! Its rooms: `handle` (minting and checking handles), and the stores:
+//! `memory` (the default, in the process), `sqlite` (a file on one
+//! machine) and `redis` (a server a fleet shares).
 
 mod handle;
 mod memory;
+mod redis;
 mod sqlite;
 
 use std::future::Future;
@@ -36,6 +38,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 pub(crate) use memory::MemoryStore;
+pub(crate) use redis::RedisStore;
 pub(crate) use sqlite::SqliteStore;
 
 /// What a store call gives back, later.
@@ -201,21 +204,35 @@ impl Quotas {
     }
 }
 
-/// Opens the store `url` names: `memory`, or `sqlite:PATH`.
+/// Opens the store `url` names: `memory`, `sqlite:PATH`, or
+/// `redis://HOST:PORT/DB`.
 ///
 /// # Errors
 /// The URL names no store, or the store cannot be opened (a file that is
-/// no SQLite database, a directory that cannot be written).
-pub(crate) fn open(url: &str, quotas: Quotas) -> Result<Arc<dyn Store>, StateError> {
+/// no SQLite database, a directory that cannot be written, a Redis server
+/// that does not answer).
+pub(crate) async fn open(url: &str, quotas: Quotas) -> Result<Arc<dyn Store>, StateError> {
     if url == "memory" {
         return Ok(Arc::new(MemoryStore::new(quotas)?));
     }
     if let Some(path) = url.strip_prefix("sqlite:") {
         return Ok(Arc::new(SqliteStore::open(path, quotas)?));
     }
+    if url.starts_with("redis://") {
+        return Ok(Arc::new(RedisStore::open(url, quotas).await?));
+    }
     Err(StateError::Unavailable(format!(
-        "`{url}` names no state store: use `memory` or `sqlite:PATH`"
+        "`{}` names no state store: use `memory`, `sqlite:PATH` or `redis://HOST:PORT/DB`",
+        redacted(url)
     )))
+}
+
+/// `url` without the password it may carry (`redis://user:secret@host`).
+pub(crate) fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => format!("{}://…{}", &url[..scheme], &url[at..]),
+        _ => url.to_owned(),
+    }
 }
 
 #[cfg(test)]

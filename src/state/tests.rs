@@ -5,13 +5,71 @@ use std::time::Duration;
 
 use super::*;
 
-/// A memory store and a SQLite store in a fresh file (kept with it).
-fn stores(quotas: Quotas) -> Vec<(Arc<dyn Store>, Option<tempfile::TempDir>)> {
+/// A `redis-server` of the tests' own, on a free loopback port, with
+/// nothing saved; killed when dropped.
+pub(crate) struct RedisServer {
+    child: std::process::Child,
+    pub(crate) url: String,
+    _dir: tempfile::TempDir,
+}
+
+impl RedisServer {
+    pub(crate) fn start() -> Self {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .unwrap()
+            .port();
+        let dir = tempfile::tempdir().unwrap();
+        let child = std::process::Command::new("redis-server")
+            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
+            .args(["--save", "", "--appendonly", "no"])
+            .current_dir(dir.path())
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .expect("Debian's redis-server (apt-get install redis-server; .ci/run installs it)");
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "redis-server never listened"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        Self {
+            child,
+            url: format!("redis://127.0.0.1:{port}/0"),
+            _dir: dir,
+        }
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// What keeps a store's backing alive while it is used.
+enum Backing {
+    Nothing,
+    File(#[allow(dead_code)] tempfile::TempDir),
+    Server(#[allow(dead_code)] RedisServer),
+}
+
+/// One store of each kind: memory, SQLite in a fresh file, Redis on a
+/// server of the test's own.
+async fn stores(quotas: Quotas) -> Vec<(Arc<dyn Store>, Backing)> {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite:{}", dir.path().join("state.db").display());
+    let redis = RedisServer::start();
     vec![
-        (open("memory", quotas).unwrap(), None),
-        (open(&url, quotas).unwrap(), Some(dir)),
+        (open("memory", quotas).await.unwrap(), Backing::Nothing),
+        (open(&url, quotas).await.unwrap(), Backing::File(dir)),
+        (
+            open(&redis.url, quotas).await.unwrap(),
+            Backing::Server(redis),
+        ),
     ]
 }
 
@@ -26,7 +84,7 @@ fn small() -> Quotas {
 
 #[tokio::test]
 async fn values_are_kept_per_session_and_keys_come_sorted() {
-    for (store, _dir) in stores(Quotas::default()) {
+    for (store, _backing) in stores(Quotas::default()).await {
         let (a, b) = (store.open().await.unwrap(), store.open().await.unwrap());
         store.set(&a, "zeta", "1".into()).await.unwrap();
         store.set(&a, "alpha", "\"x\"".into()).await.unwrap();
@@ -50,7 +108,7 @@ async fn values_are_kept_per_session_and_keys_come_sorted() {
 
 #[tokio::test]
 async fn quotas_refuse_a_write_whole() {
-    for (store, _dir) in stores(small()) {
+    for (store, _backing) in stores(small()).await {
         let s = store.open().await.unwrap();
         let error = store.set(&s, "k", "x".repeat(17)).await.unwrap_err();
         assert!(
@@ -88,7 +146,7 @@ async fn quotas_refuse_a_write_whole() {
 
 #[tokio::test]
 async fn bad_keys_are_refused() {
-    for (store, _dir) in stores(Quotas::default()) {
+    for (store, _backing) in stores(Quotas::default()).await {
         let s = store.open().await.unwrap();
         for (key, says) in [
             ("", "must not be empty"),
@@ -111,8 +169,8 @@ async fn a_handle_not_minted_here_is_unknown_and_a_gone_one_expired() {
         idle_expiry: Duration::from_millis(200),
         ..Quotas::default()
     };
-    for (store, _dir) in stores(quotas) {
-        let other = open("memory", quotas).unwrap().open().await.unwrap();
+    for (store, _backing) in stores(quotas).await {
+        let other = open("memory", quotas).await.unwrap().open().await.unwrap();
         for handle in [other.as_str(), "ptc_00", "made-up", ""] {
             let error = store.check(handle).await.unwrap_err();
             assert!(
@@ -143,7 +201,7 @@ async fn past_the_session_bound_the_least_recently_used_goes() {
         max_sessions: 2,
         ..Quotas::default()
     };
-    for (store, _dir) in stores(quotas) {
+    for (store, _backing) in stores(quotas).await {
         let first = store.open().await.unwrap();
         let second = store.open().await.unwrap();
         tokio::time::sleep(Duration::from_millis(5)).await;
@@ -158,21 +216,24 @@ async fn past_the_session_bound_the_least_recently_used_goes() {
 }
 
 #[tokio::test]
-async fn a_sqlite_store_is_shared_by_its_file_and_outlives_its_process() {
+async fn a_shared_store_is_shared_and_outlives_its_process() {
     let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite:{}", dir.path().join("state.db").display());
-    let one = open(&url, Quotas::default()).unwrap();
-    let two = open(&url, Quotas::default()).unwrap();
-    let s = one.open().await.unwrap();
-    one.set(&s, "k", "\"v\"".into()).await.unwrap();
-    assert_eq!(two.get(&s, "k").await.unwrap().as_deref(), Some("\"v\""));
-    drop((one, two));
-    let again = open(&url, Quotas::default()).unwrap();
-    assert_eq!(again.keys(&s).await.unwrap(), ["k"]);
+    let file = format!("sqlite:{}", dir.path().join("state.db").display());
+    let redis = RedisServer::start();
+    for url in [file, redis.url.clone()] {
+        let one = open(&url, Quotas::default()).await.unwrap();
+        let two = open(&url, Quotas::default()).await.unwrap();
+        let s = one.open().await.unwrap();
+        one.set(&s, "k", "\"v\"".into()).await.unwrap();
+        assert_eq!(two.get(&s, "k").await.unwrap().as_deref(), Some("\"v\""));
+        drop((one, two));
+        let again = open(&url, Quotas::default()).await.unwrap();
+        assert_eq!(again.keys(&s).await.unwrap(), ["k"], "{url}");
+    }
 }
 
-#[test]
-fn a_file_that_is_no_database_is_refused_at_open() {
+#[tokio::test]
+async fn a_store_that_cannot_be_opened_is_refused_at_open() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("state.db");
     std::fs::write(
@@ -180,7 +241,7 @@ fn a_file_that_is_no_database_is_refused_at_open() {
         "this is not SQLite, it is a text file of some length ".repeat(100),
     )
     .unwrap();
-    let Err(error) = open(&format!("sqlite:{}", path.display()), Quotas::default()) else {
+    let Err(error) = open(&format!("sqlite:{}", path.display()), Quotas::default()).await else {
         panic!("a text file opened as a store");
     };
     assert!(
@@ -189,17 +250,35 @@ fn a_file_that_is_no_database_is_refused_at_open() {
             .starts_with("the state store is unavailable: `sqlite:"),
         "{error}"
     );
-    let Err(error) = open("postgres://x", Quotas::default()) else {
+    let Err(error) = open("postgres://x", Quotas::default()).await else {
         panic!("an unknown scheme opened");
     };
+    let text = error.to_string();
     assert!(
-        error.to_string().contains("use `memory` or `sqlite:PATH`"),
-        "{error}"
+        text.contains("use `memory`, `sqlite:PATH` or `redis://"),
+        "{text}"
+    );
+    // Nobody listens on the port a listener just let go of.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .unwrap()
+        .port();
+    let url = format!("redis://user:hunter2@127.0.0.1:{port}/0");
+    let Err(error) = open(&url, Quotas::default()).await else {
+        panic!("a Redis nobody runs opened");
+    };
+    let text = error.to_string();
+    let start = "the state store is unavailable: `redis://…@127.0.0.1:";
+    assert!(text.starts_with(start), "{text}");
+    assert!(
+        !text.contains("hunter2"),
+        "the password is not shown: {text}"
     );
 }
 
 /// Two writers at once near a quota: the check and the write are one step,
-/// so exactly one of them gets in, whichever process it is.
+/// so exactly one of them gets in, whichever process it is (two stores on
+/// one file or one server are two processes' views).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn two_writers_cannot_both_pass_a_quota() {
     let dir = tempfile::tempdir().unwrap();
@@ -208,10 +287,18 @@ async fn two_writers_cannot_both_pass_a_quota() {
         max_value_bytes: 32,
         ..small()
     };
-    let memory = open("memory", quotas).unwrap();
+    let memory = open("memory", quotas).await.unwrap();
+    let redis = RedisServer::start();
     let pairs = [
         (Arc::clone(&memory), memory),
-        (open(&url, quotas).unwrap(), open(&url, quotas).unwrap()),
+        (
+            open(&url, quotas).await.unwrap(),
+            open(&url, quotas).await.unwrap(),
+        ),
+        (
+            open(&redis.url, quotas).await.unwrap(),
+            open(&redis.url, quotas).await.unwrap(),
+        ),
     ];
     for (one, two) in pairs {
         for _ in 0..20 {
