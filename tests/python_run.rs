@@ -159,7 +159,8 @@ for bad in [lambda: search_tools(5), lambda: search_tools('x', limit='3'), lambd
         bad()
     except TypeError as e:
         errors.append(str(e))
-[len(found), found[0]['name'], text, one, errors]";
+none_is_the_default = search_tools('file', limit=None) == search_tools('file')
+[len(found), found[0]['name'], text, one, errors, none_is_the_default]";
     let outcome = run(&engine, python(code)).await;
     assert!(!outcome.is_error, "{}", outcome.text());
     assert_eq!(outcome.sub_calls, 0);
@@ -180,6 +181,7 @@ for bad in [lambda: search_tools(5), lambda: search_tools('x', limit='3'), lambd
             "describe_tools: every name must be a str"
         ])
     );
+    assert_eq!(value[5], true, "limit=None is the default limit");
 }
 
 /// A registry whose `run_code` speaks Python runs the model's programs as
