@@ -318,3 +318,60 @@ async fn two_writers_cannot_both_pass_a_quota() {
         }
     }
 }
+
+/// The writer `a_sqlite_store_keeps_every_committed_value_through_kill_9`
+/// runs in a process of its own: with `PTC_STATE_WRITER` set to a store's
+/// URL and a session, it writes `k0`, `k1`, … and prints each key once its
+/// write is committed, until it is killed. Run alone, it does nothing.
+#[tokio::test]
+async fn state_writer_child() {
+    let Ok(target) = std::env::var("PTC_STATE_WRITER") else {
+        return;
+    };
+    let (url, session) = target.split_once(' ').unwrap();
+    let store = open(url, Quotas::default()).await.unwrap();
+    for n in 0.. {
+        let key = format!("k{n}");
+        store.set(session, &key, format!("{n}")).await.unwrap();
+        println!("committed {key}");
+    }
+}
+
+#[tokio::test]
+async fn a_sqlite_store_keeps_every_committed_value_through_kill_9() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("state.db").display());
+    let session = open(&url, Quotas::default())
+        .await
+        .unwrap()
+        .open()
+        .await
+        .unwrap();
+    let mut writer = std::process::Command::new(std::env::current_exe().unwrap())
+        .args(["--exact", "state::tests::state_writer_child", "--nocapture"])
+        .env("PTC_STATE_WRITER", format!("{url} {session}"))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = std::io::BufReader::new(writer.stdout.take().unwrap()).lines();
+    let mut committed = Vec::new();
+    while committed.len() < 200 {
+        let line = lines.next().expect("the writer writes").unwrap();
+        if let Some(key) = line.strip_prefix("committed ") {
+            committed.push(key.to_owned());
+        }
+    }
+    // SIGKILL mid-write: no destructor, no flush, no goodbye.
+    writer.kill().unwrap();
+    writer.wait().unwrap();
+    let store = open(&url, Quotas::default()).await.unwrap();
+    let kept = store.keys(&session).await.unwrap();
+    for key in &committed {
+        assert!(kept.contains(key), "{key} was committed and is gone");
+    }
+    let n = committed.len() - 1;
+    let last = store.get(&session, &format!("k{n}")).await.unwrap();
+    assert_eq!(last, Some(n.to_string()));
+}
