@@ -216,7 +216,13 @@ pub(crate) async fn open(url: &str, quotas: Quotas) -> Result<Arc<dyn Store>, St
         return Ok(Arc::new(MemoryStore::new(quotas)?));
     }
     if let Some(path) = url.strip_prefix("sqlite:") {
-        return Ok(Arc::new(SqliteStore::open(path, quotas)?));
+        // Opening may wait on another process's write, and syncs the file.
+        let path = path.to_owned();
+        let opened = tokio::task::spawn_blocking(move || SqliteStore::open(&path, quotas));
+        let store = opened
+            .await
+            .map_err(|e| StateError::Unavailable(format!("opening the store failed: {e}")))??;
+        return Ok(Arc::new(store));
     }
     if url.starts_with("redis://") {
         return Ok(Arc::new(RedisStore::open(url, quotas).await?));

@@ -40,15 +40,18 @@ impl Minter {
 
     /// Whether `handle` is one this minter minted.
     pub(crate) fn minted(&self, handle: &str) -> bool {
+        // Exactly as minted, checked before anything is decoded: lowercase
+        // hex of the id and the MAC, so one session has one spelling.
         let Some(digits) = handle.strip_prefix(PREFIX) else {
             return false;
         };
+        let lowercase_hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+        if digits.len() != 2 * (ID_BYTES + MAC_BYTES) || !digits.bytes().all(lowercase_hex) {
+            return false;
+        }
         let Some(bytes) = unhex(digits) else {
             return false;
         };
-        if bytes.len() != ID_BYTES + MAC_BYTES {
-            return false;
-        }
         let (id, mac) = bytes.split_at(ID_BYTES);
         subtle::ConstantTimeEq::ct_eq(&self.mac(id)[..], mac).into()
     }
@@ -104,12 +107,16 @@ mod tests {
             forged[at] = if forged[at] == b'0' { b'1' } else { b'0' };
             assert!(!minter.minted(&String::from_utf8(forged).unwrap()));
         }
+        let upper = format!("{PREFIX}{}", handle[PREFIX.len()..].to_uppercase());
+        let doubled = format!("{handle}{}", &handle[PREFIX.len()..]);
         for wrong in [
             "",
             "ptc_",
             "ptc_zz",
             &handle[PREFIX.len()..],
             &handle[..handle.len() - 2],
+            &upper,
+            &doubled,
         ] {
             assert!(!minter.minted(wrong), "{wrong}");
         }

@@ -1,7 +1,9 @@
 //! The default store: sessions in the process, gone when it exits. Besides
 //! the quotas every store keeps, it holds at most [`MEMORY_STORE_BYTES`]
-//! in all; a write past that drops the least recently used other sessions
-//! first, so the host's memory stays bounded whatever the models write.
+//! in all, counting what each key and each session costs the process
+//! beyond its bytes; a write past that drops the least recently used other
+//! sessions that hold values first, so the host's memory stays bounded
+//! whatever the models write.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Mutex, MutexGuard, PoisonError};
@@ -10,20 +12,34 @@ use std::time::Instant;
 use super::handle::Minter;
 use super::{Quotas, StateError, Store, StoreFuture, Usage, check_key};
 
-/// All sessions of a memory store together, in bytes of keys and values.
+/// All sessions of a memory store together, in bytes of the process.
 pub(crate) const MEMORY_STORE_BYTES: usize = 256 << 20;
+
+/// What a key costs the process beyond its bytes and its value's: two
+/// strings and its place in the map.
+const ENTRY_BYTES: usize = 128;
+
+/// What a session costs the process beyond its keys: its handle, its map.
+const SESSION_BYTES: usize = 256;
+
+/// What a session holding `usage` costs the process.
+fn footprint(usage: Usage) -> usize {
+    SESSION_BYTES + usage.bytes + usage.keys * ENTRY_BYTES
+}
 
 /// Sessions in the process.
 pub(crate) struct MemoryStore {
     minter: Minter,
     quotas: Quotas,
+    /// All sessions' footprint at most ([`MEMORY_STORE_BYTES`]).
+    bound: usize,
     sessions: Mutex<Sessions>,
 }
 
 #[derive(Default)]
 struct Sessions {
     by_handle: HashMap<String, Session>,
-    /// Every session's bytes, summed.
+    /// Every session's footprint, summed.
     bytes: usize,
 }
 
@@ -35,10 +51,16 @@ struct Session {
 
 impl MemoryStore {
     pub(crate) fn new(quotas: Quotas) -> Result<Self, StateError> {
+        Self::bounded(quotas, MEMORY_STORE_BYTES)
+    }
+
+    /// A store holding at most `bound` bytes of the process.
+    pub(crate) fn bounded(quotas: Quotas, bound: usize) -> Result<Self, StateError> {
         let minter = Minter::fresh().map_err(unavailable)?;
         Ok(Self {
             minter,
             quotas,
+            bound,
             sessions: Mutex::default(),
         })
     }
@@ -54,7 +76,8 @@ impl MemoryStore {
         op: impl FnOnce(&mut Sessions, &str) -> Result<T, StateError>,
     ) -> Result<T, StateError> {
         if !self.minter.minted(handle) {
-            let store = self.describe();
+            // A handle of an earlier process reads so too: its secret is gone.
+            let store = "memory: its sessions end when its ptc process exits".to_owned();
             return Err(StateError::Unknown {
                 session: handle.to_owned(),
                 store,
@@ -93,9 +116,10 @@ impl MemoryStore {
         let mut sessions = self.lock();
         let now = Instant::now();
         sessions.drop_expired(self.quotas, now);
-        while sessions.by_handle.len() >= self.quotas.max_sessions.max(1) {
-            sessions.drop_least_recent(None);
-        }
+        while sessions.by_handle.len() >= self.quotas.max_sessions.max(1)
+            && sessions.drop_least_recent(None, false)
+        {}
+        sessions.bytes += footprint(Usage::default());
         let session = Session {
             values: BTreeMap::new(),
             usage: Usage::default(),
@@ -111,18 +135,18 @@ impl MemoryStore {
         self.with(handle, |sessions, handle| {
             let session = sessions.held(handle)?;
             let old = session.values.get(key).map(String::len);
-            let before = session.usage.bytes;
+            let before = footprint(session.usage);
             let usage = quotas.after_set(session.usage, key, old, value.len())?;
-            let grown = usage.bytes.saturating_sub(before);
-            while sessions.bytes + grown > MEMORY_STORE_BYTES {
-                if !sessions.drop_least_recent(Some(handle)) {
-                    break;
-                }
-            }
+            let grown = footprint(usage).saturating_sub(before);
+            while sessions.bytes + grown > self.bound
+                && sessions.drop_least_recent(Some(handle), true)
+            {}
+            let mut value = value;
+            value.shrink_to_fit();
             let session = sessions.held(handle)?;
             session.values.insert(key.to_owned(), value);
             session.usage = usage;
-            sessions.bytes = sessions.bytes - before + usage.bytes;
+            sessions.bytes = sessions.bytes - before + footprint(usage);
             Ok(())
         })
     }
@@ -134,10 +158,10 @@ impl MemoryStore {
             let Some(old) = session.values.remove(key) else {
                 return Ok(false);
             };
-            let freed = key.len() + old.len();
-            session.usage.bytes -= freed;
+            let before = footprint(session.usage);
+            session.usage.bytes -= key.len() + old.len();
             session.usage.keys -= 1;
-            sessions.bytes -= freed;
+            sessions.bytes -= before - footprint(session.usage);
             Ok(true)
         })
     }
@@ -153,7 +177,7 @@ impl Sessions {
 
     fn remove(&mut self, handle: &str) {
         if let Some(session) = self.by_handle.remove(handle) {
-            self.bytes -= session.usage.bytes;
+            self.bytes -= footprint(session.usage);
         }
     }
 
@@ -163,25 +187,26 @@ impl Sessions {
         self.by_handle.retain(|_, session| {
             let alive = now.duration_since(session.last_used) < quotas.idle_expiry;
             if !alive {
-                freed += session.usage.bytes;
+                freed += footprint(session.usage);
             }
             alive
         });
         self.bytes -= freed;
     }
 
-    /// Drops the least recently used session but `keep`; whether there was
-    /// one to drop.
-    fn drop_least_recent(&mut self, keep: Option<&str>) -> bool {
+    /// Drops the least recently used session but `keep` (only among those
+    /// that hold values, when `holding`); whether there was one to drop.
+    fn drop_least_recent(&mut self, keep: Option<&str>, holding: bool) -> bool {
         let oldest = self
             .by_handle
             .iter()
             .filter(|(handle, _)| Some(handle.as_str()) != keep)
+            .filter(|(_, session)| !holding || session.usage.keys > 0)
             .min_by_key(|(_, session)| session.last_used)
             .map(|(handle, _)| handle.clone());
         match oldest.and_then(|handle| self.by_handle.remove(&handle)) {
             Some(session) => {
-                self.bytes -= session.usage.bytes;
+                self.bytes -= footprint(session.usage);
                 true
             }
             None => false,

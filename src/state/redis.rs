@@ -1,16 +1,21 @@
 //! Sessions in Redis (`redis://HOST:PORT/DB`): shared by a fleet. Each call
 //! is one Lua script, which Redis runs whole before any other command, so
 //! the quota check and the write are one step for every process at once.
-//! Expiry is Redis's own (each session's keys carry the idle time); the
-//! store's secret is a key of its own, so every process on the database
-//! mints and checks the same handles. A standalone server (or a primary):
-//! the scripts name keys they compute, which a cluster would refuse.
+//! A session is one hash (its values, and its usage in two fields no key
+//! can spell, since keys hold no control characters), so its values and
+//! its usage expire together, by Redis's own clock; last use is Redis's
+//! clock too, so a fleet's clocks need not agree. The store's secret is a
+//! key of its own, so every process on the database mints and checks the
+//! same handles. The server must keep what it is given: a
+//! `maxmemory-policy` that evicts would drop committed values, so such a
+//! server is refused at open. A standalone server (or a primary): the
+//! scripts name keys they compute, which a cluster would refuse.
 //!
 //! Keys: `ptc:secret`; `ptc:sessions` (each session by its last use);
-//! `ptc:usage:HANDLE` (its bytes and keys) and `ptc:values:HANDLE`.
+//! `ptc:session:HANDLE`.
 
 use std::sync::LazyLock;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Script, Value};
@@ -21,91 +26,103 @@ use super::{Quotas, StateError, Store, StoreFuture, Usage, check_key, redacted};
 /// How long one call waits for Redis, and for a connection to it.
 const PATIENCE: Duration = Duration::from_secs(5);
 
+/// The longest idle expiry Redis is given (ten years).
+const LONGEST_EXPIRY_MS: i64 = 10 * 365 * 24 * 3600 * 1000;
+
 const SECRET: &str = "ptc:secret";
 const SESSIONS: &str = "ptc:sessions";
 
-/// Marks the session used, or says it is gone: the prelude of every script
-/// but `open`'s. KEYS: sessions, usage, values; ARGV: handle, now, expiry.
-const TOUCH: &str = "
-local function touch()
-  if redis.call('EXISTS', KEYS[2]) == 0 then return false end
-  redis.call('PEXPIRE', KEYS[2], ARGV[3])
-  redis.call('PEXPIRE', KEYS[3], ARGV[3])
-  redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-  return true
-end
-if not touch() then return {1} end
+/// Redis's time in milliseconds, as every script reads it.
+const NOW: &str = "
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000 + math.floor(tonumber(clock[2]) / 1000)
 ";
 
-/// ARGV: handle, now, expiry, max sessions.
-static OPEN: LazyLock<Script> = LazyLock::new(|| {
-    Script::new(
-        "
-redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', tonumber(ARGV[2]) - tonumber(ARGV[3]))
-while redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[4]) do
-  local oldest = redis.call('ZPOPMIN', KEYS[1])
-  redis.call('DEL', 'ptc:usage:' .. oldest[1], 'ptc:values:' .. oldest[1])
-end
-redis.call('HSET', 'ptc:usage:' .. ARGV[1], 'bytes', 0, 'keys', 0)
-redis.call('PEXPIRE', 'ptc:usage:' .. ARGV[1], ARGV[3])
-redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
-return {0}
-",
+/// Marks the session used, or answers that it is gone: the prelude of
+/// every script but `open`'s. KEYS: sessions, the session; ARGV: handle,
+/// expiry.
+static TOUCH: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "{NOW}
+if redis.call('EXISTS', KEYS[2]) == 0 then return {{1}} end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
+"
     )
 });
 
-static CHECK: LazyLock<Script> = LazyLock::new(|| Script::new(&format!("{TOUCH} return {{0}}")));
-
-/// ARGV[4]: the key.
-static GET: LazyLock<Script> = LazyLock::new(|| {
+/// ARGV: handle, expiry, max sessions.
+static OPEN: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        "{TOUCH}
-local value = redis.call('HGET', KEYS[3], ARGV[4])
-if value then return {{0, value}} end
+        "{NOW}
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - tonumber(ARGV[2]))
+while redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) do
+  local oldest = redis.call('ZPOPMIN', KEYS[1])
+  redis.call('UNLINK', 'ptc:session:' .. oldest[1])
+end
+local session = 'ptc:session:' .. ARGV[1]
+redis.call('HSET', session, '\\0bytes', 0, '\\0keys', 0)
+redis.call('PEXPIRE', session, ARGV[2])
+redis.call('ZADD', KEYS[1], now, ARGV[1])
 return {{0}}"
     ))
 });
 
-/// ARGV[4..]: the key, the value, the quotas of a value, a session's
+static CHECK: LazyLock<Script> = LazyLock::new(|| Script::new(&format!("{} return {{0}}", *TOUCH)));
+
+/// ARGV[3]: the key.
+static GET: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(&format!(
+        "{}
+local value = redis.call('HGET', KEYS[2], ARGV[3])
+if value then return {{0, value}} end
+return {{0}}",
+        *TOUCH
+    ))
+});
+
+/// ARGV[3..]: the key, the value, the quotas of a value, a session's
 /// bytes and its keys. Refused: `{2, bytes, keys, old}` (old -1: unset).
 static SET: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        "{TOUCH}
+        "{}
 local old = -1
-if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 1 then
-  old = redis.call('HSTRLEN', KEYS[3], ARGV[4])
+if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then
+  old = redis.call('HSTRLEN', KEYS[2], ARGV[3])
 end
-local bytes = tonumber(redis.call('HGET', KEYS[2], 'bytes') or 0)
-local keys = tonumber(redis.call('HGET', KEYS[2], 'keys') or 0)
-local size = string.len(ARGV[5])
-local new_bytes, new_keys = bytes + string.len(ARGV[4]) + size, keys + 1
+local bytes = tonumber(redis.call('HGET', KEYS[2], '\\0bytes') or 0)
+local keys = tonumber(redis.call('HGET', KEYS[2], '\\0keys') or 0)
+local size = string.len(ARGV[4])
+local new_bytes, new_keys = bytes + string.len(ARGV[3]) + size, keys + 1
 if old >= 0 then new_bytes, new_keys = bytes - old + size, keys end
-if size > tonumber(ARGV[6]) or new_bytes > tonumber(ARGV[7]) or new_keys > tonumber(ARGV[8]) then
+if size > tonumber(ARGV[5]) or new_bytes > tonumber(ARGV[6]) or new_keys > tonumber(ARGV[7]) then
   return {{2, bytes, keys, old}}
 end
-redis.call('HSET', KEYS[3], ARGV[4], ARGV[5])
-redis.call('PEXPIRE', KEYS[3], ARGV[3])
-redis.call('HSET', KEYS[2], 'bytes', new_bytes, 'keys', new_keys)
-return {{0}}"
+redis.call('HSET', KEYS[2], ARGV[3], ARGV[4], '\\0bytes', new_bytes, '\\0keys', new_keys)
+return {{0}}",
+        *TOUCH
     ))
 });
 
-/// ARGV[4]: the key. `{0, 1}` when it was set.
+/// ARGV[3]: the key. `{0, 1}` when it was set.
 static DELETE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        "{TOUCH}
-if redis.call('HEXISTS', KEYS[3], ARGV[4]) == 0 then return {{0, 0}} end
-local freed = string.len(ARGV[4]) + redis.call('HSTRLEN', KEYS[3], ARGV[4])
-redis.call('HDEL', KEYS[3], ARGV[4])
-redis.call('HINCRBY', KEYS[2], 'bytes', -freed)
-redis.call('HINCRBY', KEYS[2], 'keys', -1)
-return {{0, 1}}"
+        "{}
+if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 0 then return {{0, 0}} end
+local freed = string.len(ARGV[3]) + redis.call('HSTRLEN', KEYS[2], ARGV[3])
+redis.call('HDEL', KEYS[2], ARGV[3])
+redis.call('HINCRBY', KEYS[2], '\\0bytes', -freed)
+redis.call('HINCRBY', KEYS[2], '\\0keys', -1)
+return {{0, 1}}",
+        *TOUCH
     ))
 });
 
+/// The session's keys, its usage fields among them (taken out in Rust).
 static KEYS: LazyLock<Script> = LazyLock::new(|| {
     Script::new(&format!(
-        "{TOUCH} return {{0, redis.call('HKEYS', KEYS[3])}}"
+        "{} return {{0, redis.call('HKEYS', KEYS[2])}}",
+        *TOUCH
     ))
 });
 
@@ -141,6 +158,7 @@ impl RedisStore {
             .await
             .map_err(failed)?;
         let kept: Vec<u8> = connection.get(SECRET).await.map_err(failed)?;
+        refuse_eviction(&mut connection, &shown).await?;
         let secret: [u8; SECRET_BYTES] = kept.try_into().map_err(|_| {
             StateError::Unavailable(format!("`{shown}`: `{SECRET}` is not a ptc store's secret"))
         })?;
@@ -179,10 +197,8 @@ impl RedisStore {
             let mut invocation = script.prepare_invoke();
             invocation
                 .key(SESSIONS)
-                .key(format!("ptc:usage:{handle}"))
-                .key(format!("ptc:values:{handle}"))
+                .key(format!("ptc:session:{handle}"))
                 .arg(&handle)
-                .arg(now_ms())
                 .arg(expiry);
             for arg in args {
                 invocation.arg(arg);
@@ -202,17 +218,29 @@ impl RedisStore {
     }
 }
 
-fn now_ms() -> i64 {
-    let since = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .unwrap_or_default();
-    i64::try_from(since.as_millis()).unwrap_or(i64::MAX)
+fn expiry_ms(quotas: Quotas) -> i64 {
+    let ms = i64::try_from(quotas.idle_expiry.as_millis()).unwrap_or(i64::MAX);
+    ms.clamp(1, LONGEST_EXPIRY_MS)
 }
 
-fn expiry_ms(quotas: Quotas) -> i64 {
-    i64::try_from(quotas.idle_expiry.as_millis())
-        .unwrap_or(i64::MAX)
-        .max(1)
+/// Refuses a server whose `maxmemory-policy` may evict keys (which would
+/// drop committed values and the secret). A server that does not let ptc
+/// read its configuration is taken at its word.
+async fn refuse_eviction(
+    connection: &mut ConnectionManager,
+    shown: &str,
+) -> Result<(), StateError> {
+    let policy: Result<Vec<String>, _> = redis::cmd("CONFIG")
+        .arg("GET")
+        .arg("maxmemory-policy")
+        .query_async(connection)
+        .await;
+    match policy.as_deref() {
+        Ok([_, policy]) if policy != "noeviction" => Err(StateError::Unavailable(format!(
+            "`{shown}`: its maxmemory-policy is `{policy}`, which may drop committed values; set it to `noeviction` (sessions expire on their own)"
+        ))),
+        _ => Ok(()),
+    }
 }
 
 fn unavailable(error: redis::RedisError) -> StateError {
@@ -246,12 +274,7 @@ impl Store for RedisStore {
         Box::pin(async move {
             let handle = handle.map_err(|e| StateError::Unavailable(e.to_string()))?;
             let mut invocation = OPEN.prepare_invoke();
-            invocation
-                .key(SESSIONS)
-                .arg(&handle)
-                .arg(now_ms())
-                .arg(expiry)
-                .arg(max);
+            invocation.key(SESSIONS).arg(&handle).arg(expiry).arg(max);
             let _: Vec<Value> = invocation
                 .invoke_async(&mut connection)
                 .await
@@ -278,8 +301,13 @@ impl Store for RedisStore {
             return Box::pin(std::future::ready(Err(e)));
         }
         let q = self.quotas;
-        let limits = [q.max_value_bytes, q.max_session_bytes, q.max_keys];
         let size = value.len();
+        if size > q.max_value_bytes {
+            // Refused here: a value past its quota never crosses the network.
+            let refused = q.after_set(Usage::default(), key, None, size).map(drop);
+            return Box::pin(std::future::ready(refused));
+        }
+        let limits = [q.max_value_bytes, q.max_session_bytes, q.max_keys];
         let mut args = vec![key.into(), value.into_bytes()];
         args.extend(limits.map(|n| n.to_string().into_bytes()));
         let answer = self.on(&SET, session, args);
@@ -319,6 +347,7 @@ impl Store for RedisStore {
                 Some(Value::Array(keys)) => keys.iter().map(text).collect::<Result<Vec<_>, _>>()?,
                 _ => Vec::new(),
             };
+            keys.retain(|key| !key.starts_with('\0'));
             keys.sort_unstable();
             Ok(keys)
         })

@@ -52,6 +52,8 @@ impl SqliteStore {
         let failed = |e: rusqlite::Error| {
             StateError::Unavailable(format!("`sqlite:{}`: {e}", path.display()))
         };
+        create_private(&path)
+            .map_err(|e| StateError::Unavailable(format!("`sqlite:{}`: {e}", path.display())))?;
         let mut connection = Connection::open(&path).map_err(failed)?;
         connection.busy_timeout(BUSY_TIMEOUT).map_err(failed)?;
         connection
@@ -86,9 +88,16 @@ impl SqliteStore {
                 let tx = connection
                     .transaction_with_behavior(TransactionBehavior::Immediate)
                     .map_err(failed)?;
-                let value = op(&context, &tx)?;
+                let value = op(&context, &tx);
+                // Refusals (a quota, a gone session) come before any write
+                // of theirs and keep what the call did besides (the session
+                // marked used, an expired one deleted); a failing store
+                // keeps nothing.
+                if matches!(value, Err(StateError::Unavailable(_))) {
+                    return value;
+                }
                 tx.commit().map_err(failed)?;
-                Ok(value)
+                value
             };
             match tokio::task::spawn_blocking(run).await {
                 Ok(result) => result,
@@ -178,6 +187,21 @@ impl Context {
     }
 }
 
+/// Creates the file, readable by its owner alone (it holds the secret and
+/// every session's values; SQLite's journal files take its mode), unless
+/// it is there.
+fn create_private(path: &std::path::Path) -> std::io::Result<()> {
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    match options.open(path) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(e),
+    }
+}
+
 /// Creates the tables and the store's secret unless the file has them;
 /// gives the secret.
 fn prepare(
@@ -198,11 +222,8 @@ fn prepare(
     tx.commit()?;
     let mut secret = [0; SECRET_BYTES];
     if kept.len() != SECRET_BYTES {
-        return Err(rusqlite::Error::InvalidColumnType(
-            0,
-            "secret".into(),
-            rusqlite::types::Type::Blob,
-        ));
+        let why = "`ptc_meta.secret` is not a ptc store's secret".to_owned();
+        return Err(rusqlite::Error::ToSqlConversionFailure(why.into()));
     }
     secret.copy_from_slice(&kept);
     Ok(secret)
@@ -256,7 +277,10 @@ impl Store for SqliteStore {
             let handle = handle.map_err(|e| StateError::Unavailable(e.to_string()))?;
             let now = now_ms();
             let stale = now.saturating_sub(expiry_ms(context.quotas));
-            drop_sessions(tx, "last_used <= ?1", params![stale])?;
+            // A bounded sweep per open, so one open never holds the file
+            // long for the other processes.
+            let expired = "id IN (SELECT id FROM ptc_sessions WHERE last_used <= ?1 LIMIT 100)";
+            drop_sessions(tx, expired, params![stale])?;
             let count: i64 = tx
                 .query_row("SELECT count(*) FROM ptc_sessions", [], |row| row.get(0))
                 .map_err(unavailable)?;

@@ -15,6 +15,11 @@ pub(crate) struct RedisServer {
 
 impl RedisServer {
     pub(crate) fn start() -> Self {
+        Self::start_with(&[])
+    }
+
+    /// A server started with `config` too (`--name value` pairs).
+    pub(crate) fn start_with(config: &[&str]) -> Self {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .and_then(|l| l.local_addr())
             .unwrap()
@@ -23,6 +28,7 @@ impl RedisServer {
         let child = std::process::Command::new("redis-server")
             .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
             .args(["--save", "", "--appendonly", "no"])
+            .args(config)
             .current_dir(dir.path())
             .stdout(std::process::Stdio::null())
             .spawn()
@@ -374,4 +380,48 @@ async fn a_sqlite_store_keeps_every_committed_value_through_kill_9() {
     let n = committed.len() - 1;
     let last = store.get(&session, &format!("k{n}")).await.unwrap();
     assert_eq!(last, Some(n.to_string()));
+}
+
+/// The memory store counts what keys cost the process, not only their
+/// bytes: at its bound, sessions holding values go, least recently used
+/// first, never the one being written.
+#[tokio::test]
+async fn the_memory_store_stays_within_its_bound() {
+    // Ten 1-byte keys with 1-byte values: 20 bytes of the quota, and
+    // about 1.5 KB of the process: two do not fit in 3,000 bytes.
+    let store = MemoryStore::bounded(Quotas::default(), 3_000).unwrap();
+    let (old, new) = (store.open().await.unwrap(), store.open().await.unwrap());
+    for key in "abcdefghij".chars() {
+        store.set(&old, &key.to_string(), "1".into()).await.unwrap();
+    }
+    for key in "abcdefghij".chars() {
+        store.set(&new, &key.to_string(), "2".into()).await.unwrap();
+    }
+    // The second session's writes took the first's room.
+    let error = store.check(&old).await.unwrap_err();
+    assert!(matches!(error, StateError::Expired { .. }), "{error}");
+    assert_eq!(store.keys(&new).await.unwrap().len(), 10);
+}
+
+#[tokio::test]
+async fn a_redis_that_may_evict_is_refused_at_open() {
+    let redis = RedisServer::start_with(&["--maxmemory-policy", "allkeys-lru"]);
+    let Err(error) = open(&redis.url, Quotas::default()).await else {
+        panic!("an evicting Redis opened");
+    };
+    let text = error.to_string();
+    assert!(text.contains("maxmemory-policy is `allkeys-lru`"), "{text}");
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_sqlite_file_is_its_owners_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("state.db");
+    open(&format!("sqlite:{}", path.display()), Quotas::default())
+        .await
+        .unwrap();
+    let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
 }
