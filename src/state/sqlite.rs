@@ -59,6 +59,17 @@ impl SqliteStore {
         connection
             .execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = FULL;")
             .map_err(failed)?;
+        // Sizes are measured as the file stores text: UTF-8, as a new file
+        // is made (another encoding would count other bytes than a quota's).
+        let encoding: String = connection
+            .query_row("PRAGMA encoding", [], |row| row.get(0))
+            .map_err(failed)?;
+        if encoding != "UTF-8" {
+            return Err(StateError::Unavailable(format!(
+                "`sqlite:{}`: the file keeps its text as {encoding}; a ptc store keeps UTF-8",
+                path.display()
+            )));
+        }
         let fresh = random()
             .map_err(|e| StateError::Unavailable(format!("no randomness for a secret: {e}")))?;
         let secret = prepare(&mut connection, fresh).map_err(failed)?;

@@ -256,6 +256,19 @@ async fn a_store_that_cannot_be_opened_is_refused_at_open() {
             .starts_with("the state store is unavailable: `sqlite:"),
         "{error}"
     );
+    // A database made by someone else, keeping its text as UTF-16.
+    let utf16 = dir.path().join("utf16.db");
+    let made = rusqlite::Connection::open(&utf16).unwrap();
+    made.execute_batch("PRAGMA encoding = 'UTF-16'; CREATE TABLE t (x TEXT);")
+        .unwrap();
+    drop(made);
+    let Err(error) = open(&format!("sqlite:{}", utf16.display()), Quotas::default()).await else {
+        panic!("a UTF-16 database opened as a store");
+    };
+    assert!(
+        error.to_string().contains("keeps its text as UTF-16le"),
+        "{error}"
+    );
     let Err(error) = open("postgres://x", Quotas::default()).await else {
         panic!("an unknown scheme opened");
     };
