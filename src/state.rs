@@ -46,22 +46,52 @@ pub(crate) type StoreFuture<T> = Pin<Box<dyn Future<Output = Result<T, StateErro
 
 /// A store of sessions. Every call is one atomic step; a call for a
 /// session the store does not have fails with [`StateError::Unknown`] or
-/// [`StateError::Expired`].
+/// [`StateError::Expired`]. Keys are checked once, here (`get`, `set`,
+/// `delete`); a store reads and writes keys already checked.
 pub(crate) trait Store: Send + Sync + 'static {
     /// Opens a new, empty session and gives its handle.
     fn open(&self) -> StoreFuture<String>;
     /// Whether `session` is there to use (and marks it used).
     fn check(&self, session: &str) -> StoreFuture<()>;
-    /// The JSON text of `key`, when it is set.
-    fn get(&self, session: &str, key: &str) -> StoreFuture<Option<String>>;
-    /// Sets `key` to the JSON text `value`, within the quotas.
-    fn set(&self, session: &str, key: &str, value: String) -> StoreFuture<()>;
-    /// Deletes `key`; whether it was set.
-    fn delete(&self, session: &str, key: &str) -> StoreFuture<bool>;
+    /// The JSON text of the checked `key`, when it is set.
+    fn read(&self, session: &str, key: &str) -> StoreFuture<Option<String>>;
+    /// Sets the checked `key` to the JSON text `value`, within the quotas.
+    fn write(&self, session: &str, key: &str, value: String) -> StoreFuture<()>;
+    /// Deletes the checked `key`; whether it was set.
+    fn remove(&self, session: &str, key: &str) -> StoreFuture<bool>;
     /// Every key of the session, sorted by their bytes.
     fn keys(&self, session: &str) -> StoreFuture<Vec<String>>;
     /// Which store this is, for messages: `memory`, `sqlite:PATH`.
     fn describe(&self) -> String;
+
+    /// The JSON text of `key`, when it is set.
+    fn get(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
+        match check_key(key) {
+            Ok(()) => self.read(session, key),
+            Err(e) => ready(Err(e)),
+        }
+    }
+
+    /// Sets `key` to the JSON text `value`, within the quotas.
+    fn set(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
+        match check_key(key) {
+            Ok(()) => self.write(session, key, value),
+            Err(e) => ready(Err(e)),
+        }
+    }
+
+    /// Deletes `key`; whether it was set.
+    fn delete(&self, session: &str, key: &str) -> StoreFuture<bool> {
+        match check_key(key) {
+            Ok(()) => self.remove(session, key),
+            Err(e) => ready(Err(e)),
+        }
+    }
+}
+
+/// An answer known at once, as a store call's.
+pub(crate) fn ready<T: Send + 'static>(result: Result<T, StateError>) -> StoreFuture<T> {
+    Box::pin(std::future::ready(result))
 }
 
 /// The bounds every store keeps.

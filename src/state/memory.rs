@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use super::handle::Minter;
-use super::{Quotas, StateError, Store, StoreFuture, Usage, check_key};
+use super::{Quotas, StateError, Store, StoreFuture, Usage, ready};
 
 /// All sessions of a memory store together, in bytes of the process.
 pub(crate) const MEMORY_STORE_BYTES: usize = 256 << 20;
@@ -130,7 +130,6 @@ impl MemoryStore {
     }
 
     fn set_now(&self, handle: &str, key: &str, value: String) -> Result<(), StateError> {
-        check_key(key)?;
         let quotas = self.quotas;
         self.with(handle, |sessions, handle| {
             let session = sessions.held(handle)?;
@@ -152,7 +151,6 @@ impl MemoryStore {
     }
 
     fn delete_now(&self, handle: &str, key: &str) -> Result<bool, StateError> {
-        check_key(key)?;
         self.with(handle, |sessions, handle| {
             let session = sessions.held(handle)?;
             let Some(old) = session.values.remove(key) else {
@@ -218,10 +216,6 @@ fn unavailable(error: getrandom::Error) -> StateError {
     StateError::Unavailable(format!("no randomness for a session handle: {error}"))
 }
 
-fn ready<T: Send + 'static>(result: Result<T, StateError>) -> StoreFuture<T> {
-    Box::pin(std::future::ready(result))
-}
-
 impl Store for MemoryStore {
     fn open(&self) -> StoreFuture<String> {
         ready(self.open_now())
@@ -231,20 +225,17 @@ impl Store for MemoryStore {
         ready(self.with(session, |_, _| Ok(())))
     }
 
-    fn get(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
-        let got = check_key(key).and_then(|()| {
-            self.with(session, |sessions, handle| {
-                Ok(sessions.held(handle)?.values.get(key).cloned())
-            })
-        });
-        ready(got)
+    fn read(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
+        ready(self.with(session, |sessions, handle| {
+            Ok(sessions.held(handle)?.values.get(key).cloned())
+        }))
     }
 
-    fn set(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
+    fn write(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
         ready(self.set_now(session, key, value))
     }
 
-    fn delete(&self, session: &str, key: &str) -> StoreFuture<bool> {
+    fn remove(&self, session: &str, key: &str) -> StoreFuture<bool> {
         ready(self.delete_now(session, key))
     }
 

@@ -21,7 +21,7 @@ use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use redis::{AsyncCommands, Script, Value};
 
 use super::handle::{Minter, SECRET_BYTES, random};
-use super::{Quotas, StateError, Store, StoreFuture, Usage, check_key, redacted};
+use super::{Quotas, StateError, Store, StoreFuture, Usage, ready, redacted};
 
 /// How long one call waits for Redis, and for a connection to it.
 const PATIENCE: Duration = Duration::from_secs(5);
@@ -184,7 +184,7 @@ impl RedisStore {
                 session: handle.to_owned(),
                 store: self.describe(),
             };
-            return Box::pin(std::future::ready(Err(error)));
+            return ready(Err(error));
         }
         let mut connection = self.connection.clone();
         let handle = handle.to_owned();
@@ -288,24 +288,18 @@ impl Store for RedisStore {
         Box::pin(async move { answer.await.map(drop) })
     }
 
-    fn get(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
-        if let Err(e) = check_key(key) {
-            return Box::pin(std::future::ready(Err(e)));
-        }
+    fn read(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
         let answer = self.on(&GET, session, vec![key.into()]);
         Box::pin(async move { answer.await?.get(1).map(text).transpose() })
     }
 
-    fn set(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
-        if let Err(e) = check_key(key) {
-            return Box::pin(std::future::ready(Err(e)));
-        }
+    fn write(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
         let q = self.quotas;
         let size = value.len();
         if size > q.max_value_bytes {
             // Refused here: a value past its quota never crosses the network.
             let refused = q.after_set(Usage::default(), key, None, size).map(drop);
-            return Box::pin(std::future::ready(refused));
+            return ready(refused);
         }
         let limits = [q.max_value_bytes, q.max_session_bytes, q.max_keys];
         let mut args = vec![key.into(), value.into_bytes()];
@@ -331,10 +325,7 @@ impl Store for RedisStore {
         })
     }
 
-    fn delete(&self, session: &str, key: &str) -> StoreFuture<bool> {
-        if let Err(e) = check_key(key) {
-            return Box::pin(std::future::ready(Err(e)));
-        }
+    fn remove(&self, session: &str, key: &str) -> StoreFuture<bool> {
         let answer = self.on(&DELETE, session, vec![key.into()]);
         Box::pin(async move { Ok(int(answer.await?.get(1)) == 1) })
     }

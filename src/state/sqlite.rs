@@ -12,7 +12,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 use super::handle::{Minter, SECRET_BYTES, random};
-use super::{Quotas, StateError, Store, StoreFuture, Usage, check_key};
+use super::{Quotas, StateError, Store, StoreFuture, Usage};
 
 /// How long a call waits for another process's write to finish.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -314,10 +314,7 @@ impl Store for SqliteStore {
         self.on(session, |_, _, _| Ok(()))
     }
 
-    fn get(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
-        if let Err(e) = check_key(key) {
-            return Box::pin(std::future::ready(Err(e)));
-        }
+    fn read(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
         let key = key.to_owned();
         self.on(session, move |_, tx, handle| {
             tx.query_row(
@@ -330,10 +327,7 @@ impl Store for SqliteStore {
         })
     }
 
-    fn set(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
-        if let Err(e) = check_key(key) {
-            return Box::pin(std::future::ready(Err(e)));
-        }
+    fn write(&self, session: &str, key: &str, value: String) -> StoreFuture<()> {
         let key = key.to_owned();
         self.on(session, move |context, tx, handle| {
             let old: Option<i64> = tx
@@ -357,10 +351,7 @@ impl Store for SqliteStore {
         })
     }
 
-    fn delete(&self, session: &str, key: &str) -> StoreFuture<bool> {
-        if let Err(e) = check_key(key) {
-            return Box::pin(std::future::ready(Err(e)));
-        }
+    fn remove(&self, session: &str, key: &str) -> StoreFuture<bool> {
         let key = key.to_owned();
         self.on(session, move |context, tx, handle| {
             let old: Option<i64> = tx

@@ -17,7 +17,7 @@ use crate::contract::run_code::Language;
 use crate::limits::{Limits, SETTINGS};
 
 /// The protocol version `initialize` reports.
-pub(crate) const PROTOCOL_VERSION: u64 = 1;
+const PROTOCOL_VERSION: u64 = 1;
 
 // ------------------------------------------------------------- initialize
 
@@ -191,16 +191,6 @@ impl Present {
         params.reject_unknown()?;
         Ok(Self { mode })
     }
-}
-
-// --------------------------------------------------------------- run_code
-
-/// `run_code`: its params are [`RunRequest`](crate::RunRequest)'s, its
-/// result the run's outcome (with [`WithDropped`]).
-pub(crate) struct RunCode;
-
-impl Method for RunCode {
-    const NAME: &'static str = crate::contract::run_code::RUN_CODE;
 }
 
 // ----------------------------------------------------------- tools/invoke

@@ -22,12 +22,13 @@ use crate::contract::host_protocol::asks::Cancel;
 use crate::contract::host_protocol::incoming::Incoming;
 use crate::contract::host_protocol::methods::{
     Initialize, Initialized, Invoke, Invoked, List, Listed, Present, Register, Registered, Remove,
-    Removed, RunCode,
+    Removed,
 };
 use crate::contract::host_protocol::params::Params;
 use crate::contract::host_protocol::{
     INVALID_REQUEST, METHOD_NOT_FOUND, Method, PARSE_ERROR, RpcError, to_json,
 };
+use crate::contract::run_code::RUN_CODE;
 use crate::engine::{Engine, RunOptions, RunRequest};
 use crate::gate;
 use crate::limits::{ANSWER, Limits};
@@ -141,7 +142,7 @@ impl Session {
             Remove::NAME => self.remove(params),
             List::NAME => self.list(params),
             Present::NAME => self.presentation(params),
-            RunCode::NAME => return self.run_code(id, params),
+            RUN_CODE => return self.run_code(id, params),
             Invoke::NAME => return self.invoke(id, params),
             _ => Err(RpcError::new(
                 METHOD_NOT_FOUND,
