@@ -1,4 +1,5 @@
-//! The reference workloads W1–W7 (`fixtures/workloads/WORKLOADS.md`) on ptc.
+//! The reference workloads W1–W7 (`fixtures/workloads/WORKLOADS.md`) on
+//! ptc, and W8, state across runs on each store (`workloads/state.rs`).
 //!
 //! `cargo run --release --example workloads -- --json [--only W1,W3]` prints
 //! one JSON line per workload in the peers' format; without `--json`, a table.
@@ -31,6 +32,11 @@ mod monty_peer;
 #[cfg(feature = "python")]
 #[path = "workloads/python.rs"]
 mod python;
+#[path = "../tests/common/redis.rs"]
+#[allow(dead_code)]
+mod redis_server;
+#[path = "workloads/state.rs"]
+mod state;
 
 fn peers(file: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -339,6 +345,8 @@ async fn check_globals(engine: &Engine) -> usize {
         [
             "tools",
             "ToolCallError",
+            "state",
+            "StateError",
             "console",
             "setTimeout",
             "clearTimeout",
@@ -641,7 +649,7 @@ async fn w7(engine: &Engine, p: &Value) -> Value {
 }
 
 /// One workload's record, from a fresh process running just that workload.
-fn in_child(id: &str) -> Value {
+fn in_child(id: &str) -> Vec<Value> {
     let out = std::process::Command::new(std::env::current_exe().unwrap())
         .args(["--json", "--only", id])
         .stderr(std::process::Stdio::inherit())
@@ -649,7 +657,12 @@ fn in_child(id: &str) -> Value {
         .expect("spawn a workload process");
     assert!(out.status.success(), "{id} failed");
     let stdout = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(stdout.lines().last().unwrap_or("")).expect("a JSON record")
+    let records: Vec<Value> = stdout
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    assert!(!records.is_empty(), "{id} printed no record");
+    records
 }
 
 fn print_table(records: &[Value]) {
@@ -729,29 +742,32 @@ async fn main() {
         .and_then(|i| args.get(i + 1))
         .map(|s| s.split(',').map(str::to_owned).collect());
     let want = |w: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == w));
-    let ids: Vec<&str> = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"]
+    let ids: Vec<&str> = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"]
         .into_iter()
         .filter(|id| want(id))
         .collect();
     let mut records = Vec::new();
     for id in ids.iter().copied() {
-        let r = if ids.len() > 1 {
+        let rows = if ids.len() > 1 {
             in_child(id)
         } else {
             match id {
-                "W1" => w1(&engine, &p).await,
-                "W2" => w2(&engine, &p).await,
-                "W3" => w3(&engine, &p, &stats).await,
-                "W4" => w4(&engine, &p).await,
-                "W5" => w5().await,
-                "W6" => w6(),
-                _ => w7(&engine, &p).await,
+                "W1" => vec![w1(&engine, &p).await],
+                "W2" => vec![w2(&engine, &p).await],
+                "W3" => vec![w3(&engine, &p, &stats).await],
+                "W4" => vec![w4(&engine, &p).await],
+                "W5" => vec![w5().await],
+                "W6" => vec![w6()],
+                "W7" => vec![w7(&engine, &p).await],
+                _ => state::w8(engine.registry().clone()).await,
             }
         };
-        if json_out {
-            println!("{r}");
+        for r in rows {
+            if json_out {
+                println!("{r}");
+            }
+            records.push(r);
         }
-        records.push(r);
     }
     if !json_out {
         print_table(&records);

@@ -18,11 +18,12 @@ mod report;
 mod request;
 mod run_ids;
 pub(crate) mod scheduler;
+mod session;
 mod setup;
 mod subcall;
 pub(crate) mod typescript;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use tokio::sync::Semaphore;
 
@@ -37,6 +38,7 @@ use crate::contract::run_code::RUN_CODE;
 use crate::limits::{ConfigError, Limits};
 use crate::sdk::SdkOptions;
 use crate::sdk::presentation::{SdkCache, present};
+use crate::state::{MemoryStore, Quotas, StateError, StateStore, Store};
 use crate::tool::context::ProgressSink;
 use crate::tool::definition::ToolDefinition;
 use crate::tool::pipeline::CallOptions;
@@ -45,12 +47,28 @@ use crate::tool::registry::{Registry, Scope};
 use run_ids::RunIds;
 use typescript::TypeScriptRuntime;
 
+impl EngineInner {
+    /// The store of runs' sessions (a memory store, unless one was chosen).
+    fn store(&self) -> Result<Arc<dyn Store>, StateError> {
+        let mut state = self.state.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(store) = &*state {
+            return Ok(Arc::clone(store));
+        }
+        let store: Arc<dyn Store> = Arc::new(MemoryStore::new(Quotas::of(&self.limits))?);
+        *state = Some(Arc::clone(&store));
+        Ok(store)
+    }
+}
+
 struct EngineInner {
     registry: Registry,
     limits: Limits,
     admission: Semaphore,
     run_ids: Arc<RunIds>,
     sdk_cache: SdkCache,
+    /// Where runs keep their sessions' values: chosen with
+    /// [`Engine::with_state`], else a memory store made at first use.
+    state: Mutex<Option<Arc<dyn Store>>>,
     /// TypeScript programs' sandbox threads and warm sandboxes.
     typescript: TypeScriptRuntime,
     /// Python programs' workers, started on the first Python run.
@@ -86,6 +104,7 @@ impl Engine {
                 registry,
                 run_ids: Arc::new(RunIds::new()),
                 sdk_cache: SdkCache::default(),
+                state: Mutex::new(None),
                 typescript: TypeScriptRuntime::new(&limits),
                 #[cfg(feature = "python")]
                 python: python::PythonRuntime::new(&limits),
@@ -105,6 +124,29 @@ impl Engine {
     pub fn python_worker(self, path: impl Into<std::path::PathBuf>) -> Self {
         self.inner.python.set_worker(path.into());
         self
+    }
+
+    /// The same engine, its runs' sessions kept in `store` (contracts §9);
+    /// by default, a memory store of its own. Set it before the first run
+    /// that uses `state`: the sessions of the store it replaces are no
+    /// longer found.
+    #[must_use]
+    pub fn with_state(self, store: StateStore) -> Self {
+        *self
+            .inner
+            .state
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(store.store);
+        self
+    }
+
+    /// Opens a new, empty session in this engine's store: its handle, to
+    /// pass as `run_code`'s `session` (one per conversation, say).
+    ///
+    /// # Errors
+    /// The store is unavailable, or it keeps no more sessions.
+    pub async fn open_session(&self) -> Result<String, StateError> {
+        self.inner.store()?.open().await
     }
 
     /// Why this engine cannot run programs in `language`, if it cannot: a

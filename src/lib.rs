@@ -88,13 +88,14 @@
 //!   (`setup`); what both languages' sub-calls share (`subcall`: ids,
 //!   images), the sub-call `scheduler`, `progress` for a limit's failure
 //!   text, `output` (the console capture and cap), where `events` go
-//!   (the [`EventSink`]), the bounds of program-side `discovery`, and
+//!   (the [`EventSink`]), the bounds of program-side `discovery`, a
+//!   run's `session` (the store and handle its `state` uses), and
 //!   `run_ids`. Then a room per language, neither importing the other:
 //!   - `typescript/`: `strip` (TypeScript to a script, with its own lexer,
 //!     `scan`), the `sandbox` (heap, interrupts), `guards` for QuickJS's
 //!     unpolled loops, `intrinsics`, the sandbox `threads` and `warm`
 //!     sandboxes, `run/` (one run's state and step loop, with its `bridge`
-//!     to the program, sub-call `dispatch`, `discovery`, `timers`,
+//!     to the program, sub-call `dispatch`, `discovery`, `state`, `timers`,
 //!     unhandled `rejections` and error `describe`-ing), `convert` and
 //!     `text` (values and text out of QuickJS), and what places and
 //!     explains a failure (`position`, `excerpt`, `hint`, `returned`); the
@@ -102,8 +103,8 @@
 //!     `inspect`, the `interruptible` paths of guarded built-ins, and the
 //!     `render`ing of a value for the model.
 //!   - `python/`: Python programs on Monty's `workers`: the run's host side
-//!     (in `python.rs`), `convert`-ing values, `discovery` and the `lines`
-//!     that call a tool.
+//!     (in `python.rs`), `convert`-ing values, `discovery`, `state` and
+//!     the `lines` that call a tool.
 //! - `sources/`: where tools come from besides the host's code: the
 //!   `workspace` tools, `manifest` files, and `mcp/`, MCP servers as tool
 //!   sources ([`McpServers::start`], [`connect`]): their `config`, one
@@ -119,7 +120,8 @@
 //! - `state/`: sessions whose values outlive a run, in a store of them: the rules every store keeps (handles minted by the store,
 //!   atomic per-key writes, quotas, idle expiry), each session's `handle`,
 //!   and the stores: `memory` (the default), `sqlite` (a file shared by
-//!   one machine's processes) and `redis` (a server a fleet shares).
+//!   one machine's processes) and `redis` (a server a fleet shares); its
+//!   public face is [`StateStore`].
 //! - `transport/`: MCP over pipes, bounded: the `line_reader` every door
 //!   that reads lines reads through (`ptc serve` too), the `lines` every
 //!   MCP message crosses (measured before it is parsed, answered when it
@@ -138,7 +140,7 @@
 //!   the tests.
 //! - `bin/ptc/`: the `ptc` binary, a user of the library like any other:
 //!   `main` (the commands), the `tools` its flags name, its `limits`
-//!   flags, `mcp` (`ptc mcp`), what it prints (`present`), the `terminal`
+//!   flags, its `--state` (`state`), `mcp` (`ptc mcp`), what it prints (`present`), the `terminal`
 //!   side of `ptc run` (prompts, progress) and how the library's
 //!   `warnings` read on stderr.
 //!
@@ -193,8 +195,6 @@ mod limits;
 mod schema;
 mod sdk;
 mod sources;
-// Its first step: the stores and their rules, not yet reached by a run.
-#[allow(dead_code)]
 mod state;
 mod tool;
 mod transport;
@@ -214,7 +214,7 @@ pub use engine::{Engine, RetiredThreads, RunError, RunOptions};
 pub use frontends::mcp::{
     McpHttpOptions, McpHttpServer, McpServeError, McpServer, serve_mcp_stdio,
 };
-pub use frontends::serve::serve;
+pub use frontends::serve::{serve, serve_with_state};
 pub use limits::{ConfigError, Limits};
 pub use sdk::{
     SdkOptions, render_declarations, render_python, run_code_description, run_code_parameters,
@@ -227,6 +227,7 @@ pub use sources::mcp::config::{
 };
 pub use sources::mcp::{McpOptions, McpProblem, McpServers, connect};
 pub use sources::workspace::workspace_tools;
+pub use state::{StateError, StateStore};
 pub use tool::approval::{
     Approval, ApprovalRequest, Approver, Decision, Denial, EscalationGrant, EscalationRequest,
 };

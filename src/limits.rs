@@ -70,6 +70,19 @@ pub struct Limits {
     /// the standard cap, still a fraction of a model's context), at least
     /// 64. Below `output_cap_bytes` it counts as `output_cap_bytes`.
     pub escalated_output_cap_bytes: usize,
+    /// One `state` value's JSON text (contracts §9); default 1 MiB, at
+    /// least 1 KiB. A larger value is refused (`QUOTA`), nothing written.
+    pub state_max_value_bytes: usize,
+    /// A session's keys and values together; default 16 MiB, at least 1 KiB.
+    pub state_max_session_bytes: usize,
+    /// A session's keys; default 10,000, at least 1.
+    pub state_max_keys: usize,
+    /// How long an idle session is kept; default 86,400,000 ms (24 h), at
+    /// least 1,000. Then its handle gets the "expired" text.
+    pub state_expiry_ms: u64,
+    /// Sessions a store keeps; default 10,000, at least 1. Opening one past
+    /// it drops the least recently used.
+    pub state_max_sessions: usize,
 }
 
 impl Default for Limits {
@@ -91,6 +104,11 @@ impl Default for Limits {
             escalated_max_timeout_ms: ESCALATED_MAX_TIMEOUT_MS,
             escalated_memory_limit_bytes: 256 << 20,
             escalated_output_cap_bytes: 128 << 10,
+            state_max_value_bytes: 1 << 20,
+            state_max_session_bytes: 16 << 20,
+            state_max_keys: 10_000,
+            state_expiry_ms: 24 * 60 * 60 * 1000,
+            state_max_sessions: 10_000,
         }
     }
 }
@@ -175,7 +193,7 @@ fn to_u64(value: usize) -> u64 {
 }
 
 /// The limits a host may set, in the order `initialize` documents them.
-pub(crate) const SETTINGS: [Setting; 9] = [
+pub(crate) const SETTINGS: [Setting; 14] = [
     Setting {
         name: "maxParallelSubCalls",
         flag: Some(Flag {
@@ -297,6 +315,76 @@ pub(crate) const SETTINGS: [Setting; 9] = [
         bytes: true,
         get: |l| to_u64(l.escalated_memory_limit_bytes),
         set: |l, v| l.escalated_memory_limit_bytes = to_usize(v),
+    },
+    Setting {
+        name: "stateMaxValueBytes",
+        flag: Some(Flag {
+            long: "state-max-value",
+            value_name: "BYTES",
+            help: "Bytes of JSON one `state` value may take [default: {default}]",
+            also: None,
+        }),
+        min: 1 << 10,
+        max: u64::MAX,
+        bytes: true,
+        get: |l| to_u64(l.state_max_value_bytes),
+        set: |l, v| l.state_max_value_bytes = to_usize(v),
+    },
+    Setting {
+        name: "stateMaxSessionBytes",
+        flag: Some(Flag {
+            long: "state-max-session",
+            value_name: "BYTES",
+            help: "Bytes of keys and values one session may hold [default: {default}]",
+            also: None,
+        }),
+        min: 1 << 10,
+        max: u64::MAX,
+        bytes: true,
+        get: |l| to_u64(l.state_max_session_bytes),
+        set: |l, v| l.state_max_session_bytes = to_usize(v),
+    },
+    Setting {
+        name: "stateMaxKeys",
+        flag: Some(Flag {
+            long: "state-max-keys",
+            value_name: "N",
+            help: "Keys one session may hold [default: {default}]",
+            also: None,
+        }),
+        min: 1,
+        max: u64::MAX,
+        bytes: false,
+        get: |l| to_u64(l.state_max_keys),
+        set: |l, v| l.state_max_keys = to_usize(v),
+    },
+    Setting {
+        name: "stateExpiryMs",
+        flag: Some(Flag {
+            long: "state-expiry-ms",
+            value_name: "MS",
+            help: "How long an idle session is kept, in milliseconds [default: {default}]",
+            also: None,
+        }),
+        min: 1000,
+        max: u64::MAX,
+        bytes: false,
+        get: |l| l.state_expiry_ms,
+        set: |l, v| l.state_expiry_ms = v,
+    },
+    Setting {
+        name: "stateMaxSessions",
+        flag: Some(Flag {
+            long: "state-max-sessions",
+            value_name: "N",
+            help: "Sessions the state store keeps; past it the least recently used is dropped [default: {default}]",
+            also: None,
+        }),
+        min: 1,
+        max: u64::MAX,
+        bytes: false,
+        get: |l| to_u64(l.state_max_sessions),
+        set: |l, v| l.state_max_sessions = to_usize(v),
     },
 ];
 

@@ -63,6 +63,8 @@ pub(crate) trait Store: Send + Sync + 'static {
     fn keys(&self, session: &str) -> StoreFuture<Vec<String>>;
     /// Which store this is, for messages: `memory`, `sqlite:PATH`.
     fn describe(&self) -> String;
+    /// The bounds it keeps.
+    fn quotas(&self) -> Quotas;
 
     /// The JSON text of `key`, when it is set.
     fn get(&self, session: &str, key: &str) -> StoreFuture<Option<String>> {
@@ -127,17 +129,24 @@ pub(crate) const MAX_KEY_BYTES: usize = 256;
 /// Why a state call failed. Each reads as the end of a sentence the
 /// program's error or the run's refusal begins.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub(crate) enum StateError {
+#[non_exhaustive]
+pub enum StateError {
     /// The handle is not one this store minted.
     #[error(
         "session `{session}` was not opened by this ptc's state store ({store}): pass a session from an earlier outcome, or leave `session` out to start a new one"
     )]
-    Unknown { session: String, store: String },
+    Unknown {
+        /// The handle given.
+        session: String,
+        /// Which store was asked.
+        store: String,
+    },
     /// The store minted the handle, and the session is gone.
     #[error(
         "session `{session}` has expired or was dropped ({keeps}): its values are gone; leave `session` out to start a new one"
     )]
     Expired {
+        /// The handle given.
         session: String,
         /// What the store keeps, and for how long.
         keeps: String,
@@ -151,6 +160,19 @@ pub(crate) enum StateError {
     /// The store could not be reached or read.
     #[error("the state store is unavailable: {0}")]
     Unavailable(String),
+}
+
+impl StateError {
+    /// The code a program's `StateError` carries (contracts §9).
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::Unknown { .. } => "UNKNOWN_SESSION",
+            Self::Expired { .. } => "EXPIRED_SESSION",
+            Self::Key(_) => "INVALID_KEY",
+            Self::Quota(_) => "QUOTA",
+            Self::Unavailable(_) => "UNAVAILABLE",
+        }
+    }
 }
 
 /// Checks `key`: 1 to 256 bytes, no control characters.
@@ -177,6 +199,17 @@ pub(crate) struct Usage {
 }
 
 impl Quotas {
+    /// The quotas `limits` set.
+    pub(crate) fn of(limits: &crate::Limits) -> Self {
+        Self {
+            max_value_bytes: limits.state_max_value_bytes,
+            max_session_bytes: limits.state_max_session_bytes,
+            max_keys: limits.state_max_keys,
+            idle_expiry: Duration::from_millis(limits.state_expiry_ms),
+            max_sessions: limits.state_max_sessions,
+        }
+    }
+
     /// The session's usage after setting `key` (`old` bytes of value when
     /// it was set) to `value` bytes, or the quota that refuses it.
     pub(crate) fn after_set(
@@ -235,7 +268,8 @@ impl Quotas {
 }
 
 /// Opens the store `url` names: `memory`, `sqlite:PATH`, or
-/// `redis://HOST:PORT/DB`.
+/// `redis://HOST:PORT/DB` (`rediss://` over TLS, the server's certificate
+/// checked against the system's roots, or `SSL_CERT_FILE`).
 ///
 /// # Errors
 /// The URL names no store, or the store cannot be opened (a file that is
@@ -254,13 +288,67 @@ pub(crate) async fn open(url: &str, quotas: Quotas) -> Result<Arc<dyn Store>, St
             .map_err(|e| StateError::Unavailable(format!("opening the store failed: {e}")))??;
         return Ok(Arc::new(store));
     }
-    if url.starts_with("redis://") {
+    if url.starts_with("redis://") || url.starts_with("rediss://") {
         return Ok(Arc::new(RedisStore::open(url, quotas).await?));
     }
     Err(StateError::Unavailable(format!(
-        "`{}` names no state store: use `memory`, `sqlite:PATH` or `redis://HOST:PORT/DB`",
+        "`{}` names no state store: use `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB` or `rediss://HOST:PORT/DB` (TLS)",
         redacted(url)
     )))
+}
+
+/// A store of sessions, chosen by URL (contracts §9): where an
+/// [`Engine`](crate::Engine) keeps its runs' state (see
+/// [`Engine::with_state`](crate::Engine::with_state)). Cheap to clone: the
+/// clones share the store.
+#[derive(Clone)]
+pub struct StateStore {
+    pub(crate) store: Arc<dyn Store>,
+    /// The URL it was opened from.
+    pub(crate) url: String,
+}
+
+impl StateStore {
+    /// Opens the store `url` names: `memory` (in this process),
+    /// `sqlite:PATH` (a file on this machine) or `redis://HOST:PORT/DB`
+    /// (a server a fleet shares; `rediss://` over TLS), keeping `limits`'
+    /// quotas.
+    ///
+    /// # Errors
+    /// The URL names no store, or the store cannot be opened (a file that is
+    /// no SQLite database, a Redis server that does not answer or evicts keys).
+    pub async fn open(url: &str, limits: &crate::Limits) -> Result<Self, StateError> {
+        let store = open(url, Quotas::of(limits)).await?;
+        Ok(Self {
+            store,
+            url: url.to_owned(),
+        })
+    }
+
+    /// Whether it is the store `url` names, keeping `limits`' quotas.
+    pub(crate) fn is(&self, url: &str, limits: &crate::Limits) -> bool {
+        self.url == url && self.store.quotas() == Quotas::of(limits)
+    }
+
+    /// Opens a new, empty session: its handle, for `run_code`'s `session`.
+    ///
+    /// # Errors
+    /// The store is unavailable, or it keeps no more sessions.
+    pub async fn open_session(&self) -> Result<String, StateError> {
+        self.store.open().await
+    }
+
+    /// Which store this is: `memory`, `sqlite:PATH`, or the Redis URL
+    /// without its password.
+    pub fn describe(&self) -> String {
+        redacted(&self.store.describe())
+    }
+}
+
+impl std::fmt::Debug for StateStore {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple("StateStore").field(&self.describe()).finish()
+    }
 }
 
 /// `url` without the password it may carry (`redis://user:secret@host`).

@@ -1,10 +1,12 @@
 //! Helpers shared by the integration tests.
 
 mod noleaks;
+mod redis;
 
 #[cfg(feature = "python")]
 pub use noleaks::Leak;
 pub use noleaks::{NoLeaks, Spawned, TAG_VAR, output, spawn, tag_manifest, tag_servers, tagged};
+pub use redis::RedisServer;
 
 use std::path::PathBuf;
 

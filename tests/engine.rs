@@ -240,10 +240,10 @@ async fn the_sandbox_has_the_contract_globals_and_nothing_else() {
          DOMException DataView Date Error EvalError FinalizationRegistry Float16Array Float32Array \
          Float64Array Function Infinity Int16Array Int32Array Int8Array InternalError Iterator JSON \
          Map Math NaN Number Object Promise Proxy RangeError ReferenceError Reflect RegExp Set \
-         SharedArrayBuffer String Symbol SyntaxError ToolCallError TypeError URIError Uint16Array \
+         SharedArrayBuffer StateError String Symbol SyntaxError ToolCallError TypeError URIError Uint16Array \
          Uint32Array Uint8Array Uint8ClampedArray WeakMap WeakRef WeakSet clearTimeout console \
          decodeURI decodeURIComponent encodeURI encodeURIComponent escape eval globalThis isFinite \
-         isNaN parseFloat parseInt performance queueMicrotask setTimeout tools undefined unescape"
+         isNaN parseFloat parseInt performance queueMicrotask setTimeout state tools undefined unescape"
     );
     let o = run(&engine(), "await import('fs'); return 'imported'").await;
     assert_eq!(
@@ -266,8 +266,9 @@ async fn the_sandbox_has_the_contract_globals_and_nothing_else() {
 /// The global object exactly as a program sees it: each name in QuickJS's
 /// own order, with its type and property flags. Any change to how a run's
 /// context is made (intrinsics added later or lazily, another start-up
-/// path) must leave this as it is. Runs several at once, so some take a
-/// warm sandbox and some one built on demand.
+/// path) must leave this as it is (`state` and `StateError` are accessors:
+/// made on first use). Runs several at once, so some take a warm sandbox
+/// and some one built on demand.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_run_sees_the_same_globals_in_the_same_order() {
     let code = "return Object.getOwnPropertyNames(globalThis).map((n) => { \
@@ -292,7 +293,8 @@ async fn every_run_sees_the_same_globals_in_the_same_order() {
         Float16Array:function:wc Float32Array:function:wc Float64Array:function:wc \
         DataView:function:wc Atomics:object:wc Promise:function:wc BigInt:function:wc \
         WeakRef:function:wc FinalizationRegistry:function:wc DOMException:function:wc \
-        performance:object:wec tools:object: ToolCallError:function:wc console:object:wc \
+        performance:object:wec tools:object: ToolCallError:function:wc state:undefined: \
+        StateError:undefined:c console:object:wc \
         setTimeout:function:wec clearTimeout:function:wec";
     let engine = engine();
     let runs = (0..8).map(|_| {

@@ -51,7 +51,7 @@ fn the_sample_manifest_runs_its_commands() {
 /// The README's shell commands: each `ptc` line is run here as written;
 /// the rest are run where this list says, and a command of a new kind
 /// fails this test until it says where it is run.
-const RUN_ELSEWHERE: [(&str, &str); 6] = [
+const RUN_ELSEWHERE: [(&str, &str); 7] = [
     (
         "cargo run --release -- run examples/explore.ts",
         "`explore_summarises_…` runs the same program",
@@ -71,6 +71,10 @@ const RUN_ELSEWHERE: [(&str, &str); 6] = [
     (
         "cargo run --release --features python --ignore-rust-version --example workloads -- --python",
         "by hand on a quiet machine: .ci/run's clippy --all-targets --features python builds it",
+    ),
+    (
+        "cargo run --release --example workloads -- --only W8",
+        "by hand on a quiet machine: .ci/run's clippy --all-targets builds it",
     ),
     (
         "python3 benches/plot_ratios.py",

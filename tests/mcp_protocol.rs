@@ -286,3 +286,58 @@ fn ptc_mcp_passes_over_a_line_that_is_not_json() {
     assert_eq!(rest[0]["id"], 7, "{rest:#?}");
     assert!(rest[0]["result"]["tools"].is_array(), "{rest:#?}");
 }
+
+/// contracts §9: two `--stateless` processes sharing one Redis serve one
+/// session; `structuredContent` names it, and an unknown one is refused as
+/// `run_code`'s arguments.
+#[test]
+fn stateless_processes_sharing_redis_serve_one_session() {
+    let redis = crate::common::RedisServer::start();
+    let (a, b) = (
+        HttpMcp::start(&["--stateless", "--state", &redis.url]),
+        HttpMcp::start(&["--stateless", "--state", &redis.url]),
+    );
+    let call = |server: &HttpMcp, arguments: Value| {
+        let own = server.authority.clone();
+        let request = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": { "name": "run_code", "arguments": arguments } });
+        let (status, response) = server.post(&own, &request);
+        assert_eq!(status, 200, "{response}");
+        response
+    };
+    let wrote = call(
+        &a,
+        json!({ "code": "await state.set('seen', ['a']); return 'ok'" }),
+    );
+    let at = wrote
+        .find("\"session\":\"ptc_")
+        .expect("structuredContent names the session");
+    let session = &wrote[at + 11..at + 11 + 52];
+    assert!(
+        wrote.contains(&format!("pass session \\\"{session}\\\" to use them")),
+        "{wrote}"
+    );
+    let read = call(
+        &b,
+        json!({ "code": "const seen = await state.get('seen'); seen.push('b'); await state.set('seen', seen); return seen.join()", "session": session }),
+    );
+    assert!(read.contains("\"text\":\"a,b\""), "{read}");
+    assert!(
+        read.contains(&format!("\"session\":\"{session}\"")),
+        "{read}"
+    );
+    let unknown = call(
+        &a,
+        json!({ "code": "return 1", "session": format!("ptc_{}", "0".repeat(48)) }),
+    );
+    assert!(unknown.contains("\"isError\":true"), "{unknown}");
+    assert!(
+        unknown.contains("INVALID_ARGUMENTS")
+            || unknown.contains("invalid arguments for `run_code`"),
+        "{unknown}"
+    );
+    assert!(
+        unknown.contains("was not opened by this ptc's state store"),
+        "{unknown}"
+    );
+}

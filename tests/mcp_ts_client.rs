@@ -140,6 +140,12 @@ fn every_outcome() -> Vec<Value> {
         cancelled,
         denied,
         run_code("after", "return 'still serving'"),
+        // A run that opened a session, failing after its write: `kind` and
+        // `session` together (contracts §9).
+        run_code(
+            "stateful",
+            "await state.set('k', 1)\nthrow new Error('after the write')",
+        ),
     ]
 }
 
@@ -185,6 +191,16 @@ fn check_every_outcome(answer: &Value) {
     let message = cancelled["error"]["message"].as_str().unwrap_or_default();
     assert!(message.contains("the user pressed stop"), "{cancelled}");
     assert_eq!(texts(&call("after")["result"]), ["still serving"]);
+    let stateful = &call("stateful")["result"];
+    let session = stateful["structuredContent"]["session"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(session.starts_with("ptc_"), "{answer}");
+    assert_eq!(stateful["structuredContent"]["kind"], "runtime", "{answer}");
+    assert!(
+        texts(stateful)[0].ends_with(&format!("pass session \"{session}\" to use them")),
+        "{answer}"
+    );
 }
 
 #[test]

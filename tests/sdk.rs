@@ -162,7 +162,7 @@ fn description_forms() -> Vec<(&'static str, String, &'static str)> {
         (
             "mcp-union.run_code.md",
             presented_description(crate::common::fixture_union(), default),
-            "There are 86 tools, too many to declare here (45 KB of declarations), so below is an index",
+            "There are 86 tools, too many to declare here (46 KB of declarations), so below is an index",
         ),
         (
             "tools1000.run_code.md",

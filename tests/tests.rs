@@ -43,5 +43,6 @@ mod sdk_python;
 mod serve;
 mod serve_approvals;
 mod serve_protocol;
+mod state;
 mod titles;
 mod tools1000;

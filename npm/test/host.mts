@@ -3,6 +3,11 @@
 // npm/test/run.sh in an empty project where the tarballs were installed.
 
 import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 
 import {
   Ptc,
@@ -14,6 +19,7 @@ import {
   anthropicTools,
   openAIResponsesTools,
   openAITools,
+  textOf,
   type ApprovalAnswer,
   type ApprovalRequest,
   type Approver,
@@ -537,7 +543,190 @@ async function aCallTooLargeToRead(): Promise<void> {
   await ptc.close();
 }
 
+const HANDLE = /^ptc_[0-9a-f]{48}$/;
+const UNKNOWN = "ptc_" + "0".repeat(64);
+
+/** Whether the process of `pid` is gone (exited and reaped). */
+function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (error) {
+    return (error as { code?: string }).code === "ESRCH";
+  }
+}
+
+/** A loopback port nothing listens on (as the test starts). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address !== null ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Resolves once something listens on `port`; rejects after 10 s. */
+async function listening(port: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const up = await new Promise<boolean>((resolve) => {
+      const socket = createConnection({ host: "127.0.0.1", port }, () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (up) return;
+    if (Date.now() > deadline) throw new Error(`nothing listened on port ${port} within 10 s`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+// State across runs: a session the host opens, or a run's first write opens;
+// an unknown or dropped session refused, the session going on; a SQLite
+// store that outlives its process; stores that cannot be opened, or are
+// gone; the state limits of the config.
+async function stateAcrossRuns(): Promise<void> {
+  const ptc = await Ptc.start({ config: { stateMaxSessions: 1 } });
+
+  // A session the host opened: one run writes, the next reads.
+  const handle = await ptc.openSession();
+  assert.match(handle, HANDLE);
+  const wrote = await ptc.runCode(`await state.set("cities", ["Oslo", "Lima"]); return "saved"`, { session: handle });
+  assert.deepEqual([wrote.isError, wrote.text, wrote.session], [false, "saved", handle]);
+  const read = await ptc.runCode(`return { cities: await state.get("cities"), keys: await state.keys() }`, { session: handle });
+  assert.deepEqual([read.isError, read.text, read.session], [false, '{"cities":["Oslo","Lima"],"keys":["cities"]}', handle]);
+
+  // No session: none in the outcome, until a run writes; that run's outcome names the one it opened, and its text says so.
+  const plain = await ptc.runCode("return 1");
+  assert.equal(plain.session, undefined);
+  assert.ok(!("session" in plain));
+  const opened = await ptc.runCode(`await state.set("n", 41); return "ok"`);
+  const session = opened.session;
+  assert.ok(session !== undefined && HANDLE.test(session), opened.text);
+  assert.notEqual(session, handle);
+  assert.deepEqual(opened.text.split("\n"), ["ok", `values kept in session \`${session}\`: pass session "${session}" to use them`]);
+  const next = await ptc.runCode(`const n = await state.get("n"); await state.set("n", n + 1); return n`, { session });
+  assert.deepEqual([next.text, next.session], ["41", session]);
+  // The model's own run_code call names it the same way.
+  const invoked = await ptc.invoke("run_code", {
+    code: `return [await state.get("n"), (await state.get("unset")) === undefined]`,
+    description: "reads n",
+    session,
+  });
+  assert.deepEqual([invoked.isError, textOf(invoked.content), invoked.session], [false, "[42,true]", session]);
+
+  // stateMaxSessions is 1: the session the write opened dropped the one opened before.
+  await assert.rejects(
+    ptc.runCode("return 1", { session: handle }),
+    (error: unknown) =>
+      error instanceof PtcRequestError && error.code === -32602 && /has expired or was dropped/.test(error.message),
+  );
+  // A handle the store never minted: invalid params, and the session goes on.
+  await assert.rejects(
+    ptc.runCode(`return await state.get("k")`, { session: UNKNOWN }),
+    (error: unknown) =>
+      error instanceof PtcRequestError &&
+      error.method === "run_code" &&
+      error.code === -32602 &&
+      error.message.startsWith(`run_code: invalid params for \`run_code\`: session \`${UNKNOWN}\` was not opened by this ptc's state store`),
+  );
+  assert.equal((await ptc.runCode("return 6 * 7")).text, "42");
+  assert.equal((await ptc.runCode(`return await state.get("n")`, { session })).text, "42");
+  await ptc.close();
+
+  // A SQLite store: what one process wrote, a second one started after the first closed reads.
+  const dir = mkdtempSync(join(tmpdir(), "ptc-state-"));
+  try {
+    const config = { state: `sqlite:${join(dir, "s.db")}` };
+    const first = await Ptc.start({ config });
+    const written = await first.runCode(`await state.set("plan", { step: 2, of: 5 }); return "saved"`);
+    const firstPid = first.pid;
+    assert.equal(await first.close(), 0);
+    assert.ok(firstPid !== undefined && gone(firstPid), "the first process has exited");
+    assert.ok(written.session !== undefined, written.text);
+    const second = await Ptc.start({ config });
+    assert.notEqual(second.pid, firstPid);
+    const plan = await second.runCode(`return await state.get("plan")`, { session: written.session });
+    assert.deepEqual([plan.isError, plan.text, plan.session], [false, '{"step":2,"of":5}', written.session]);
+    await second.close();
+    assert.ok(statSync(join(dir, "s.db")).isFile());
+
+    // A store that cannot be opened fails start with a clear error, at once, and leaves no process behind.
+    const cases: Array<[string, string]> = [
+      ["bogus:x", "`bogus:x` names no state store: use `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB` or `rediss://HOST:PORT/DB` (TLS)"],
+      [`sqlite:${join(dir, "no", "such", "dir", "s.db")}`, "No such file or directory"],
+      [`redis://127.0.0.1:${await freePort()}/0`, "Connection refused"],
+    ];
+    for (const [state, why] of cases) {
+      const started = Date.now();
+      await assert.rejects(Ptc.start({ config: { state } }), (error: unknown) => {
+        assert.ok(error instanceof PtcRequestError, String(error));
+        assert.equal(error.code, -32602);
+        assert.ok(
+          error.message.startsWith("initialize: invalid params for `initialize`: config.state: the state store is unavailable: "),
+          error.message,
+        );
+        assert.ok(error.message.includes(why), error.message);
+        return true;
+      });
+      assert.ok(Date.now() - started < 20_000, `${state}: took ${Date.now() - started} ms`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+
+  // The state limits of the config reach the program; one below its minimum is refused.
+  const limited = await Ptc.start({ config: { stateMaxValueBytes: 1024, stateMaxKeys: 1 } });
+  const quota = await limited.runCode(`const codes = [];
+    try { await state.set("big", "x".repeat(2000)); } catch (e) { codes.push(e.code); }
+    await state.set("a", 1);
+    try { await state.set("b", 2); } catch (e) { codes.push(e.code); }
+    return { codes, keys: await state.keys() };`);
+  assert.equal(quota.isError, false, quota.text);
+  assert.equal(quota.text.split("\n")[0], '{"codes":["QUOTA","QUOTA"],"keys":["a"]}');
+  await limited.close();
+  await assert.rejects(Ptc.start({ config: { stateMaxValueBytes: 16 } }), (error: unknown) =>
+    error instanceof PtcRequestError && error.code === -32602 && /stateMaxValueBytes must be at least 1 KiB/.test(error.message),
+  );
+
+  // A Redis store that goes away: openSession is a request error with the store's message; the session goes on.
+  if (spawnSync("redis-server", ["--version"]).status !== 0) {
+    console.log("host.mts: no redis-server, the unreachable store's openSession is not tested");
+    return;
+  }
+  const port = await freePort();
+  const redisDir = mkdtempSync(join(tmpdir(), "ptc-redis-"));
+  const redis = spawn("redis-server", ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"], {
+    cwd: redisDir,
+    stdio: "ignore",
+  });
+  const redisExited = new Promise<void>((resolve) => redis.on("exit", () => resolve()));
+  try {
+    await listening(port);
+    const shared = await Ptc.start({ config: { state: `redis://127.0.0.1:${port}/0` } });
+    assert.match(await shared.openSession(), HANDLE);
+    redis.kill("SIGKILL");
+    await redisExited;
+    await assert.rejects(shared.openSession(), (error: unknown) => {
+      assert.ok(error instanceof PtcRequestError, String(error));
+      assert.deepEqual([error.method, error.code], ["session/open", -32000]);
+      assert.ok(error.message.startsWith("session/open: the state store is unavailable"), error.message);
+      return true;
+    });
+    assert.equal((await shared.runCode("return 1")).text, "1");
+    await shared.close();
+  } finally {
+    redis.kill("SIGKILL");
+    rmSync(redisDir, { recursive: true, force: true });
+  }
+}
+
 main()
+  .then(stateAcrossRuns)
   .then(oddAnswers)
   .then(boundedEvents)
   .then(aCallTooLargeToRead)

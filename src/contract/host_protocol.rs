@@ -31,6 +31,9 @@ pub(crate) const PARSE_ERROR: i64 = -32700;
 pub(crate) const INVALID_REQUEST: i64 = -32600;
 pub(crate) const METHOD_NOT_FOUND: i64 = -32601;
 const INVALID_PARAMS: i64 = -32602;
+/// A request ptc could not carry out for want of something outside it:
+/// the state store was unreachable.
+pub(crate) const UNAVAILABLE: i64 = -32000;
 
 /// Every message's `jsonrpc`.
 const VERSION: &str = "2.0";

@@ -57,6 +57,10 @@ pub struct Outcome {
     pub content: Vec<ContentBlock>,
     /// How many sub-calls the program made.
     pub sub_calls: u32,
+    /// The session the run read and wrote (contracts §9): the one it named,
+    /// or one its first write opened; none when it had neither.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<String>,
     /// Wall time of the run, admission included (serialized as `elapsedMs`).
     #[serde(rename = "elapsedMs", serialize_with = "as_millis")]
     pub elapsed: Duration,

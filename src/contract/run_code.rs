@@ -59,6 +59,16 @@ pub struct RunRequest {
         description = "Required with sandboxPermissions \"require_escalated\": why the task needs escalation, in one or two sentences for the person who approves it."
     )]
     pub justification: String,
+    /// The session whose values the program's `state` reads and writes
+    /// (contracts §9): a handle from an earlier outcome or from
+    /// [`Engine::open_session`](crate::Engine::open_session). By default,
+    /// none: a run that writes a value starts a new session.
+    #[serde(default)]
+    #[schemars(
+        length(min = 1),
+        description = "A session handle from an earlier run's result: `state` then reads and writes that session's values. Leave it out to start without one (writing a value starts a new session)."
+    )]
+    pub session: Option<String>,
     /// The language of `code`; by default [`Language::TypeScript`]. The
     /// host's to choose (as the presentation it showed the model), never
     /// the model's: its arguments have no `language`.
@@ -222,6 +232,13 @@ impl RunRequest {
     /// Sets why the run needs escalation. By default, empty.
     pub fn justification(mut self, justification: impl Into<String>) -> Self {
         self.justification = justification.into();
+        self
+    }
+
+    /// Sets the session whose values `state` reads and writes. By
+    /// default, none.
+    pub fn session(mut self, handle: impl Into<String>) -> Self {
+        self.session = Some(handle.into());
         self
     }
 

@@ -29,6 +29,11 @@ pub(crate) struct RunFacts {
     /// Wall time of the run in milliseconds.
     #[schemars(schema_with = "milliseconds")]
     elapsed_ms: f64,
+    /// The session the run read and wrote: pass it as `session` to use its
+    /// values again; absent when the run had none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "String")]
+    session: Option<String>,
 }
 
 impl RunFacts {
@@ -38,6 +43,7 @@ impl RunFacts {
             kind: outcome.kind,
             sub_calls: outcome.sub_calls,
             elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
+            session: outcome.session.clone(),
         }
     }
 }
@@ -111,6 +117,7 @@ mod tests {
             kind,
             sub_calls: 3,
             elapsed_ms: 12.5,
+            session: kind.map(|_| "ptc_00".into()),
         })
         .unwrap()
     }
@@ -131,6 +138,7 @@ mod tests {
             json!({ "runId": "r", "subCalls": -1, "elapsedMs": 1 }),
             json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1, "extra": true }),
             json!({ "subCalls": 0, "elapsedMs": 1 }),
+            json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1, "session": 5 }),
         ] {
             assert!(!validator.is_valid(&wrong), "{wrong} passed {schema}");
         }

@@ -13,11 +13,14 @@ use super::EngineInner;
 use super::escalation::{self, Grant, Verdict};
 use super::report::Report;
 use super::request::{Language, RunError, RunOptions, RunRequest};
+use super::session::RunSession;
 use super::setup::RunSetup;
 use crate::contract::outcome::{FailureKind, Outcome};
 use crate::deadline::Deadline;
+use crate::limits::Tier;
+use crate::state::StateError;
 
-/// Runs one program and renders its outcome.
+/// Runs one program and renders its outcome, naming its session.
 pub(super) async fn run_code(
     inner: &Arc<EngineInner>,
     request: RunRequest,
@@ -28,6 +31,46 @@ pub(super) async fn run_code(
     let (timeout, tier) = super::request::admit(&request, limits)?;
     let (run_id, _claim) = inner.run_ids.assign(request.run_id.clone())?;
     let report = Report::new(&run_id, started, timeout, limits, &tier);
+    let session = match session(inner, request.session.clone(), timeout, &options).await {
+        Ok(session) => Arc::new(session),
+        Err(Opened::Refused(e)) => return Err(e),
+        Err(Opened::Failed(kind, why)) => return Ok(report.failure(kind, why, None, 0)),
+    };
+    let admitted = Admitted {
+        run_id,
+        timeout,
+        tier,
+        session: Arc::clone(&session),
+    };
+    let mut outcome = run_admitted(inner, request, options, admitted, &report).await;
+    report.session(&mut outcome, &session);
+    Ok(outcome)
+}
+
+/// What a run was given once its request was admitted.
+struct Admitted {
+    run_id: Arc<str>,
+    timeout: Duration,
+    tier: Tier,
+    session: Arc<RunSession>,
+}
+
+/// The escalation, the deadline, admission, and the program in its
+/// language.
+async fn run_admitted(
+    inner: &Arc<EngineInner>,
+    request: RunRequest,
+    options: RunOptions,
+    admitted: Admitted,
+    report: &Report,
+) -> Outcome {
+    let Admitted {
+        run_id,
+        timeout,
+        tier,
+        session,
+    } = admitted;
+    let limits = &inner.limits;
     let scope = options
         .scope
         .clone()
@@ -44,8 +87,8 @@ pub(super) async fn run_code(
         match escalation::ask(&scope, &request, grant, &options).await {
             Verdict::Granted(tools) => granted = Some(Arc::from(tools)),
             refused => {
-                if let Some(outcome) = refused.outcome(&report) {
-                    return Ok(outcome);
+                if let Some(outcome) = refused.outcome(report) {
+                    return outcome;
                 }
             }
         }
@@ -63,8 +106,8 @@ pub(super) async fn run_code(
     // Admission: FIFO, bounded by the run's own deadline.
     let _permit = tokio::select! {
         biased;
-        _ = stop.cancel.cancelled() => return Ok(report.failure(FailureKind::Cancelled, None, None, 0)),
-        _ = stop.expired.cancelled() => return Ok(report.failure(FailureKind::Timeout, None, None, 0)),
+        _ = stop.cancel.cancelled() => return report.failure(FailureKind::Cancelled, None, None, 0),
+        _ = stop.expired.cancelled() => return report.failure(FailureKind::Timeout, None, None, 0),
         permit = inner.admission.acquire() => permit.ok(),
     };
 
@@ -78,14 +121,50 @@ pub(super) async fn run_code(
         output_cap: tier.output_cap_bytes,
         memory_limit: tier.memory_limit_bytes,
         granted,
+        session,
     };
     if request.language == Language::Python {
-        return Ok(python(inner, request.code, setup, timeout, &stop, &report).await);
+        return python(inner, request.code, setup, timeout, &stop, report).await;
     }
     let typescript = &inner.typescript;
-    Ok(typescript
-        .run(limits, request.code, setup, &stop, &report)
-        .await)
+    typescript
+        .run(limits, request.code, setup, &stop, report)
+        .await
+}
+
+/// Why a run has no session to start with.
+enum Opened {
+    /// `run_code` named one the store does not have.
+    Refused(RunError),
+    /// The store could not say: the run fails (why), nothing ran.
+    Failed(FailureKind, Option<String>),
+}
+
+/// The run's session: the one the request names, checked within the run's
+/// deadline and cancellation, or none yet.
+async fn session(
+    inner: &Arc<EngineInner>,
+    named: Option<String>,
+    timeout: Duration,
+    options: &RunOptions,
+) -> Result<RunSession, Opened> {
+    let unavailable = |e: StateError| Opened::Failed(FailureKind::Runtime, Some(e.to_string()));
+    let store = inner.store().map_err(unavailable)?;
+    let Some(handle) = named else {
+        return Ok(RunSession::fresh(store));
+    };
+    let checked = tokio::select! {
+        biased;
+        () = options.cancel.cancelled() => return Err(Opened::Failed(FailureKind::Cancelled, None)),
+        () = tokio::time::sleep(timeout) => return Err(Opened::Failed(FailureKind::Timeout, None)),
+        checked = RunSession::named(store, handle) => checked,
+    };
+    checked.map_err(|e| match e {
+        StateError::Unknown { .. } | StateError::Expired { .. } => {
+            Opened::Refused(RunError::InvalidArguments(e.to_string()))
+        }
+        other => unavailable(other),
+    })
 }
 
 /// A Python program (engine::python), or why it cannot run.

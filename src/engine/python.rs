@@ -8,6 +8,7 @@
 mod convert;
 mod discovery;
 mod lines;
+mod state;
 mod workers;
 
 pub(super) use workers::PythonRuntime;
@@ -50,7 +51,12 @@ const PROGRAM_FEED: &str = "<python-input-1>";
 const HOST_CALL: &str = "_ptc_tool";
 
 /// The functions the host answers, looked up by name.
-const HOST_FUNCTIONS: [&str; 3] = [HOST_CALL, discovery::SEARCH, discovery::DESCRIBE];
+const HOST_FUNCTIONS: [&str; 4] = [
+    HOST_CALL,
+    discovery::SEARCH,
+    discovery::DESCRIBE,
+    state::STATE,
+];
 
 /// The input the prelude binds `tools` from: [`crate::sdk::runtime_layout`].
 const LAYOUT_INPUT: &str = "_ptc_layout";
@@ -109,7 +115,7 @@ pub(super) async fn run(
     let (tools, visible) = setup.scope.visible_snapshot();
     let shown: Vec<&ToolDefinition> = shown(&tools, &visible).collect();
     let bindings = Bindings {
-        code: format!("{PRELUDE}{}", discovery::PRELUDE),
+        code: format!("{PRELUDE}{}{}", discovery::PRELUDE, state::PRELUDE),
         layout: convert::to_monty(&crate::sdk::runtime_layout(&shown)),
     };
     let mut run = PyRun::new(setup);
@@ -316,6 +322,15 @@ async fn answer(
     on_print: OnPrint<'_>,
 ) -> Result<TurnEvent, Ended> {
     Ok(match event {
+        TurnEvent::FunctionCall {
+            function_name,
+            args,
+            object_id: None,
+            ..
+        } if function_name == state::STATE => {
+            let answer = state::answer(&run.setup.session, &args).await;
+            checkout.resume(answer, on_print).await?
+        }
         TurnEvent::FunctionCall {
             function_name,
             args,

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use super::output::{Capture, Gap, cap_text};
 use super::progress::Progress;
 use super::request::Language;
+use super::session::RunSession;
 use super::subcall::Image;
 use crate::contract::call::ContentBlock;
 use crate::contract::outcome::{FailureKind, Outcome};
@@ -86,6 +87,7 @@ impl Report {
             kind,
             content: vec![ContentBlock::text(cap_text(text, gap, self.output_cap))],
             sub_calls,
+            session: None,
             elapsed: self.started.elapsed(),
         }
     }
@@ -232,6 +234,27 @@ impl Report {
             text.push_str("(run_code completed with no output)");
         }
         self.outcome(None, text, gap, sub_calls)
+    }
+
+    /// Names the run's session in its outcome; a session the run opened
+    /// gets a line of its text too, the model's only way to learn it.
+    pub(super) fn session(&self, outcome: &mut Outcome, session: &RunSession) {
+        let Some(handle) = session.handle() else {
+            return;
+        };
+        outcome.session = Some(handle.to_owned());
+        if !session.minted() {
+            return;
+        }
+        let line =
+            format!("values kept in session `{handle}`: pass session \"{handle}\" to use them");
+        match outcome.content.first_mut() {
+            Some(ContentBlock::Text { text }) => {
+                text.push('\n');
+                text.push_str(&line);
+            }
+            _ => outcome.content.insert(0, ContentBlock::text(line)),
+        }
     }
 
     pub(super) fn append_images(&self, outcome: &mut Outcome, images: Vec<Image>) {

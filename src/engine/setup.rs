@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use super::events::EventSink;
+use super::session::RunSession;
 use crate::contract::events::{RunEvent, RunEventKind};
 use crate::tool::context::{CallerContext, ProgressSink};
 use crate::tool::pipeline::CallOptions;
@@ -25,6 +26,8 @@ pub(crate) struct RunSetup {
     /// In an approved escalated run, the escalation-only tools it may call:
     /// those the approver was shown. `None`: a standard run.
     pub(crate) granted: Option<Arc<[String]>>,
+    /// Its session: the store and handle its `state` reads and writes.
+    pub(crate) session: Arc<RunSession>,
 }
 
 impl RunSetup {

@@ -35,7 +35,8 @@ use tokio_util::sync::CancellationToken;
 use outbox::{Outbox, write_lines};
 use session::Session;
 
-use crate::limits::ANSWER;
+use crate::limits::{ANSWER, Limits};
+use crate::state::StateStore;
 use crate::transport::line_reader::{LineReader, Read};
 
 /// Serves the host protocol on `input` (host → ptc) and `output` (ptc →
@@ -60,6 +61,22 @@ where
     R: AsyncBufRead + Unpin,
     W: AsyncWrite + Unpin + Send + 'static,
 {
+    let store = StateStore::open("memory", &Limits::default())
+        .await
+        .map_err(io::Error::other)?;
+    serve_with_state(input, output, store).await
+}
+
+/// As [`serve`], the session's runs keeping their sessions' values in
+/// `store` (contracts §9) unless `initialize` names another (its `state`).
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_with_state<R, W>(input: R, output: W, store: StateStore) -> io::Result<()>
+where
+    R: AsyncBufRead + Unpin,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
     let (queue, lines) = mpsc::unbounded_channel();
     let host_gone = CancellationToken::new();
     let backlog = Arc::new(AtomicUsize::new(0));
@@ -71,7 +88,7 @@ where
     ));
     let outbox = Outbox { queue, backlog };
     let (alive, mut all_done) = mpsc::channel::<()>(1);
-    let session = Session::new(outbox.clone(), alive);
+    let session = Session::new(outbox.clone(), alive, store);
 
     let mut input = LineReader::new(input, ANSWER.max_bytes);
     let read_result = loop {
@@ -82,7 +99,7 @@ where
         };
         match read {
             Ok(Read::End) => break Ok(()),
-            Ok(Read::Line) => session.handle_line(input.line()),
+            Ok(Read::Line) => session.handle_line(input.line()).await,
             Ok(Read::TooLong(bytes)) => session.too_long(bytes),
             Err(e) => break Err(e),
         }

@@ -249,4 +249,8 @@ impl Store for MemoryStore {
     fn describe(&self) -> String {
         "memory".to_owned()
     }
+
+    fn quotas(&self) -> Quotas {
+        self.quotas
+    }
 }

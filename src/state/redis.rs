@@ -347,4 +347,8 @@ impl Store for RedisStore {
     fn describe(&self) -> String {
         self.url.clone()
     }
+
+    fn quotas(&self) -> Quotas {
+        self.quotas
+    }
 }

@@ -388,6 +388,10 @@ impl Store for SqliteStore {
     fn describe(&self) -> String {
         format!("sqlite:{}", self.path.display())
     }
+
+    fn quotas(&self) -> Quotas {
+        self.quotas
+    }
 }
 
 fn set_usage(tx: &rusqlite::Transaction<'_>, handle: &str, usage: Usage) -> Result<(), StateError> {

@@ -5,56 +5,11 @@ use std::time::Duration;
 
 use super::*;
 
-/// A `redis-server` of the tests' own, on a free loopback port, with
-/// nothing saved; killed when dropped.
-pub(crate) struct RedisServer {
-    child: std::process::Child,
-    pub(crate) url: String,
-    _dir: tempfile::TempDir,
-}
-
-impl RedisServer {
-    pub(crate) fn start() -> Self {
-        Self::start_with(&[])
-    }
-
-    /// A server started with `config` too (`--name value` pairs).
-    pub(crate) fn start_with(config: &[&str]) -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .unwrap()
-            .port();
-        let dir = tempfile::tempdir().unwrap();
-        let child = std::process::Command::new("redis-server")
-            .args(["--bind", "127.0.0.1", "--port", &port.to_string()])
-            .args(["--save", "", "--appendonly", "no"])
-            .args(config)
-            .current_dir(dir.path())
-            .stdout(std::process::Stdio::null())
-            .spawn()
-            .expect("Debian's redis-server (apt-get install redis-server; .ci/run installs it)");
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                std::time::Instant::now() < deadline,
-                "redis-server never listened"
-            );
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        Self {
-            child,
-            url: format!("redis://127.0.0.1:{port}/0"),
-            _dir: dir,
-        }
-    }
-}
-
-impl Drop for RedisServer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+// One helper for these tests and the integration tests.
+#[path = "../../tests/common/redis.rs"]
+#[allow(dead_code)]
+mod redis_server;
+use redis_server::RedisServer;
 
 /// What keeps a store's backing alive while it is used.
 enum Backing {
@@ -274,7 +229,7 @@ async fn a_store_that_cannot_be_opened_is_refused_at_open() {
     };
     let text = error.to_string();
     assert!(
-        text.contains("use `memory`, `sqlite:PATH` or `redis://"),
+        text.contains("use `memory`, `sqlite:PATH`, `redis://HOST:PORT/DB` or `rediss://"),
         "{text}"
     );
     // Nobody listens on the port a listener just let go of.
@@ -441,4 +396,29 @@ async fn a_sqlite_file_is_its_owners_alone() {
         .unwrap();
     let mode = std::fs::metadata(&path).unwrap().permissions().mode();
     assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+}
+
+/// The limits' state quotas are the stores' defaults, one for one.
+#[test]
+fn the_default_limits_give_the_default_quotas() {
+    assert_eq!(Quotas::of(&crate::Limits::default()), Quotas::default());
+    let limits = crate::Limits {
+        state_max_value_bytes: 1,
+        state_max_session_bytes: 2,
+        state_max_keys: 3,
+        state_expiry_ms: 4000,
+        state_max_sessions: 5,
+        ..crate::Limits::default()
+    };
+    let quotas = Quotas::of(&limits);
+    let got = (
+        quotas.max_value_bytes,
+        quotas.max_session_bytes,
+        quotas.max_keys,
+    );
+    assert_eq!(got, (1, 2, 3));
+    assert_eq!(
+        (quotas.idle_expiry, quotas.max_sessions),
+        (Duration::from_secs(4), 5)
+    );
 }

@@ -131,6 +131,12 @@ export interface RunOptions {
   runId?: string;
   /** Run escalated (contracts §6): the justification the approver is shown. */
   escalate?: string;
+  /**
+   * The state session the program's `state` reads and writes: one from
+   * {@link Ptc.openSession} or an earlier outcome's `session`. Default none:
+   * the run's first `state.set` opens a new one (the outcome's `session`).
+   */
+  session?: string;
   /** Cancels the run (it ends as `cancelled`). */
   signal?: Signal;
   /** Sees this run's events, as they happen. */
@@ -367,7 +373,7 @@ export class Ptc {
    * tools. A program's failure is an outcome with `isError: true` and a
    * `kind`, not an exception.
    *
-   * @throws {RangeError} an empty `runId` (nothing is sent); {@link PtcRequestError} a malformed request (a `timeoutMs` out of range, a `runId` in use); {@link PtcExitedError} ptc ended.
+   * @throws {RangeError} an empty `runId` (nothing is sent); {@link PtcRequestError} a malformed request (a `timeoutMs` out of range, a `runId` in use, a `session` the state store does not know or that expired: code -32602); {@link PtcExitedError} ptc ended.
    */
   async runCode(code: string, options: RunOptions = {}): Promise<RunOutcome> {
     if (options.runId === "") {
@@ -385,6 +391,7 @@ export class Ptc {
       params["sandboxPermissions"] = "require_escalated";
       params["justification"] = options.escalate;
     }
+    if (options.session !== undefined) params["session"] = options.session;
     if (this.runs.has(runId)) {
       throw new Error(`run id \`${runId}\` belongs to a run still going`);
     }
@@ -398,6 +405,24 @@ export class Ptc {
     } finally {
       this.runs.delete(runId);
     }
+  }
+
+  /**
+   * Opens a state session (`session/open`) and returns its handle
+   * (`ptc_…`): pass it as `session` to {@link Ptc.runCode}, and the runs
+   * given it share their `state` values. The values live in the store of
+   * the config's `state` (in memory by default: they end with this ptc
+   * process) until the session has been idle for `stateExpiryMs`.
+   *
+   * @throws {PtcRequestError} the state store could not be reached (code -32000, ptc's message); {@link PtcProtocolError} an answer without a handle; {@link PtcExitedError} ptc ended.
+   */
+  async openSession(): Promise<string> {
+    const result = await this.request<unknown>("session/open", {});
+    const session = isObject(result) ? result["session"] : undefined;
+    if (typeof session !== "string") {
+      throw new PtcProtocolError(`session/open's answer holds no session: ${JSON.stringify(result) ?? String(result)}`);
+    }
+    return session;
   }
 
   /**

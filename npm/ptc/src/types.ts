@@ -55,6 +55,8 @@ export interface Config {
   mode?: Mode;
   /** The language `run_code` speaks and runs (docs/contracts.md §6.1); default "typescript". */
   language?: "typescript" | "python";
+  /** Where runs keep `state` values between them: `"memory"` (default), `"sqlite:PATH"` or `"redis://HOST:PORT/DB"`. */
+  state?: string;
   maxParallelSubCalls?: number;
   defaultTimeoutMs?: number;
   maxTimeoutMs?: number;
@@ -64,6 +66,16 @@ export interface Config {
   escalatedMaxTimeoutMs?: number;
   escalatedOutputCapBytes?: number;
   escalatedMemoryLimitBytes?: number;
+  /** The JSON text of one `state` value, in bytes; default 1 MiB, at least 1 KiB. */
+  stateMaxValueBytes?: number;
+  /** The keys and values of one session together, in bytes; default 16 MiB, at least 1 KiB. */
+  stateMaxSessionBytes?: number;
+  /** The keys of one session; default 10,000, at least 1. */
+  stateMaxKeys?: number;
+  /** How long an idle session is kept, in ms; default 86,400,000 (a day), at least 1,000. */
+  stateExpiryMs?: number;
+  /** The sessions the store keeps (opening one more drops the least recently used); default 10,000, at least 1. */
+  stateMaxSessions?: number;
 }
 
 /** A content block of a result. */
@@ -177,6 +189,12 @@ export interface RunResult {
   /** What the model gets back: the run's text, then images. */
   content: ContentBlock[];
   subCalls: number;
+  /**
+   * The state session the run read and wrote: the one `runCode` named, or
+   * the one its first `state.set` opened; absent when it had neither. Pass
+   * it as `session` to a later run to read its values.
+   */
+  session?: string;
   elapsedMs: number;
   /** `run/event` lines lost because the host fell behind in reading. */
   droppedEvents?: number;
@@ -192,6 +210,8 @@ export interface InvokeResult {
   runId?: string;
   kind?: string;
   subCalls?: number;
+  /** The run's state session, as {@link RunResult.session}. */
+  session?: string;
   elapsedMs?: number;
   droppedEvents?: number;
 }

@@ -31,6 +31,8 @@ class Config(TypedDict, total=False):
     mode: Mode
     language: Language
     """The language ``run_code`` speaks and runs (docs/contracts.md §6.1)."""
+    state: str
+    """Where runs keep values between them (``memory``, the default; ``sqlite:PATH``; ``redis://HOST:PORT/DB``)."""
     maxParallelSubCalls: int
     defaultTimeoutMs: int
     maxTimeoutMs: int
@@ -40,6 +42,16 @@ class Config(TypedDict, total=False):
     escalatedMaxTimeoutMs: int
     escalatedOutputCapBytes: int
     escalatedMemoryLimitBytes: int
+    stateMaxValueBytes: int
+    """The JSON text of one ``state`` value, in bytes (default 1 MiB, at least 1 KiB)."""
+    stateMaxSessionBytes: int
+    """The keys and values of one session together, in bytes (default 16 MiB, at least 1 KiB)."""
+    stateMaxKeys: int
+    """The keys of one session (default 10,000, at least 1)."""
+    stateExpiryMs: int
+    """How long an idle session is kept, in ms (default 86,400,000: a day; at least 1,000)."""
+    stateMaxSessions: int
+    """The sessions the store keeps; opening one more drops the least recently used (default 10,000, at least 1)."""
 
 
 def _string(data: dict[str, Any], key: str) -> str | None:
@@ -131,6 +143,10 @@ class Outcome:
     ``cancelled``, ``denied``) or None, ``events`` the run's first events in
     order (at most the session's ``max_events``).
 
+    ``session`` is the state session the run read and wrote: the one
+    ``run_code`` named, or the one its first ``state.set`` opened; None when
+    it had neither. Pass it as ``session`` to a later run to read its values.
+
     ``events_not_kept`` counts the events past ``max_events``: the
     listeners saw them, ``events`` does not hold them. ``dropped_events``
     counts the events ptc itself dropped because the host fell behind in
@@ -145,6 +161,7 @@ class Outcome:
     events: list[Event]
     dropped_events: int = 0
     events_not_kept: int = 0
+    session: str | None = None
 
     @property
     def text(self) -> str:
@@ -672,6 +689,7 @@ class Session:
         run_id: str | None = None,
         justification: str | None = None,
         on_event: EventHandler | None = None,
+        session: str | None = None,
     ) -> Outcome:
         """Runs a program; its failures (syntax, runtime, timeout, memory,
         cancelled, denied) are outcomes with ``is_error``, not exceptions.
@@ -679,14 +697,18 @@ class Session:
         ``run_id`` is used as given (events, approvals and ``tools/call``
         carry it); None, the default, makes a fresh one.
         ``justification``, when given, asks for an escalated run (the
-        approver decides before it starts). Cancelling the awaiting task
-        cancels the run (ptc gets ``$/cancel``; tools still running are
-        cancelled).
+        approver decides before it starts). ``session``, when given, is the
+        state session the program's ``state`` reads and writes: one from
+        :meth:`open_session` or an earlier :attr:`Outcome.session`; without
+        one, the run's first ``state.set`` opens a new one (the outcome's
+        ``session``). Cancelling the awaiting task cancels the run (ptc gets
+        ``$/cancel``; tools still running are cancelled).
 
         Raises:
             ValueError: an empty ``run_id`` (nothing is sent).
             ProtocolError: a malformed request (``timeout_ms`` out of range,
-                a ``run_id`` already running).
+                a ``run_id`` already running, a ``session`` the state store
+                does not know or that expired: code -32602).
             ServerExited: the process ended.
         """
         if run_id is None:
@@ -699,6 +721,8 @@ class Session:
         if justification is not None:
             params["sandboxPermissions"] = "require_escalated"
             params["justification"] = justification
+        if session is not None:
+            params["session"] = session
         if run_id in self._runs:
             raise PtcError(f"run id `{run_id}` belongs to a run still going")
         run = _Run(self._max_events, on_event)
@@ -708,6 +732,24 @@ class Session:
         finally:
             del self._runs[run_id]
         return _outcome(result, run)
+
+    async def open_session(self) -> str:
+        """Opens a state session (``session/open``) and returns its handle
+        (``ptc_…``): pass it as ``session`` to :meth:`run_code`, and the runs
+        given it share their ``state`` values. Its values live in the store
+        of the config's ``state`` (in memory by default: they end with this
+        process) until it has been idle for ``stateExpiryMs``.
+
+        Raises:
+            ProtocolError: the state store could not be reached (code
+                -32000, ptc's message), or ptc's answer holds no handle.
+            ServerExited: the process ended.
+        """
+        result = await self._request("session/open", {})
+        handle = result.get("session") if isinstance(result, dict) else None
+        if not isinstance(handle, str):
+            raise ProtocolError(f"session/open's result holds no session: {result!r}")
+        return handle
 
     async def invoke(self, name: str, arguments: Any) -> CallResult:
         """Answers a tool call the model made, as it made it (``run_code``
@@ -1054,4 +1096,5 @@ def _outcome(result: Any, run: _Run | None) -> Outcome:
         events=run.events if run is not None else [],
         dropped_events=int(result.get("droppedEvents", 0)),
         events_not_kept=run.not_kept if run is not None else 0,
+        session=_string(result, "session"),
     )

@@ -20,12 +20,14 @@ use ptc::{
 mod limits;
 mod mcp;
 mod present;
+mod state;
 mod terminal;
 mod tools;
 mod warnings;
 
 use limits::LimitArgs;
 use present::{SdkFormat, content_text, format_presentation};
+use state::StateArgs;
 use terminal::{Progress, TerminalApprover};
 use tools::{mcp_servers, tools_registry, warn_about};
 
@@ -56,7 +58,7 @@ enum Command {
     Sdk(SdkArgs),
     /// Serve the host protocol (JSON-RPC 2.0, one object per line) on
     /// stdin/stdout; see host-protocol.md.
-    Serve,
+    Serve(ServeArgs),
     /// Serve the tools to MCP clients: over stdio (the default) or
     /// streamable HTTP at /mcp (--http); see docs/mcp.md.
     Mcp(mcp::McpArgs),
@@ -109,6 +111,19 @@ struct RunArgs {
     escalate: Option<String>,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    state: StateArgs,
+    /// Continue this session (a handle an earlier run printed): the
+    /// program's `state` reads and writes its values. Needs a --state
+    /// that outlives the process.
+    #[arg(long, value_name = "HANDLE")]
+    session: Option<String>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    state: StateArgs,
 }
 
 #[derive(Args)]
@@ -225,7 +240,7 @@ fn main() -> ExitCode {
             match cli.command {
                 Command::Run(args) => run(args).await,
                 Command::Sdk(args) => sdk(args).await,
-                Command::Serve => Ok(serve().await),
+                Command::Serve(args) => serve(args).await,
                 Command::Mcp(args) => mcp::mcp(args).await,
             }
         };
@@ -392,9 +407,20 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
         }
         (None, None) => return Err(Usage::new("no program: give FILE, - or -e CODE")),
     };
+    if args.session.is_some() && !args.state.outlives_the_process() {
+        return Err(Usage::new(
+            "--session needs a --state that outlives a process (sqlite:PATH or redis://…): the memory store's sessions end with the process that opened them",
+        ));
+    }
+    let limits = args.limits.limits()?;
+    // A store that cannot be opened is said before any server starts.
+    let store = args.state.store(&limits).await?;
     let (registry, servers) = registry(&args.tools, ToolsFor::Cli, None).await?;
     registry.set_approver(TerminalApprover::new());
-    let engine = Engine::new(registry, args.limits.limits()?)?;
+    let mut engine = Engine::new(registry, limits)?;
+    if let Some(store) = store {
+        engine = engine.with_state(store);
+    }
 
     let progress = Progress::start();
     let language = match (args.language, &args.file) {
@@ -405,6 +431,9 @@ async fn run(args: RunArgs) -> Result<ExitCode, Usage> {
     let mut request = RunRequest::new(code)
         .description(description)
         .language(language);
+    if let Some(session) = args.session {
+        request = request.session(session);
+    }
     if let Some(justification) = args.escalate {
         request = request
             .sandbox_permissions(SandboxPermissions::RequireEscalated)
@@ -498,17 +527,25 @@ fn sdk_format(format: FormatArg, language: LanguageArg) -> Result<SdkFormat, Usa
     })
 }
 
-async fn serve() -> ExitCode {
+async fn serve(args: ServeArgs) -> Result<ExitCode, Usage> {
+    // `initialize` sets the limits; the quotas the store opens with now
+    // are the defaults, and `initialize` reopens it with its own.
+    let store = match args.state.store(&Limits::default()).await? {
+        Some(store) => store,
+        None => ptc::StateStore::open("memory", &Limits::default()).await?,
+    };
     let input = tokio::io::BufReader::new(tokio::io::stdin());
-    match ptc::serve(input, tokio::io::stdout()).await {
-        Ok(()) => ExitCode::SUCCESS,
-        // The host stopped reading: the session is over.
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("ptc: serve: {e}");
-            ExitCode::from(1)
-        }
-    }
+    Ok(
+        match ptc::serve_with_state(input, tokio::io::stdout(), store).await {
+            Ok(()) => ExitCode::SUCCESS,
+            // The host stopped reading: the session is over.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("ptc: serve: {e}");
+                ExitCode::from(1)
+            }
+        },
+    )
 }
 
 /// Writes `text` to stdout, ending it with a newline.

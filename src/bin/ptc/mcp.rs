@@ -9,6 +9,7 @@ use ptc::{Engine, McpHttpOptions, McpHttpServer, McpServeError, McpServer, Mode,
 use tokio_util::sync::CancellationToken;
 
 use crate::limits::{LimitArgs, MCP_CLIENT_TIMEOUT_MS};
+use crate::state::StateArgs;
 use crate::{LanguageArg, ModeArg, ToolArgs, ToolsFor, Usage, registry, stop};
 
 #[derive(Args)]
@@ -17,6 +18,8 @@ pub(crate) struct McpArgs {
     tools: ToolArgs,
     #[command(flatten)]
     limits: LimitArgs,
+    #[command(flatten)]
+    state: StateArgs,
     /// Which tools the client sees: only run_code (ptc), the tools
     /// themselves (native), or both.
     #[arg(long, value_enum, default_value_t = ModeArg::Ptc)]
@@ -97,9 +100,15 @@ pub(crate) async fn mcp(args: McpArgs) -> Result<ExitCode, Usage> {
                 .is_ok_and(|told| *told == Some(true))
         }) as _
     });
+    let limits = args.limits.mcp_limits(args.client_timeout_ms)?;
+    // A store that cannot be opened is said before any server starts.
+    let store = args.state.store(&limits).await?;
     let (registry, servers) = registry(&args.tools, ToolsFor::McpServer, client_elicits).await?;
     registry.set_language(language);
-    let engine = Engine::new(registry, args.limits.mcp_limits(args.client_timeout_ms)?)?;
+    let mut engine = Engine::new(registry, limits)?;
+    if let Some(store) = store {
+        engine = engine.with_state(store);
+    }
     // Said to the operator now, not to the model at its first run.
     if let Some(why) = engine.unavailable(language) {
         return Err(Usage::new(format!("--language python: {why}")));

@@ -28,6 +28,9 @@ pub(crate) struct Initialize {
     pub(crate) language: Language,
     /// Set, not yet checked against each other: the engine checks them.
     pub(crate) limits: Limits,
+    /// The state store's URL (contracts §9); by default the one the
+    /// session has.
+    pub(crate) state: Option<String>,
 }
 
 impl Method for Initialize {
@@ -39,7 +42,10 @@ impl Initialize {
     /// limit (its `SETTINGS` key).
     pub(crate) fn config_keys() -> Vec<&'static str> {
         let limits = SETTINGS.iter().map(|setting| setting.name);
-        ["mode", "language"].into_iter().chain(limits).collect()
+        ["mode", "language", "state"]
+            .into_iter()
+            .chain(limits)
+            .collect()
     }
 
     pub(crate) fn read(mut params: Params) -> Result<Self, RpcError> {
@@ -49,6 +55,7 @@ impl Initialize {
         let mut config = Params::new(Self::NAME, config.unwrap_or_default()).within("config");
         let mode = config.optional_mode("mode")?.unwrap_or_default();
         let language = config.optional_language("language")?.unwrap_or_default();
+        let state = config.optional_string("state")?;
         let mut limits = Limits::default();
         for setting in &SETTINGS {
             if let Some(value) = config.optional_u64(setting.name)? {
@@ -60,12 +67,18 @@ impl Initialize {
             mode,
             language,
             limits,
+            state,
         })
     }
 
     /// The limits were refused together (`why`, the engine's words).
     pub(crate) fn refused_limits(why: impl std::fmt::Display) -> RpcError {
         Params::new(Self::NAME, Default::default()).invalid(format_args!("config: {why}"))
+    }
+
+    /// The state store could not be opened (`why`).
+    pub(crate) fn unavailable_state(why: impl std::fmt::Display) -> RpcError {
+        Params::new(Self::NAME, Default::default()).invalid(format_args!("config.state: {why}"))
     }
 
     /// The language cannot run here (`why`).
@@ -93,6 +106,30 @@ impl Initialized {
             protocol_version: PROTOCOL_VERSION,
         }
     }
+}
+
+// ----------------------------------------------------------- session/open
+
+/// `session/open`'s params: none. It opens a new, empty session in the
+/// state store (contracts §9), for the host to pass as `run_code`'s
+/// `session`.
+pub(crate) struct OpenSession;
+
+impl Method for OpenSession {
+    const NAME: &'static str = "session/open";
+}
+
+impl OpenSession {
+    pub(crate) fn read(params: Params) -> Result<Self, RpcError> {
+        params.reject_unknown()?;
+        Ok(Self)
+    }
+}
+
+/// `session/open`'s result: the new session's handle.
+#[derive(Serialize)]
+pub(crate) struct SessionOpened {
+    pub(crate) session: String,
 }
 
 // --------------------------------------------------------- tools/register

@@ -8,6 +8,7 @@ mod describe;
 mod discovery;
 mod dispatch;
 mod rejections;
+mod state;
 mod timers;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError, TryLockError, Weak};
@@ -37,6 +38,7 @@ use bridge::host;
 use describe::{PROGRAM_FILE, describe_error, position_in_stack};
 use dispatch::{Completion, Task};
 use rejections::{Rejections, describe_rejections, track_rejection};
+use state::{StateCalls, deliver_state};
 use timers::Timers;
 
 /// How the program ended, as the prelude reports it.
@@ -91,6 +93,8 @@ pub(crate) struct RunState {
     rejections: Rejections,
     /// What each tool last returned, in outline (for a `TypeError`'s text).
     returned: Returned,
+    /// The program's `state` calls not yet answered.
+    state_calls: StateCalls,
 }
 
 pub(crate) struct Shared {
@@ -155,6 +159,7 @@ impl Drop for Shared {
         for task in st.calls.locals().flatten() {
             task.abort();
         }
+        st.state_calls.cut_off();
     }
 }
 
@@ -180,6 +185,7 @@ impl Shared {
         self.calls_cancel.cancel();
         let mut st = self.try_lock()?;
         st.closing = true;
+        st.state_calls.cut_off();
         let progress = Progress {
             running: true,
             ..st.calls.progress(Language::TypeScript, |_| Vec::new())
@@ -238,6 +244,7 @@ impl Run {
                 finish: None,
                 rejections: Rejections::default(),
                 returned: Returned::default(),
+                state_calls: StateCalls::default(),
             }),
             setup,
         });
@@ -338,10 +345,11 @@ impl Run {
         loop {
             {
                 let st = self.shared.lock();
-                if !st.ready.is_empty() || self.shared.memory.ending() {
+                let ready = !st.ready.is_empty() || st.state_calls.any_ready();
+                if ready || self.shared.memory.ending() {
                     return true;
                 }
-                if !st.calls.any_in_flight() {
+                if !st.calls.any_in_flight() && !st.state_calls.any_in_flight() {
                     return false;
                 }
             }
@@ -364,6 +372,7 @@ impl Run {
         let cut = {
             let mut st = self.shared.lock();
             st.closing = true;
+            st.state_calls.cut_off();
             st.calls.close_queue(&self.shared.setup)
         };
         self.shared.calls_cancel.cancel();
@@ -481,13 +490,18 @@ fn internal(ctx: &Ctx<'_>, error: rquickjs::Error) -> StartError {
     StartError::Sandbox(describe_error(ctx, error).0)
 }
 
-/// Delivers the sub-call results that are ready to the program's promises;
-/// whether there were any.
+/// Delivers the sub-call results and state answers that are ready to the
+/// program's promises (taken in one look at the run's state); whether
+/// there were any.
 fn deliver<'js>(shared: &Shared, ctx: &Ctx<'js>, host: &Object<'js>) -> bool {
-    let ready = std::mem::take(&mut shared.lock().ready);
-    if ready.is_empty() {
+    let (ready, answers) = {
+        let mut st = shared.lock();
+        (std::mem::take(&mut st.ready), st.state_calls.take_ready())
+    };
+    if ready.is_empty() && answers.is_empty() {
         return false;
     }
+    deliver_state(shared, ctx, host, answers);
     let Ok(settle) = host.get::<_, Function>("settle") else {
         return true;
     };

@@ -21,17 +21,18 @@ use crate::contract::events::RunEvent;
 use crate::contract::host_protocol::asks::Cancel;
 use crate::contract::host_protocol::incoming::Incoming;
 use crate::contract::host_protocol::methods::{
-    Initialize, Initialized, Invoke, Invoked, List, Listed, Present, Register, Registered, Remove,
-    Removed,
+    Initialize, Initialized, Invoke, Invoked, List, Listed, OpenSession, Present, Register,
+    Registered, Remove, Removed, SessionOpened,
 };
 use crate::contract::host_protocol::params::Params;
 use crate::contract::host_protocol::{
-    INVALID_REQUEST, METHOD_NOT_FOUND, Method, PARSE_ERROR, RpcError, to_json,
+    INVALID_REQUEST, METHOD_NOT_FOUND, Method, PARSE_ERROR, RpcError, UNAVAILABLE, to_json,
 };
 use crate::contract::run_code::RUN_CODE;
 use crate::engine::{Engine, RunOptions, RunRequest};
 use crate::gate;
 use crate::limits::{ANSWER, Limits};
+use crate::state::StateStore;
 use crate::tool::handler::Tool;
 use crate::tool::registry::Registry;
 use crate::tool::wire::{Strictness, read_tool};
@@ -45,6 +46,9 @@ pub(super) struct Session {
     peer: Arc<Peer>,
     registry: Registry,
     engine: RwLock<Engine>,
+    /// The state store, kept from one `initialize` to the next unless its
+    /// URL or quotas change.
+    state: Mutex<StateStore>,
     pub(super) in_flight: InFlight,
     invocations: Arc<AtomicU64>,
     /// Cloned into every request task; serve waits until all are dropped.
@@ -52,7 +56,7 @@ pub(super) struct Session {
 }
 
 impl Session {
-    pub(super) fn new(outbox: Outbox, alive: mpsc::Sender<()>) -> Self {
+    pub(super) fn new(outbox: Outbox, alive: mpsc::Sender<()>, state: StateStore) -> Self {
         let peer = Arc::new(Peer {
             outbox: outbox.clone(),
             next_id: AtomicU64::new(0),
@@ -62,13 +66,15 @@ impl Session {
         registry.set_approver(HostApprover {
             peer: Arc::clone(&peer),
         });
-        let engine =
-            Engine::new(registry.clone(), Limits::default()).expect("the default limits are valid");
+        let engine = Engine::new(registry.clone(), Limits::default())
+            .expect("the default limits are valid")
+            .with_state(state.clone());
         Self {
             outbox,
             peer,
             registry,
             engine: RwLock::new(engine),
+            state: Mutex::new(state),
             in_flight: Arc::default(),
             invocations: Arc::default(),
             alive,
@@ -82,8 +88,9 @@ impl Session {
             .clone()
     }
 
-    /// Handles one line from the host.
-    pub(super) fn handle_line(&self, line: &[u8]) {
+    /// Handles one line from the host (awaited only for `initialize`,
+    /// which may open a state store before the next line is read).
+    pub(super) async fn handle_line(&self, line: &[u8]) {
         let Ok(text) = std::str::from_utf8(line) else {
             return self.outbox.fail(
                 &Value::Null,
@@ -100,7 +107,7 @@ impl Session {
             Err(refusal) => Incoming::unreadable(text, &refusal.to_string()),
         };
         match incoming {
-            Incoming::Request { id, method, params } => self.request(id, &method, params),
+            Incoming::Request { id, method, params } => self.request(id, &method, params).await,
             Incoming::Notification { method, params } => self.notification(&method, params),
             Incoming::Answer { id, reply } => self.peer.answer(&id, reply),
             Incoming::Invalid { id, error } => self.outbox.fail(&id, error),
@@ -131,19 +138,20 @@ impl Session {
         }
     }
 
-    fn request(&self, id: Value, method: &str, params: Value) {
+    async fn request(&self, id: Value, method: &str, params: Value) {
         let params = match Params::from_value(method, params) {
             Ok(params) => params,
             Err(error) => return self.outbox.fail(&id, error),
         };
         let answer = match method {
-            Initialize::NAME => self.initialize(params),
+            Initialize::NAME => self.initialize(params).await,
             Register::NAME => self.register(params),
             Remove::NAME => self.remove(params),
             List::NAME => self.list(params),
             Present::NAME => self.presentation(params),
             RUN_CODE => return self.run_code(id, params),
             Invoke::NAME => return self.invoke(id, params),
+            OpenSession::NAME => return self.open_session(id, params),
             _ => Err(RpcError::new(
                 METHOD_NOT_FOUND,
                 format!("method not found: `{method}`"),
@@ -155,11 +163,12 @@ impl Session {
         }
     }
 
-    fn initialize(&self, params: Params) -> Result<Value, RpcError> {
+    async fn initialize(&self, params: Params) -> Result<Value, RpcError> {
         let Initialize {
             mode,
             language,
             limits,
+            state,
         } = Initialize::read(params)?;
         let engine =
             Engine::new(self.registry.clone(), limits).map_err(Initialize::refused_limits)?;
@@ -167,10 +176,49 @@ impl Session {
         if let Some(why) = engine.unavailable(language) {
             return Err(Initialize::unavailable_language(&why));
         }
+        let store = self.store_for(state, engine.limits()).await?;
+        let engine = engine.with_state(store);
         self.registry.set_mode(mode);
         self.registry.set_language(language);
         *self.engine.write().unwrap_or_else(PoisonError::into_inner) = engine;
         Ok(to_json(Initialized::ptc()))
+    }
+
+    /// The store `initialize` asks for: the session's own while the URL
+    /// and the quotas stay (a memory store's sessions live on), else one
+    /// opened anew.
+    async fn store_for(
+        &self,
+        url: Option<String>,
+        limits: &Limits,
+    ) -> Result<StateStore, RpcError> {
+        let url = {
+            let kept = lock(&self.state);
+            let url = url.unwrap_or_else(|| kept.url.clone());
+            if kept.is(&url, limits) {
+                return Ok(kept.clone());
+            }
+            url
+        };
+        let store = StateStore::open(&url, limits)
+            .await
+            .map_err(Initialize::unavailable_state)?;
+        *lock(&self.state) = store.clone();
+        Ok(store)
+    }
+
+    /// `session/open`: a new session in the engine's store, as a task of
+    /// its own (a store across the network may take its time).
+    fn open_session(&self, id: Value, params: Params) {
+        if let Err(error) = OpenSession::read(params) {
+            return self.outbox.fail(&id, error);
+        }
+        self.spawn(id, |engine, _| async move {
+            match engine.open_session().await {
+                Ok(session) => Ok(to_json(SessionOpened { session })),
+                Err(e) => Err(RpcError::new(UNAVAILABLE, e.to_string())),
+            }
+        });
     }
 
     fn register(&self, params: Params) -> Result<Value, RpcError> {

@@ -24,6 +24,7 @@ pub(super) const TAKEN: &[&str] = &[
     "Literal",
     "Never",
     "NotRequired",
+    "StateError",
     "ToolCallError",
     "ToolMatch",
     "TypeAlias",

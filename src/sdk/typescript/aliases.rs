@@ -12,8 +12,8 @@ use crate::sdk::refs::{closure, resolve};
 
 /// Type names of TypeScript's default libraries: an alias must not redeclare them.
 const LIB_NAMES: &str = include_str!("../lib-names.txt");
-/// The name of the error class the frame declares.
-const ERROR_CLASS: &str = "ToolCallError";
+/// The names the frame declares besides `tools`: its error classes.
+const FRAME_NAMES: [&str; 2] = ["ToolCallError", "StateError"];
 
 /// The document `$ref`s resolve against, and what is being declared.
 #[derive(Clone, Copy)]
@@ -133,7 +133,7 @@ fn base_name(scope: Scope<'_>, r: &str) -> String {
 }
 
 fn is_reserved(name: &str) -> bool {
-    name == ERROR_CLASS || LIB_NAMES.lines().any(|line| line == name)
+    FRAME_NAMES.contains(&name) || LIB_NAMES.lines().any(|line| line == name)
 }
 
 #[cfg(test)]

@@ -5,6 +5,22 @@ declare class ToolCallError extends Error {
  /** UNKNOWN_TOOL: no such tool. INVALID_ARGUMENTS: the arguments do not match its schema. DENIED: a policy refused the call. TOOL_ERROR: the tool failed. INVALID_OUTPUT: its result broke its output schema. TOOL_TIMEOUT: the tool ran out of time. ABORTED_BEFORE_DISPATCH / ABORTED: the call was cancelled before / after it started. */
  readonly code: "UNKNOWN_TOOL" | "INVALID_ARGUMENTS" | "DENIED" | "TOOL_ERROR" | "INVALID_OUTPUT" | "TOOL_TIMEOUT" | "ABORTED_BEFORE_DISPATCH" | "ABORTED";
 }
+/** A failed `state` call rejects with this error; `message` says what went wrong. */
+declare class StateError extends Error {
+ /** INVALID_KEY: not a string of 1 … 256 bytes without control characters. INVALID_VALUE: not lossless JSON. QUOTA: past a quota of the value, the keys or the session (nothing was written). EXPIRED_SESSION / UNKNOWN_SESSION: the session is gone. UNAVAILABLE: the store could not be reached. */
+ readonly code: "INVALID_KEY" | "INVALID_VALUE" | "QUOTA" | "EXPIRED_SESSION" | "UNKNOWN_SESSION" | "UNAVAILABLE";
+}
+/** JSON values by key, kept between runs of a session: the result names its session; pass it as `session` to a later run. */
+declare const state: {
+ /** The value set under `key`, or undefined. */
+ get<T = any>(key: string): Promise<T | undefined>;
+ /** Sets `key` to `value` (lossless JSON). */
+ set(key: string, value: unknown): Promise<void>;
+ /** Deletes `key`; whether it was set. */
+ delete(key: string): Promise<boolean>;
+ /** Every key, sorted. */
+ keys(): Promise<string[]>;
+};
 type BlockObjectRequest = ParagraphBlockRequest | BulletedListItemBlockRequest;
 type ParentRequest = PageIdParentRequest | DataSourceIdParentRequest | { type: "workspace"; [key: string]: unknown };
 type SortObject = { property: string; direction: "ascending" | "descending"; [key: string]: unknown };

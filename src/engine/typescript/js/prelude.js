@@ -4,7 +4,7 @@
 // points returned at the end stay with the host, out of the program's reach.
 (function (native) {
   'use strict';
-  const { submit, log, setTimer, clearTimer, finish, loadInspect, loadRender, maxDepth, search, describe: describeTools } = native;
+  const { submit, state: stateCall, load, log, setTimer, clearTimer, finish, maxDepth, search, describe: describeTools } = native;
   // The console formatter is big: compiled only when a program first needs
   // it, with what its loading uses where lean and full contexts differ, and
   // what it calls with its own tables, taken now.
@@ -26,7 +26,7 @@
     Uint8Array: typeof Uint8Array === 'function' ? Uint8Array : undefined,
   };
   let inspector;
-  const inspect = () => inspector || (inspector = loadInspect()(primordials));
+  const inspect = () => inspector || (inspector = load('inspect')(primordials));
   const pending = new Map();
   const timers = new Map();
   const JSONstringify = JSON.stringify;
@@ -88,35 +88,36 @@
     }
   }
 
-  function callTool(name, args) {
-    // Plain data goes to the host as it is; anything else is checked here,
-    // with a message naming what JSON would lose, and sent as JSON made it.
-    let r = submit(name, args);
-    // Not plain data, or too deep to tell (a cycle looks the same at first).
-    if (r === undefined || r === false) {
-      let json;
-      try {
-        json = JSONstringify(args, lossless);
-      } catch (e) {
-        const why = e instanceof NotLossless ? e.message
-          : (e instanceof TypeError && /circular|cycle/i.test(String(e.message)))
-            ? 'the arguments contain a cycle' : String(e && e.message);
-        return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
-          'arguments for `' + name + '` are not lossless JSON: ' + why));
-      }
-      if (json === undefined) {
-        return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
-          'arguments for `' + name + '` are not lossless JSON: ' + typeof args + ' is not representable in JSON'));
-      }
-      r = submit(name, JSONparse(json));
-      if (r === undefined) {
-        return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
-          'arguments for `' + name + '` are not lossless JSON: they changed while being read'));
-      }
+  // After `send(value)` answered that `value` is not plain data, or too
+  // deep to tell (a cycle looks the same at first): checks it here and
+  // sends it as JSON made it. What `send` answered, or why the value is not
+  // lossless JSON.
+  function sendPlain(send, value, what) {
+    let json;
+    try {
+      json = JSONstringify(value, lossless);
+    } catch (e) {
+      const why = e instanceof NotLossless ? e.message
+        : (e instanceof TypeError && /circular|cycle/i.test(String(e.message)))
+          ? 'the ' + what + ' a cycle' : String(e && e.message);
+      return { why: 'not lossless JSON: ' + why };
     }
-    if (r === false) {
-      return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS',
-        'arguments for `' + name + '` nest deeper than ' + maxDepth + ' levels of arrays and objects'));
+    if (json === undefined) return { why: 'not lossless JSON: ' + typeof value + ' is not representable in JSON' };
+    const r = send(JSONparse(json));
+    if (r === undefined) return { why: 'not lossless JSON: they changed while being read' };
+    if (r === false) return { why: 'nested deeper than ' + maxDepth + ' levels of arrays and objects' };
+    return { r };
+  }
+
+  function callTool(name, args) {
+    let r = submit(name, args);
+    if (r === undefined || r === false) {
+      const sent = sendPlain((a) => submit(name, a), args, 'arguments contain');
+      if (sent.why !== undefined) {
+        const why = sent.why.startsWith('nested') ? 'nest' + sent.why.slice(6) : 'are ' + sent.why;
+        return Promise.reject(new ToolCallError(name, 'INVALID_ARGUMENTS', 'arguments for `' + name + '` ' + why));
+      }
+      r = sent.r;
     }
     if (typeof r === 'number') {
       return new Promise((resolve, reject) => { pending.set(r, [resolve, reject, name]); });
@@ -124,6 +125,15 @@
     // Failed at once: [code, message]; else settled at once: a promise.
     if (isArray(r)) return Promise.reject(new ToolCallError(name, r[0], r[1]));
     return r;
+  }
+
+  // `state` and `StateError` (contracts §9), made on a program's first
+  // use of either (js/state.js): the prelude is read into every context,
+  // and most runs never touch them.
+  let stateApi;
+  const stateModule = () => stateApi || (stateApi = load('state')({ stateCall, sendPlain, isArray }));
+  function settleState(id, ok, payload, code) {
+    if (stateApi !== undefined) stateApi.settle(id, ok, payload, code);
   }
 
   // Settles a sub-call that completed after its submission.
@@ -220,7 +230,7 @@
     let json;
     try { json = JSONstringify(value); } catch (_) { /* a cycle or a BigInt: checked below */ }
     if (json !== undefined && json.length > checkedJsonBytes) return json;
-    checker = checker || loadRender()({
+    checker = checker || load('render')({
       intrinsics: renderIntrinsics, JSONstringify, isArray, isView, isBuffer, getPrototypeOf,
       MapProto, SetProto, WeakMapProto, WeakSetProto, describe, inspect,
     });
@@ -233,6 +243,9 @@
       if (error instanceof ToolCallError) {
         return ['ToolCallError: ' + error.message + ' (code ' + error.code + ', tool `' + error.toolName + '`)',
           String(error.stack || '')];
+      }
+      if (stateApi !== undefined && error instanceof stateApi.StateError) {
+        return ['StateError: ' + error.message + ' (code ' + error.code + ')', String(error.stack || '')];
       }
       if (error instanceof Error) {
         const name = String(error.name || 'Error');
@@ -253,8 +266,10 @@
 
   Object.defineProperty(globalThis, 'tools', { value: tools, enumerable: false });
   Object.defineProperty(globalThis, 'ToolCallError', { value: ToolCallError, writable: true, configurable: true });
+  Object.defineProperty(globalThis, 'state', { get: () => stateModule().state, enumerable: false });
+  Object.defineProperty(globalThis, 'StateError', { get: () => stateModule().StateError, configurable: true });
   Object.defineProperty(globalThis, 'console', { value: console, writable: true, configurable: true });
   globalThis.setTimeout = setTimeout;
   globalThis.clearTimeout = clearTimeout;
-  return { start, settle, fire };
+  return { start, settle, settleState, fire };
 })

@@ -18,20 +18,64 @@ use super::{Finish, Shared, StartError};
 const PRELUDE: &str = include_str!("../js/prelude.js");
 const INSPECT: &str = include_str!("../js/inspect.js");
 const RENDER: &str = include_str!("../js/render.js");
+const STATE: &str = include_str!("../js/state.js");
 
-/// The prelude, the console formatter and the return-value check, compiled
-/// once per process.
-fn compiled(which: &'static str) -> Option<&'static Bytecode> {
-    static PRELUDE_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
-    static INSPECT_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
-    static RENDER_CODE: OnceLock<Option<Bytecode>> = OnceLock::new();
-    let (cell, source, file) = match which {
-        "prelude" => (&PRELUDE_CODE, PRELUDE, c"prelude.js"),
-        "render" => (&RENDER_CODE, RENDER, c"render.js"),
-        _ => (&INSPECT_CODE, INSPECT, c"inspect.js"),
-    };
-    cell.get_or_init(|| Bytecode::compile(source, file).ok())
-        .as_ref()
+/// The scripts a run evaluates: the prelude, and what it loads on first
+/// use (the console formatter, the return-value check, `state`).
+#[derive(Clone, Copy)]
+enum Script {
+    Prelude,
+    Inspect,
+    Render,
+    State,
+}
+
+impl Script {
+    /// What the prelude calls it (`load('render')`); anything else is `state`.
+    fn named(name: &str) -> Self {
+        match name {
+            "inspect" => Self::Inspect,
+            "render" => Self::Render,
+            _ => Self::State,
+        }
+    }
+
+    fn source(self) -> &'static str {
+        match self {
+            Self::Prelude => PRELUDE,
+            Self::Inspect => INSPECT,
+            Self::Render => RENDER,
+            Self::State => STATE,
+        }
+    }
+
+    /// Its bytecode, compiled once per process.
+    fn compiled(self) -> Option<&'static Bytecode> {
+        static CODE: [OnceLock<Option<Bytecode>>; 4] = [
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+            OnceLock::new(),
+        ];
+        let file = match self {
+            Self::Prelude => c"prelude.js",
+            Self::Inspect => c"inspect.js",
+            Self::Render => c"render.js",
+            Self::State => c"state.js",
+        };
+        CODE[self as usize]
+            .get_or_init(|| Bytecode::compile(self.source(), file).ok())
+            .as_ref()
+    }
+
+    /// Evaluates it in `ctx`: its bytecode, or its source should that not
+    /// have compiled.
+    fn eval<'js>(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+        match self.compiled() {
+            Some(code) => code.eval(ctx),
+            None => ctx.eval(self.source()),
+        }
+    }
 }
 
 /// The prelude's entry points, and the rejected promises nothing handled
@@ -99,11 +143,10 @@ pub(super) fn install<'js>(
 ) -> Result<Object<'js>, StartError> {
     let internal = |e: rquickjs::Error| StartError::Sandbox(describe_error(ctx, e).0);
     let native = natives(ctx, shared).map_err(internal)?;
-    let prelude: Function = match compiled("prelude") {
-        Some(code) => code.eval(ctx).and_then(|v| v.get()),
-        None => ctx.eval(PRELUDE),
-    }
-    .map_err(internal)?;
+    let prelude: Function = Script::Prelude
+        .eval(ctx)
+        .and_then(|v| v.get())
+        .map_err(internal)?;
     let host: Object = prelude.call((native,)).map_err(internal)?;
     let object_proto = convert::object_prototype(ctx)
         .ok_or_else(|| StartError::Sandbox("no Object.prototype".into()))?;
@@ -124,6 +167,14 @@ fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object
     let s = Arc::clone(shared);
     let submit = move |name: Value<'_>, args: Value<'_>| s.submit(&name, &args);
     native.set("submit", Func::from(submit))?;
+    let s = Arc::clone(shared);
+    let state = move |op: i32, key: Value<'js>, value: Opt<Value<'js>>| {
+        let value = value
+            .0
+            .unwrap_or_else(|| Value::new_undefined(key.ctx().clone()));
+        s.state_call(op, &key, &value)
+    };
+    native.set("state", Func::from(state))?;
     let s = Arc::clone(shared);
     let log = move |level: i32, text: Value<'_>| s.log(level, &text);
     native.set("log", Func::from(log))?;
@@ -149,26 +200,12 @@ fn natives<'js>(ctx: &Ctx<'js>, shared: &Arc<Shared>) -> rquickjs::Result<Object
         move |ctx: Ctx<'js>, names: Value<'js>| discovery::describe(&ctx, &s.setup.scope, &names);
     native.set("describe", Func::from(describe))?;
     native.set("maxDepth", MAX_ARGUMENT_DEPTH)?;
-    native.set("loadInspect", Func::from(load_inspect))?;
-    native.set("loadRender", Func::from(load_render))?;
+    native.set("load", Func::from(load_script))?;
     Ok(native)
 }
 
-/// Evaluates the console formatter in the current context.
-fn load_inspect<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
-    load(ctx, "inspect", INSPECT)
-}
-
-/// Evaluates the return-value check in the current context.
-fn load_render<'js>(ctx: Ctx<'js>) -> rquickjs::Result<Value<'js>> {
-    load(ctx, "render", RENDER)
-}
-
-/// A script loaded on first use: its bytecode, or its source should that
-/// not have compiled.
-fn load<'js>(ctx: Ctx<'js>, which: &'static str, source: &str) -> rquickjs::Result<Value<'js>> {
-    match compiled(which) {
-        Some(code) => code.eval(&ctx),
-        None => ctx.eval(source),
-    }
+/// `load(name)` from the prelude: a script it loads on first use,
+/// evaluated in the current context.
+fn load_script<'js>(ctx: Ctx<'js>, name: rquickjs::String<'js>) -> rquickjs::Result<Value<'js>> {
+    Script::named(&name.to_string()?).eval(&ctx)
 }

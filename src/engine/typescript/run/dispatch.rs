@@ -14,6 +14,7 @@ use super::super::text;
 use super::bridge::Bridge;
 use super::{RunState, Shared};
 use crate::contract::call::{ErrorCode, ToolResult};
+use crate::engine::session::StateResult;
 use crate::engine::subcall::Started;
 use crate::gate;
 use crate::limits::ARGUMENTS;
@@ -25,6 +26,9 @@ pub(super) enum Completion {
     Settled,
     /// The run's state was busy: the run records this result.
     Result(u32, ToolResult),
+    /// A state call's answer, its state having been busy (with the bytes
+    /// its value is charged).
+    State(u32, StateResult, usize),
 }
 
 /// What a TypeScript run keeps beside a sub-call: its tokio task, once it
@@ -117,23 +121,39 @@ impl Shared {
         n: u32,
         future: impl Future<Output = ToolResult> + Send + 'static,
     ) -> tokio::task::AbortHandle {
+        self.spawn_recorded(
+            future,
+            move |shared, st, result| shared.complete_locked(st, n, result),
+            move |_shared, result| {
+                #[cfg(test)]
+                tests::note(&tests::BUSY_FOUND, &_shared.setup.run_id);
+                Completion::Result(n, result)
+            },
+        )
+    }
+
+    /// Runs `future` on tokio: its answer is recorded by `record` when the
+    /// run's state is free, else handed to the run loop as `busy` makes it
+    /// (a task must never wait on the state the run loop may hold).
+    pub(super) fn spawn_recorded<T: Send + 'static>(
+        &self,
+        future: impl Future<Output = T> + Send + 'static,
+        record: impl FnOnce(&Shared, &mut RunState, T) + Send + 'static,
+        busy: impl FnOnce(&Shared, T) -> Completion + Send + 'static,
+    ) -> tokio::task::AbortHandle {
         let completions = self.completions.clone();
         let this = Weak::clone(&self.this);
         let task = self.setup.handle.spawn(async move {
-            let result = future.await;
+            let answer = future.await;
             let Some(shared) = this.upgrade() else { return };
             let completion = match shared.state.try_lock() {
                 Ok(mut st) => {
-                    shared.complete_locked(&mut st, n, result);
+                    record(&shared, &mut st, answer);
                     Completion::Settled
                 }
-                Err(TryLockError::WouldBlock) => {
-                    #[cfg(test)]
-                    tests::note(&tests::BUSY_FOUND, &shared.setup.run_id);
-                    Completion::Result(n, result)
-                }
+                Err(TryLockError::WouldBlock) => busy(&shared, answer),
                 Err(TryLockError::Poisoned(e)) => {
-                    shared.complete_locked(&mut e.into_inner(), n, result);
+                    record(&shared, &mut e.into_inner(), answer);
                     Completion::Settled
                 }
             };
@@ -168,10 +188,16 @@ impl Shared {
 
     /// A sub-call that went to tokio has settled.
     pub(super) fn complete(&self, completion: Completion) {
-        if let Completion::Result(n, result) = completion {
-            #[cfg(test)]
-            tests::note(&tests::BUSY_SETTLEMENTS, &self.setup.run_id);
-            self.complete_locked(&mut self.lock(), n, result);
+        match completion {
+            Completion::Settled => {}
+            Completion::Result(n, result) => {
+                #[cfg(test)]
+                tests::note(&tests::BUSY_SETTLEMENTS, &self.setup.run_id);
+                self.complete_locked(&mut self.lock(), n, result);
+            }
+            Completion::State(n, result, charged) => {
+                self.state_answered(&mut self.lock(), n, result, charged);
+            }
         }
     }
 
