@@ -607,3 +607,41 @@ fn a_redis_over_tls_is_used_once_its_certificate_is_trusted() {
         "{err}"
     );
 }
+
+/// Calls fired without awaiting them wait their turn (at most 16 go at
+/// once, each charged to the run): thousands on SQLite all land, in order
+/// of the program's writes; on a small heap the run ends as `memory`
+/// instead of holding the host.
+#[tokio::test]
+async fn calls_fired_without_awaiting_wait_their_turn_within_the_heap() {
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("sqlite:{}", dir.path().join("burst.db").display());
+    let engine = |memory_limit_bytes| {
+        let limits = Limits {
+            memory_limit_bytes,
+            ..Limits::default()
+        };
+        let url = url.clone();
+        async move {
+            let store = StateStore::open(&url, &limits).await.unwrap();
+            Engine::new(test_registry(), limits)
+                .unwrap()
+                .with_state(store)
+        }
+    };
+    let burst = engine(64 << 20).await;
+    let code = "const writes = []; for (let i = 0; i < 2000; i++) writes.push(state.set('k' + (i % 100), i));\
+        await Promise.all(writes); const keys = await state.keys(); return [keys.length, await state.get('k99')]";
+    let outcome = run(&burst, RunRequest::new(code)).await;
+    assert_eq!(value(&outcome), json!([100, 1999]));
+    let small = engine(1 << 20).await;
+    let flood =
+        "await state.set('k', 1); for (let i = 0; i < 1e6; i++) state.get('k'); return 'fired'";
+    let outcome = run(&small, RunRequest::new(flood).timeout_ms(30_000)).await;
+    assert_eq!(
+        outcome.kind,
+        Some(ptc::FailureKind::Memory),
+        "{}",
+        outcome.text()
+    );
+}

@@ -2,10 +2,14 @@
 //! hand the run's session, and how their answers come back. Not sub-calls:
 //! no tool, policy, event or scheduler; a store call is polled once where
 //! it is made (the memory store answers at once), else it goes on in a task
-//! of its own, cut off with the run's sub-calls.
+//! of its own, cut off with the run's sub-calls. At most [`MAX_GOING`] go
+//! at once; more wait their turn in order, each charged to the run's
+//! memory, so a program firing calls without awaiting them holds no more
+//! of the host than its memory limit allows.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
+use std::pin::Pin;
 use std::task::{Context as TaskContext, Poll, Waker};
 
 use rquickjs::{Array, Ctx, Function, IntoJs, Object, Value};
@@ -22,12 +26,24 @@ use crate::limits::ARGUMENTS;
 /// The code of a value `state.set` cannot keep.
 const INVALID_VALUE: &str = "INVALID_VALUE";
 
+/// State calls one run may have going at once.
+const MAX_GOING: usize = 16;
+
+/// What a call not answered at once costs the run beyond its value: its
+/// future and its task.
+const PER_CALL: usize = 1024;
+
+/// A state call's future, not yet polled.
+type Unstarted = Pin<Box<dyn Future<Output = StateResult> + Send>>;
+
 /// The state calls of one run that have not reached the program yet.
 #[derive(Default)]
 pub(super) struct StateCalls {
     made: u32,
     /// Calls gone to a task, by number.
     in_flight: HashMap<u32, tokio::task::AbortHandle>,
+    /// Calls waiting for one going to end, in order, with their charge.
+    waiting: VecDeque<(u32, usize, Unstarted)>,
     /// Answered calls, each with the bytes charged to the run until the
     /// program takes it.
     ready: Vec<(u32, StateResult, usize)>,
@@ -35,7 +51,12 @@ pub(super) struct StateCalls {
 
 impl StateCalls {
     pub(super) fn any_in_flight(&self) -> bool {
-        !self.in_flight.is_empty()
+        !self.in_flight.is_empty() || !self.waiting.is_empty()
+    }
+
+    fn next(&mut self) -> u32 {
+        self.made += 1;
+        self.made
     }
 
     pub(super) fn any_ready(&self) -> bool {
@@ -52,6 +73,7 @@ impl StateCalls {
         for (_, task) in self.in_flight.drain() {
             task.abort();
         }
+        self.waiting.clear();
         self.ready.clear();
     }
 }
@@ -85,7 +107,20 @@ impl Shared {
             2 => (StateOp::Delete(key), 0),
             _ => (StateOp::Keys, 0),
         };
-        let mut future = Box::pin(self.setup.session.apply(op));
+        let mut future: Unstarted = Box::pin(self.setup.session.apply(op));
+        {
+            let mut st = self.lock();
+            if st.state_calls.in_flight.len() >= MAX_GOING {
+                if !self.memory.charge(PER_CALL) {
+                    self.memory.release(charged);
+                    return spent();
+                }
+                let n = st.state_calls.next();
+                let charged = charged + PER_CALL;
+                st.state_calls.waiting.push_back((n, charged, future));
+                return Asked::Pending(n);
+            }
+        }
         let polled = {
             let _runtime = self.setup.handle.enter();
             future
@@ -101,12 +136,15 @@ impl Shared {
                 }
             }
             Poll::Pending => {
+                if !self.memory.charge(PER_CALL) {
+                    self.memory.release(charged);
+                    return spent();
+                }
                 // Held while the task is spawned: it cannot record its
                 // answer before the call is known to be in flight.
                 let mut st = self.lock();
-                st.state_calls.made += 1;
-                let n = st.state_calls.made;
-                let task = self.spawn_state(n, charged, future);
+                let n = st.state_calls.next();
+                let task = self.spawn_state(n, charged + PER_CALL, future);
                 st.state_calls.in_flight.insert(n, task);
                 Asked::Pending(n)
             }
@@ -170,6 +208,11 @@ impl Shared {
             self.memory.release(charged);
             return;
         }
+        // The next waiting call takes its place.
+        if let Some((next, next_charged, future)) = st.state_calls.waiting.pop_front() {
+            let task = self.spawn_state(next, next_charged, future);
+            st.state_calls.in_flight.insert(next, task);
+        }
         let held = match &result {
             Ok(StateAnswer::Value(Some(value))) => gate::cost_of(value),
             _ => 0,
@@ -180,6 +223,13 @@ impl Shared {
             self.memory.release(charged);
         }
     }
+}
+
+/// What a call gets when the run's memory is spent (the run is ending as
+/// `memory`).
+fn spent() -> Asked {
+    let why = "the run's memory is spent".to_owned();
+    Asked::Failed("UNAVAILABLE", why)
 }
 
 /// Delivers the state answers taken from the run's state to the
