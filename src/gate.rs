@@ -60,10 +60,19 @@ impl fmt::Display for Refusal {
 /// Why a sub-call's arguments are refused (`INVALID_ARGUMENTS`, in both
 /// languages): what they would cost, when it was measured whole.
 pub(crate) fn arguments_too_large(cost: Option<u64>) -> String {
+    too_large("the arguments", "a call's arguments", cost)
+}
+
+/// Why a `state.set` value is refused (`INVALID_VALUE`, in both languages).
+pub(crate) fn value_too_large(cost: Option<u64>) -> String {
+    too_large("the value", "a `state` value", cost)
+}
+
+fn too_large(what: &str, whose: &str, cost: Option<u64>) -> String {
     let max = crate::limits::size(ARGUMENTS.max_cost as u64);
     let cost = cost.map(|c| format!(" ({c} bytes)")).unwrap_or_default();
     format!(
-        "the arguments would take more than {max} of memory once copied out of the program{cost}, the most a call's arguments may take (a value passed n times is copied n times): pass less"
+        "{what} would take more than {max} of memory once copied out of the program{cost}, the most {whose} may take (a value passed n times is copied n times): pass less"
     )
 }
 
@@ -237,6 +246,15 @@ mod tests {
         );
         assert!(!arguments_too_large(None).contains("bytes)"));
         assert!(arguments_too_large(None).starts_with("the arguments would take more than 64 MiB"));
+        let value = super::value_too_large(None);
+        assert!(
+            value.starts_with("the value would take more than 64 MiB"),
+            "{value}"
+        );
+        assert!(
+            value.contains("the most a `state` value may take"),
+            "{value}"
+        );
     }
 
     #[test]

@@ -154,6 +154,9 @@ pub enum StateError {
     /// The key cannot be a key.
     #[error("invalid key: {0}")]
     Key(String),
+    /// The value cannot be kept (not plain data, or too large to copy).
+    #[error("{0}")]
+    Value(String),
     /// A quota would be passed; nothing was written.
     #[error("{0}; nothing was written")]
     Quota(String),
@@ -169,6 +172,7 @@ impl StateError {
             Self::Unknown { .. } => "UNKNOWN_SESSION",
             Self::Expired { .. } => "EXPIRED_SESSION",
             Self::Key(_) => "INVALID_KEY",
+            Self::Value(_) => "INVALID_VALUE",
             Self::Quota(_) => "QUOTA",
             Self::Unavailable(_) => "UNAVAILABLE",
         }

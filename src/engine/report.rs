@@ -246,14 +246,11 @@ impl Report {
         if !session.minted() {
             return;
         }
-        let line =
-            format!("values kept in session `{handle}`: pass session \"{handle}\" to use them");
-        match outcome.content.first_mut() {
-            Some(ContentBlock::Text { text }) => {
-                text.push('\n');
-                text.push_str(&line);
-            }
-            _ => outcome.content.insert(0, ContentBlock::text(line)),
+        // Every outcome's first block is its text (`outcome` above).
+        if let Some(ContentBlock::Text { text }) = outcome.content.first_mut() {
+            text.push_str(&format!(
+                "\nvalues kept in session `{handle}`: pass session \"{handle}\" to use them"
+            ));
         }
     }
 

@@ -36,31 +36,28 @@ state = _State()
 
 /// The answer to a call of [`STATE`], once the store has given it.
 pub(super) async fn answer(session: &std::sync::Arc<RunSession>, args: &CallArgs) -> ResumeValue {
-    let op = match op(args) {
-        Ok(op) => op,
-        Err((code, message)) => return raised(code, &message),
+    let answered = match op(args) {
+        Ok(op) => session.apply(op).await,
+        Err(refused) => Err(refused),
     };
-    match session.apply(op).await {
+    match answered {
         Ok(answer) => ResumeValue::Return(to_monty(answer)),
         Err(e) => raised(e.code(), &e.to_string()),
     }
 }
 
 /// The call's op, its key a str and its value through the gate.
-fn op(args: &CallArgs) -> Result<StateOp, (&'static str, String)> {
+fn op(args: &CallArgs) -> Result<StateOp, StateError> {
     let (graph, positional, _) = unstable::call_args_parts(args);
     let measured = convert::Measured::of(graph);
     let node = |i: usize| positional.get(i).map(|id| (*id, measured.node(*id)));
     let (Some((_, MontyNode::String(op))), Some((key_id, key))) = (node(0), node(1)) else {
-        return Err((
-            "INVALID_KEY",
-            "state is called as `await state.get(key)`".into(),
-        ));
+        let why = "state is called as `await state.get(key)`".into();
+        return Err(StateError::Key(why));
     };
     let MontyNode::String(key) = key else {
         let got = graph.type_name(key_id);
-        let why = StateError::Key(format!("a key is a str, got {got}"));
-        return Err((why.code(), why.to_string()));
+        return Err(StateError::Key(format!("a key is a str, got {got}")));
     };
     let key = key.clone();
     Ok(match op.as_str() {
@@ -69,19 +66,17 @@ fn op(args: &CallArgs) -> Result<StateOp, (&'static str, String)> {
         "keys" => StateOp::Keys,
         _ => {
             let Some(&value) = positional.get(2) else {
-                return Err(("INVALID_VALUE", "state.set takes a key and a value".into()));
+                let why = "state.set takes a key and a value".into();
+                return Err(StateError::Value(why));
             };
             let cost = measured.size(value).cost();
             if cost > ARGUMENTS.max_cost as u64 {
-                let why =
-                    gate::arguments_too_large(Some(cost)).replace("the arguments", "the value");
-                return Err(("INVALID_VALUE", why));
+                return Err(StateError::Value(gate::value_too_large(Some(cost))));
             }
             let value = measured.to_json(value).map_err(|convert::NotPlain(what)| {
-                let why = format!(
+                StateError::Value(format!(
                     "the value of `{key}` must be plain data (dict, list, str, int, float, bool, None): got {what}"
-                );
-                ("INVALID_VALUE", why)
+                ))
             })?;
             StateOp::Set(key, value)
         }

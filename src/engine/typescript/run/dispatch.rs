@@ -3,6 +3,7 @@
 //! to the run (inline, from their task, or through the run loop).
 
 use std::future::Future;
+use std::pin::Pin;
 use std::sync::{TryLockError, Weak};
 use std::task::{Context as TaskContext, Poll, Waker};
 
@@ -40,42 +41,61 @@ impl Shared {
     /// prelude's exact path names what JSON would lose, or makes them plain).
     /// Settles at once when the pipeline is ready on its first poll;
     /// otherwise it continues on tokio.
-    pub(super) fn submit(&self, name: &Value<'_>, args: &Value<'_>) -> Submitted {
+    pub(super) fn submit(&self, name: &Value<'_>, args: &Value<'_>) -> Submitted<Plain> {
         let name = text::of_string(name).unwrap_or_default();
-        let object_proto = match args.ctx().userdata::<Bridge>() {
-            Some(bridge) => bridge.object_proto.clone(),
-            None => return Submitted::NotPlain,
-        };
-        // The gate: a call's own bound, and the memory the run has left.
-        let room = self.memory.room();
-        let budget = room.min(ARGUMENTS.max_cost);
-        let (arguments, charged) = match convert::plain_from_js_with(args, object_proto, budget) {
-            Ok(plain) => plain,
-            Err(NotPlain::Lossy) => return Submitted::NotPlain,
-            Err(NotPlain::TooDeep) => return Submitted::TooDeep,
-            Err(NotPlain::TooLarge) if budget < room => {
+        let (arguments, charged) = match self.gate_value(args) {
+            Ok(admitted) => admitted,
+            Err(Refused::TooLarge) => {
                 let code = ErrorCode::InvalidArguments.as_str();
                 return Submitted::Error(code, gate::arguments_too_large(None));
             }
-            Err(NotPlain::TooLarge) => {
-                // Refused: the run ends as `memory`, saying why.
-                self.memory.charge(usize::MAX);
-                return Submitted::NotPlain;
-            }
+            Err(refused) => return refused.into(),
         };
-        if !self.memory.charge(charged) {
-            return Submitted::NotPlain;
-        }
         let mut st = self.lock();
         let n = st.calls.submit(&self.setup, name, arguments, charged, None);
         st.submitting = Some(n);
         self.pump(&mut st);
         st.submitting = None;
         match st.inline.take() {
-            Some(Ok(output)) => Submitted::Value(output.value),
+            Some(Ok(output)) => Submitted::Value(Plain(output.value)),
             Some(Err(error)) => Submitted::Error(error.code.as_str(), error.message),
             None => Submitted::Pending(n),
         }
+    }
+
+    /// A program's value through the gate (contracts §6, "What enters the
+    /// host"): plain data within a call's own bound and the memory the run
+    /// has left, charged to the run. Past the run's memory the run ends as
+    /// `memory` (refused as not plain: the limit strikes on the way).
+    pub(super) fn gate_value(&self, value: &Value<'_>) -> Result<(Json, usize), Refused> {
+        let object_proto = match value.ctx().userdata::<Bridge>() {
+            Some(bridge) => bridge.object_proto.clone(),
+            None => return Err(Refused::NotPlain),
+        };
+        let room = self.memory.room();
+        let budget = room.min(ARGUMENTS.max_cost);
+        let (plain, charged) = match convert::plain_from_js_with(value, object_proto, budget) {
+            Ok(plain) => plain,
+            Err(NotPlain::Lossy) => return Err(Refused::NotPlain),
+            Err(NotPlain::TooDeep) => return Err(Refused::TooDeep),
+            Err(NotPlain::TooLarge) if budget < room => return Err(Refused::TooLarge),
+            Err(NotPlain::TooLarge) => {
+                self.memory.charge(usize::MAX);
+                return Err(Refused::NotPlain);
+            }
+        };
+        if !self.memory.charge(charged) {
+            return Err(Refused::NotPlain);
+        }
+        Ok((plain, charged))
+    }
+
+    /// Polls a call's future once where it is made, inside the runtime: a
+    /// call answered at once (a refusal, a synchronous tool, the memory
+    /// store) needs no task.
+    pub(super) fn poll_once<F: Future + ?Sized>(&self, future: Pin<&mut F>) -> Poll<F::Output> {
+        let _runtime = self.setup.handle.enter();
+        future.poll(&mut TaskContext::from_waker(Waker::noop()))
     }
 
     /// Starts every sub-call the scheduler admits.
@@ -98,13 +118,7 @@ impl Shared {
         future: impl Future<Output = ToolResult> + Send + 'static,
     ) {
         let mut future = Box::pin(future);
-        let polled = {
-            let _runtime = self.setup.handle.enter();
-            future
-                .as_mut()
-                .poll(&mut TaskContext::from_waker(Waker::noop()))
-        };
-        match polled {
+        match self.poll_once(future.as_mut()) {
             Poll::Ready(result) => self.settle(st, call, result),
             Poll::Pending => {
                 call.local = Some(self.spawn(call.n, future));
@@ -210,21 +224,52 @@ impl Shared {
     }
 }
 
-/// What `submit` hands back to the prelude.
-pub(super) enum Submitted {
+/// Why the gate did not take a program's value.
+pub(super) enum Refused {
+    /// Not plain data (or the run's memory is spent): the prelude takes
+    /// the exact path.
+    NotPlain,
+    /// Nested deeper than the limit.
+    TooDeep,
+    /// More than a call's own bound.
+    TooLarge,
+}
+
+/// What a call (`submit`, `state`) hands back to the prelude; `V` is what
+/// it answers with.
+pub(super) enum Submitted<V> {
     /// Not plain data: the prelude takes the exact path (`undefined`).
     NotPlain,
     /// Nested deeper than the limit (`false`).
     TooDeep,
-    /// The call's number: `settle` delivers it later.
+    /// The call's number: the prelude's `settle` delivers it later.
     Pending(u32),
     /// Settled at once: a promise resolved with the value.
-    Value(Json),
+    Value(V),
     /// Failed at once: `[code, message]`.
     Error(&'static str, String),
 }
 
-impl<'js> IntoJs<'js> for Submitted {
+impl<V> From<Refused> for Submitted<V> {
+    /// What the prelude gets for a refusal that is not the caller's to word.
+    fn from(refused: Refused) -> Self {
+        match refused {
+            Refused::TooDeep => Self::TooDeep,
+            Refused::NotPlain | Refused::TooLarge => Self::NotPlain,
+        }
+    }
+}
+
+/// A sub-call's value, made in the program's context as it is.
+pub(super) struct Plain(pub(super) Json);
+
+impl<'js> IntoJs<'js> for Plain {
+    fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
+        convert::to_js(ctx, &self.0)
+    }
+}
+
+impl<'js, V: IntoJs<'js>> IntoJs<'js> for Submitted<V> {
     fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
         match self {
             Submitted::NotPlain => Ok(Value::new_undefined(ctx.clone())),
@@ -234,8 +279,8 @@ impl<'js> IntoJs<'js> for Submitted {
             // would make (a `then` the program put on `Object.prototype` is
             // honoured the same way): no array to carry it, nor a call back
             // into the prelude to wrap it.
-            Submitted::Value(json) => {
-                let value = convert::to_js(ctx, &json)?;
+            Submitted::Value(value) => {
+                let value = value.into_js(ctx)?;
                 let (promise, resolve, _reject) = ctx.promise()?;
                 resolve.call::<_, ()>((value,))?;
                 Ok(promise.into_value())

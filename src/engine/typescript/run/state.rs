@@ -10,21 +10,17 @@
 use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::pin::Pin;
-use std::task::{Context as TaskContext, Poll, Waker};
+use std::task::Poll;
 
 use rquickjs::{Array, Ctx, Function, IntoJs, Object, Value};
 
-use super::super::convert::{self, NotPlain};
+use super::super::convert;
 use super::super::text;
-use super::bridge::Bridge;
-use super::dispatch::Completion;
+use super::dispatch::{Completion, Refused, Submitted};
 use super::{RunState, Shared};
 use crate::engine::session::{StateAnswer, StateOp, StateResult};
 use crate::gate;
-use crate::limits::ARGUMENTS;
-
-/// The code of a value `state.set` cannot keep.
-const INVALID_VALUE: &str = "INVALID_VALUE";
+use crate::state::StateError;
 
 /// State calls one run may have going at once.
 const MAX_GOING: usize = 16;
@@ -79,18 +75,7 @@ impl StateCalls {
 }
 
 /// What `state(op, key, value)` hands back to the prelude.
-pub(super) enum Asked {
-    /// The value is not plain data: the prelude takes the exact path.
-    NotPlain,
-    /// The value nests deeper than the limit.
-    TooDeep,
-    /// The call's number: `settleState` delivers it later.
-    Pending(u32),
-    /// Answered at once: a promise resolved with the answer.
-    Answered(StateAnswer),
-    /// Failed at once: `[code, message]`.
-    Failed(&'static str, String),
-}
+pub(super) type Asked = Submitted<StateAnswer>;
 
 impl Shared {
     /// `state(op, key, value)` from the prelude (which checked that the key
@@ -121,18 +106,12 @@ impl Shared {
                 return Asked::Pending(n);
             }
         }
-        let polled = {
-            let _runtime = self.setup.handle.enter();
-            future
-                .as_mut()
-                .poll(&mut TaskContext::from_waker(Waker::noop()))
-        };
-        match polled {
+        match self.poll_once(future.as_mut()) {
             Poll::Ready(result) => {
                 self.memory.release(charged);
                 match result {
-                    Ok(answer) => Asked::Answered(answer),
-                    Err(e) => Asked::Failed(e.code(), e.to_string()),
+                    Ok(answer) => Asked::Value(answer),
+                    Err(e) => Asked::Error(e.code(), e.to_string()),
                 }
             }
             Poll::Pending => {
@@ -154,30 +133,13 @@ impl Shared {
     /// `state.set`'s value through the gate, as a sub-call's arguments: the
     /// value and the bytes it is charged to the run until the write ends.
     fn state_value(&self, value: &Value<'_>) -> Result<(serde_json::Value, usize), Asked> {
-        let object_proto = match value.ctx().userdata::<Bridge>() {
-            Some(bridge) => bridge.object_proto.clone(),
-            None => return Err(Asked::NotPlain),
-        };
-        let room = self.memory.room();
-        let budget = room.min(ARGUMENTS.max_cost);
-        let (value, charged) = match convert::plain_from_js_with(value, object_proto, budget) {
-            Ok(plain) => plain,
-            Err(NotPlain::Lossy) => return Err(Asked::NotPlain),
-            Err(NotPlain::TooDeep) => return Err(Asked::TooDeep),
-            Err(NotPlain::TooLarge) if budget < room => {
-                let why = gate::arguments_too_large(None).replace("the arguments", "the value");
-                return Err(Asked::Failed(INVALID_VALUE, why));
+        self.gate_value(value).map_err(|refused| match refused {
+            Refused::TooLarge => {
+                let e = StateError::Value(gate::value_too_large(None));
+                Asked::Error(e.code(), e.to_string())
             }
-            Err(NotPlain::TooLarge) => {
-                // Refused: the run ends as `memory`, saying why.
-                self.memory.charge(usize::MAX);
-                return Err(Asked::NotPlain);
-            }
-        };
-        if !self.memory.charge(charged) {
-            return Err(Asked::NotPlain);
-        }
-        Ok((value, charged))
+            refused => refused.into(),
+        })
     }
 
     /// Runs the rest of state call `n` on tokio; its answer is recorded by
@@ -229,7 +191,7 @@ impl Shared {
 /// `memory`).
 fn spent() -> Asked {
     let why = "the run's memory is spent".to_owned();
-    Asked::Failed("UNAVAILABLE", why)
+    Asked::Error("UNAVAILABLE", why)
 }
 
 /// Delivers the state answers taken from the run's state to the
@@ -275,28 +237,6 @@ impl<'js> IntoJs<'js> for StateAnswer {
                 for (i, key) in keys.into_iter().enumerate() {
                     array.set(i, key)?;
                 }
-                Ok(array.into_value())
-            }
-        }
-    }
-}
-
-impl<'js> IntoJs<'js> for Asked {
-    fn into_js(self, ctx: &Ctx<'js>) -> rquickjs::Result<Value<'js>> {
-        match self {
-            Asked::NotPlain => Ok(Value::new_undefined(ctx.clone())),
-            Asked::TooDeep => Ok(Value::new_bool(ctx.clone(), false)),
-            Asked::Pending(n) => n.into_js(ctx),
-            Asked::Answered(answer) => {
-                let value = answer.into_js(ctx)?;
-                let (promise, resolve, _reject) = ctx.promise()?;
-                resolve.call::<_, ()>((value,))?;
-                Ok(promise.into_value())
-            }
-            Asked::Failed(code, message) => {
-                let array = Array::new(ctx.clone())?;
-                array.set(0, code)?;
-                array.set(1, message)?;
                 Ok(array.into_value())
             }
         }
