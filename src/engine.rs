@@ -6,6 +6,7 @@
 //! sub-calls share one lifecycle (`subcall`) and its outcome is rendered by
 //! `report`.
 
+mod budget;
 mod discovery;
 mod driver;
 mod escalation;

@@ -83,7 +83,8 @@
 //!   the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and how its outcome is rendered (`report`); the
 //!   `driver` that takes one run from admission to outcome and hands the
-//!   program to its language's room; `escalation`, a run's request for
+//!   program to its language's room; `budget`, the CPU and sub-calls a run may spend
+//!   beside its deadline; `escalation`, a run's request for
 //!   more put to the approver before anything of it runs; what a run needs
 //!   (`setup`); what both languages' sub-calls share (`subcall`: ids,
 //!   images), the sub-call `scheduler`, `progress` for a limit's failure

@@ -15,6 +15,12 @@ pub(crate) const MAX_TIMEOUT_MS: u64 = 600_000;
 /// standard maximum, long enough for a batch job a person agreed to, short
 /// enough that a forgotten run still ends within a working session.
 pub(crate) const ESCALATED_MAX_TIMEOUT_MS: u64 = 1_800_000;
+/// A run's CPU budget when a request gives no `cpuTimeMs`: a quarter of
+/// the default deadline, so a program spinning in a loop ends long before a
+/// run waiting on slow tools would.
+pub(crate) const DEFAULT_CPU_TIME_MS: u64 = 30_000;
+/// The most sub-calls a run's number may take (their ids count in `u32`).
+const MAX_SUB_CALLS: u64 = u32::MAX as u64;
 /// Headroom the sandbox thread keeps above the JavaScript stack limit.
 const STACK_HEADROOM: usize = 2 << 20;
 
@@ -83,6 +89,16 @@ pub struct Limits {
     /// Sessions a store keeps; default 10,000, at least 1. Opening one past
     /// it drops the least recently used.
     pub state_max_sessions: usize,
+    /// The CPU a run's program may use when `cpuTimeMs` is absent (contracts
+    /// §6, "CPU budget"): its sandbox's own time, waiting on tools not
+    /// counted; default 30,000 ms. Past it the run ends as `timeout`.
+    pub default_cpu_time_ms: u64,
+    /// Largest `cpuTimeMs` accepted; default 600,000 ms, at most
+    /// 2,147,483,647. More is `INVALID_ARGUMENTS`.
+    pub max_cpu_time_ms: u64,
+    /// Sub-calls one run may make; default 10,000, at least 1. Past it each
+    /// further call fails (`DENIED`), which the program may catch.
+    pub max_sub_calls: usize,
 }
 
 impl Default for Limits {
@@ -109,6 +125,9 @@ impl Default for Limits {
             state_max_keys: 10_000,
             state_expiry_ms: 24 * 60 * 60 * 1000,
             state_max_sessions: 10_000,
+            default_cpu_time_ms: DEFAULT_CPU_TIME_MS,
+            max_cpu_time_ms: MAX_TIMEOUT_MS,
+            max_sub_calls: 10_000,
         }
     }
 }
@@ -193,7 +212,7 @@ fn to_u64(value: usize) -> u64 {
 }
 
 /// The limits a host may set, in the order `initialize` documents them.
-pub(crate) const SETTINGS: [Setting; 14] = [
+pub(crate) const SETTINGS: [Setting; 17] = [
     Setting {
         name: "maxParallelSubCalls",
         flag: Some(Flag {
@@ -386,6 +405,44 @@ pub(crate) const SETTINGS: [Setting; 14] = [
         get: |l| to_u64(l.state_max_sessions),
         set: |l, v| l.state_max_sessions = to_usize(v),
     },
+    Setting {
+        name: "defaultCpuTimeMs",
+        // The run's CPU budget: it also raises the maximum when larger.
+        flag: Some(Flag {
+            long: "cpu-time-ms",
+            value_name: "MS",
+            help: "CPU the program itself may use, in milliseconds; waiting on tools does not count [default: {default}]",
+            also: Some(|l, v| l.max_cpu_time_ms = l.max_cpu_time_ms.max(v)),
+        }),
+        min: 1,
+        max: MAX_DEADLINE_MS,
+        bytes: false,
+        get: |l| l.default_cpu_time_ms,
+        set: |l, v| l.default_cpu_time_ms = v,
+    },
+    Setting {
+        name: "maxCpuTimeMs",
+        flag: None,
+        min: 1,
+        max: MAX_DEADLINE_MS,
+        bytes: false,
+        get: |l| l.max_cpu_time_ms,
+        set: |l, v| l.max_cpu_time_ms = v,
+    },
+    Setting {
+        name: "maxSubCalls",
+        flag: Some(Flag {
+            long: "max-sub-calls",
+            value_name: "N",
+            help: "Sub-calls one run may make; past it each call fails with DENIED [default: {default}]",
+            also: None,
+        }),
+        min: 1,
+        max: MAX_SUB_CALLS,
+        bytes: false,
+        get: |l| to_u64(l.max_sub_calls),
+        set: |l, v| l.max_sub_calls = to_usize(v),
+    },
 ];
 
 /// The limits one run gets: the standard tier, or the escalated one for an
@@ -456,6 +513,11 @@ impl Limits {
         if self.default_timeout_ms > self.max_timeout_ms {
             return Err(ConfigError::Invalid(
                 "defaultTimeoutMs must be between 1 and maxTimeoutMs",
+            ));
+        }
+        if self.default_cpu_time_ms > self.max_cpu_time_ms {
+            return Err(ConfigError::Invalid(
+                "defaultCpuTimeMs must be between 1 and maxCpuTimeMs",
             ));
         }
         if self.max_concurrent_runs == 0 {

@@ -56,6 +56,11 @@ pub struct SdkOptions {
     /// `max_timeout_ms`); when larger, it is the schema's `maximum` instead.
     /// By default, 1800000.
     pub escalated_max_timeout_ms: u64,
+    /// The CPU budget when the model gives no `cpuTimeMs`. By default, 30000.
+    pub default_cpu_time_ms: u64,
+    /// The largest `cpuTimeMs` the model may ask for (the schema's
+    /// `maximum`). By default, 600000.
+    pub max_cpu_time_ms: u64,
     /// The language `run_code` speaks: its instructions, its schema's
     /// `code`, and the SDK it carries (TypeScript declarations or Python
     /// stubs). By default, [`Language::TypeScript`]. [`Engine::presentation`]
@@ -82,6 +87,8 @@ impl From<&Limits> for SdkOptions {
             working_directory: None,
             unavailable_sources: Vec::new(),
             escalated_max_timeout_ms: limits.tier(true).max_timeout_ms,
+            default_cpu_time_ms: limits.default_cpu_time_ms,
+            max_cpu_time_ms: limits.max_cpu_time_ms,
             language: Language::default(),
         }
     }
@@ -193,17 +200,20 @@ fn escalated_max(options: &SdkOptions) -> u64 {
 /// The JSON Schema of run_code's arguments: `code` (string, required),
 /// `description` (string, required, a short summary of what the program does),
 /// `timeoutMs` (integer, optional, 1 … the escalated maximum, its description
-/// stating the default, the maximum and the escalated maximum),
+/// stating the default, the maximum and the escalated maximum), `cpuTimeMs`
+/// (integer, optional, 1 … its maximum, stating its default),
 /// `sandboxPermissions` (`"use_default"` or `"require_escalated"`, optional)
 /// and `justification` (string, required with `"require_escalated"`). No
 /// other properties.
 pub fn run_code_parameters(options: &SdkOptions) -> Value {
-    crate::contract::run_code::parameters(
-        options.language,
-        options.default_timeout_ms,
-        options.max_timeout_ms,
-        escalated_max(options),
-    )
+    let stated = crate::contract::run_code::Stated {
+        default: options.default_timeout_ms,
+        max: options.max_timeout_ms,
+        escalated: escalated_max(options),
+        cpu_default: options.default_cpu_time_ms,
+        cpu_max: options.max_cpu_time_ms,
+    };
+    crate::contract::run_code::parameters(options.language, stated)
 }
 
 /// Renders one JSON Schema as a TypeScript type expression (exposed for tests/users).

@@ -182,6 +182,7 @@ fn json_prints_the_whole_outcome() {
     assert_eq!(outcome["subCalls"], 0);
     assert!(outcome["runId"].is_string());
     assert!(outcome["elapsedMs"].is_number());
+    assert!(outcome["cpuMs"].as_f64().is_some_and(|ms| ms >= 0.0));
     let text = outcome["content"][0]["text"].as_str().unwrap();
     assert!(text.contains("Error: no"), "{text}");
 

@@ -31,6 +31,10 @@ fn default_limits_are_the_documented_ones() {
     assert_eq!(limits.escalated_max_timeout_ms, 1_800_000);
     assert_eq!(limits.escalated_memory_limit_bytes, 256 << 20);
     assert_eq!(limits.escalated_output_cap_bytes, 128 << 10);
+    // contracts §6, Budgets.
+    assert_eq!(limits.default_cpu_time_ms, 30_000);
+    assert_eq!(limits.max_cpu_time_ms, 600_000);
+    assert_eq!(limits.max_sub_calls, 10_000);
     // contracts §6, Approvals waiting: 16 at once, each for 10 minutes.
     let approvals = ptc::ApprovalLimits::default();
     assert_eq!(approvals.max_pending, 16);

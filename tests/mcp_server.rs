@@ -134,7 +134,7 @@ fn python_client_sees_only_run_code_in_ptc_mode() {
     assert_eq!(run_code["inputSchema"]["required"], json!(["code"]));
     assert_eq!(
         run_code["outputSchema"]["required"],
-        json!(["runId", "subCalls", "elapsedMs"])
+        json!(["runId", "subCalls", "elapsedMs", "cpuMs"])
     );
 }
 
@@ -232,12 +232,12 @@ fn python_client_sees_the_tools_in_native_and_both_modes() {
 /// `structuredContent` has exactly what the advertised `outputSchema` allows.
 fn assert_matches_run_code_schema(structured: &Value) {
     let members = structured.as_object().unwrap();
-    for required in ["runId", "subCalls", "elapsedMs"] {
+    for required in ["runId", "subCalls", "elapsedMs", "cpuMs"] {
         assert!(members.contains_key(required), "{required} in {structured}");
     }
     for key in members.keys() {
         assert!(
-            ["runId", "kind", "subCalls", "elapsedMs"].contains(&key.as_str()),
+            ["runId", "kind", "subCalls", "elapsedMs", "cpuMs"].contains(&key.as_str()),
             "{key}"
         );
     }
@@ -245,6 +245,7 @@ fn assert_matches_run_code_schema(structured: &Value) {
         structured["runId"].is_string()
             && structured["subCalls"].is_u64()
             && structured["elapsedMs"].is_number()
+            && structured["cpuMs"].as_f64().is_some_and(|ms| ms >= 0.0)
     );
 }
 
@@ -1279,7 +1280,14 @@ impl Drop for RawStdio {
 fn progress_of_a_busy_run_neither_piles_up_nor_delays_the_answer() {
     let fixture = Fixture::new();
     let ended = fixture.dir.path().join("ended");
-    let mut raw = RawStdio::start(&["--workspace", fixture.path()]);
+    // A flood of sub-calls is the point here, not the budget that stops one.
+    let flags = [
+        "--workspace",
+        fixture.path(),
+        "--max-sub-calls",
+        "100000000",
+    ];
+    let mut raw = RawStdio::start(&flags);
     let busy = |ms: u64| {
         format!(
             "const end = Date.now() + {ms}; let n = 0;\n\

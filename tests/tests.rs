@@ -3,6 +3,7 @@
 //! runs test binaries one after another, so they never run beside the tests
 //! here that wait for events.
 
+mod budgets;
 mod cli;
 mod common;
 mod contract_rules;

@@ -45,7 +45,7 @@ function send(message) {
 }
 
 function answer(id, runId, text, kind) {
-  const result = { runId, isError: kind !== undefined, content: [{ type: "text", text }], subCalls: 0, elapsedMs: 1 };
+  const result = { runId, isError: kind !== undefined, content: [{ type: "text", text }], subCalls: 0, elapsedMs: 1, cpuMs: 0.5 };
   if (kind !== undefined) result.kind = kind;
   send({ id, result });
 }

@@ -238,6 +238,7 @@ async function main(): Promise<void> {
   });
   assert.equal(invoked.isError, false);
   assert.equal(invoked.content[0]?.type === "text" && invoked.content[0].text, "24");
+  assert.ok(invoked.cpuMs !== undefined && invoked.cpuMs >= 0, String(invoked.cpuMs));
 
   // Bad tools and requests are errors naming what is wrong; nothing is registered.
   await assert.rejects(
@@ -543,6 +544,64 @@ async function aCallTooLargeToRead(): Promise<void> {
   await ptc.close();
 }
 
+// A run's budgets: the CPU its program used (`cpuMs`), a CPU budget
+// (`cpuTimeMs`) and a sub-call budget (`maxSubCalls`, or the config's).
+async function budgets(): Promise<void> {
+  const ping: Tool = { name: "ping", readOnly: true, handler: ({ n }: { n: number }) => n };
+  // Five calls, each caught: the values of those made, the codes of those refused.
+  const fiveCalls = `const out = [];
+    for (let n = 0; n < 5; n++) {
+      try { out.push(await tools.ping({ n })); } catch (e) { out.push(e.code); }
+    }
+    return out;`;
+  const ptc = await Ptc.start({ tools: [ping] });
+
+  const idle = await ptc.runCode("return 1");
+  assert.equal(typeof idle.cpuMs, "number");
+  assert.ok(idle.cpuMs >= 0, String(idle.cpuMs));
+  const busy = await ptc.runCode("const end = Date.now() + 300; while (Date.now() < end) {} return 1");
+  assert.equal(busy.isError, false, busy.text);
+  assert.ok(busy.cpuMs >= 150, String(busy.cpuMs));
+
+  // Past its CPU budget a program ends as a timeout, long before its deadline.
+  const started = Date.now();
+  const spun = await ptc.runCode("while (true) {}", { cpuTimeMs: 200, timeoutMs: 20_000 });
+  assert.equal(spun.kind, "timeout");
+  assert.ok(spun.text.startsWith("Error: code run failed (timeout): the program used its CPU budget of 200 ms ("), spun.text);
+  assert.ok(Date.now() - started < 10_000, `took ${Date.now() - started} ms`);
+
+  // Past maxSubCalls each call fails with DENIED, which the program catches.
+  const capped = await ptc.runCode(fiveCalls, { maxSubCalls: 3 });
+  assert.equal(capped.isError, false, capped.text);
+  assert.equal(capped.subCalls, 3);
+  assert.deepEqual(capped.text.split("\n"), [
+    '[0,1,2,"DENIED","DENIED"]',
+    "[run_code: the run made 3 sub-calls, its budget; 2 more calls were refused]",
+  ]);
+
+  // Out of range: a request error, and the session goes on.
+  for (const options of [{ cpuTimeMs: 0 }, { cpuTimeMs: 600_001 }, { maxSubCalls: 0 }, { maxSubCalls: 2 ** 32 }]) {
+    await assert.rejects(ptc.runCode("return 1", options), (error: unknown) => {
+      assert.ok(error instanceof PtcRequestError, String(error));
+      assert.equal(error.code, -32602);
+      assert.match(error.message, Object.keys(options)[0] === "cpuTimeMs" ? /cpuTimeMs must be an integer from 1 to 600000, got / : /maxSubCalls/);
+      return true;
+    });
+  }
+  assert.equal((await ptc.runCode("return 2")).text, "2");
+  await ptc.close();
+
+  // The config's maxSubCalls applies to every run; a run's own replaces it.
+  const limited = await Ptc.start({ tools: [ping], config: { maxSubCalls: 2 } });
+  const two = await limited.runCode(fiveCalls);
+  assert.deepEqual(two.text.split("\n"), [
+    '[0,1,"DENIED","DENIED","DENIED"]',
+    "[run_code: the run made 2 sub-calls, its budget; 3 more calls were refused]",
+  ]);
+  assert.equal((await limited.runCode(fiveCalls, { maxSubCalls: 5 })).text, "[0,1,2,3,4]");
+  await limited.close();
+}
+
 const HANDLE = /^ptc_[0-9a-f]{48}$/;
 const UNKNOWN = "ptc_" + "0".repeat(64);
 
@@ -733,6 +792,7 @@ main()
   .then(runIdsAndSignals)
   .then(ptcDiesUnderAToolAndAnApprover)
   .then(cancellingAnInvoke)
+  .then(budgets)
   .then(() => {
     finished = true;
     console.log("host.mts: bounds and odd answers ok");

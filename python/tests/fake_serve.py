@@ -65,6 +65,7 @@ def answer(rid: Any, run_id: str, text: str, kind: str | None = None, extra: Any
         "content": [{"type": "text", "text": text}],
         "subCalls": 0,
         "elapsedMs": 1.0,
+        "cpuMs": 0.5,
     }
     if kind is not None:
         result["kind"] = kind

@@ -303,11 +303,14 @@ def test_what_the_answer_to_run_code_says_is_read_as_sent(fake: tuple[Path, Path
     async def main() -> ptc.Outcome:
         async with ptc.Session(binary=binary) as session:
             return await session.run_code(
-                actions(["answer", "ok", {"droppedEvents": 3, "subCalls": 2, "elapsedMs": 1.5, "runId": "mine"}])
+                actions(
+                    ["answer", "ok", {"droppedEvents": 3, "subCalls": 2, "elapsedMs": 1.5, "cpuMs": 0.25, "runId": "mine"}]
+                )
             )
 
     outcome = run(main())
     assert (outcome.dropped_events, outcome.sub_calls, outcome.elapsed_ms, outcome.run_id) == (3, 2, 1.5, "mine")
+    assert outcome.cpu_ms == 0.25
     assert outcome.events_not_kept == 0 and outcome.events == []
 
 

@@ -385,6 +385,7 @@ def test_invoke_answers_the_models_run_code_call() -> None:
     assert not result.is_error
     assert result.text == "42"
     assert result.outcome is not None and result.outcome.sub_calls == 1
+    assert result.outcome.cpu_ms >= 0
     assert (result.outcome.events, result.outcome.events_not_kept) == ([], 0)  # invoke keeps no events
 
 

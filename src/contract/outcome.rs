@@ -64,6 +64,10 @@ pub struct Outcome {
     /// Wall time of the run, admission included (serialized as `elapsedMs`).
     #[serde(rename = "elapsedMs", serialize_with = "as_millis")]
     pub elapsed: Duration,
+    /// CPU time the program's sandbox used, waiting on tools not counted
+    /// (contracts §6, "Budgets"; serialized as `cpuMs`).
+    #[serde(rename = "cpuMs", serialize_with = "as_millis")]
+    pub cpu: Duration,
 }
 
 fn as_millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {

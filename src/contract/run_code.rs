@@ -37,6 +37,20 @@ pub struct RunRequest {
         description = "Deadline for the whole run, in milliseconds. Default {default}, maximum {max}{escalated_note}."
     )]
     pub timeout_ms: Option<i64>,
+    /// The CPU the program itself may use, in ms (contracts §6, "CPU
+    /// budget"); by default the engine's `default_cpu_time_ms`.
+    #[serde(default, deserialize_with = "integer")]
+    #[schemars(
+        range(min = 1),
+        description = "CPU time the program itself may use, in milliseconds; waiting on tools does not count. Default {cpu_default}, maximum {cpu_max}."
+    )]
+    pub cpu_time_ms: Option<i64>,
+    /// Sub-calls the run may make; by default the engine's
+    /// `max_sub_calls`. The host's to choose, never the model's: its
+    /// arguments have no `maxSubCalls`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub max_sub_calls: Option<i64>,
     /// The run's id; by default a fresh unique id. An id the host chooses
     /// must not belong to a run still going (`INVALID_ARGUMENTS`). Not the
     /// model's to choose: its arguments have no `runId`.
@@ -193,8 +207,9 @@ fn integer<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Err
     }
 }
 
-/// The member the host may add to the model's arguments.
+/// The members the host may add to the model's arguments.
 const RUN_ID: &str = "runId";
+const MAX_SUB_CALLS: &str = "maxSubCalls";
 
 impl RunRequest {
     /// A request to run `code`.
@@ -208,6 +223,19 @@ impl RunRequest {
     /// Sets the deadline. By default, the engine's default timeout.
     pub fn timeout_ms(mut self, ms: i64) -> Self {
         self.timeout_ms = Some(ms);
+        self
+    }
+
+    /// Sets the CPU budget. By default, the engine's default CPU budget.
+    pub fn cpu_time_ms(mut self, ms: i64) -> Self {
+        self.cpu_time_ms = Some(ms);
+        self
+    }
+
+    /// Sets how many sub-calls the run may make. By default, the engine's
+    /// `max_sub_calls`.
+    pub fn max_sub_calls(mut self, calls: i64) -> Self {
+        self.max_sub_calls = Some(calls);
         self
     }
 
@@ -268,11 +296,27 @@ impl RunRequest {
     }
 
     /// Reads a host's `run_code` params: the model's arguments, plus an
-    /// optional `runId` (a string).
+    /// optional `runId` (a string) and `maxSubCalls` (an integer, whose
+    /// range is checked with the run's other limits).
     ///
     /// # Errors
-    /// As [`from_model`](Self::from_model), and a `runId` that is not a string.
+    /// As [`from_model`](Self::from_model), and a `runId` that is not a
+    /// string or a `maxSubCalls` that is not an integer.
     pub(crate) fn from_host(mut members: Map<String, Value>) -> Result<Self, String> {
+        let max_sub_calls = match members.remove(MAX_SUB_CALLS) {
+            None | Some(Value::Null) => None,
+            Some(value) => Some(
+                (value.as_number())
+                    .and_then(crate::schema::integer)
+                    .ok_or_else(|| {
+                        let got = match &value {
+                            Value::Number(n) => n.to_string(),
+                            other => json_type(other).to_owned(),
+                        };
+                        format!("`{MAX_SUB_CALLS}` must be an integer, got {got}")
+                    })?,
+            ),
+        };
         let run_id = match members.remove(RUN_ID) {
             None | Some(Value::Null) => None,
             Some(Value::String(id)) => Some(id),
@@ -285,6 +329,7 @@ impl RunRequest {
         };
         let mut request = read(members)?;
         request.run_id = run_id;
+        request.max_sub_calls = max_sub_calls;
         Ok(request)
     }
 }
@@ -331,12 +376,35 @@ pub(crate) fn escalated_deadline(max: u64, escalated: u64, deadline: &str) -> St
     }
 }
 
+/// The time limits `run_code`'s schema states, in ms.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Stated {
+    /// `timeoutMs` when absent.
+    pub(crate) default: u64,
+    /// The largest `timeoutMs` of a standard run.
+    pub(crate) max: u64,
+    /// The largest `timeoutMs` of an escalated run (never below `max`).
+    pub(crate) escalated: u64,
+    /// `cpuTimeMs` when absent.
+    pub(crate) cpu_default: u64,
+    /// The largest `cpuTimeMs`.
+    pub(crate) cpu_max: u64,
+}
+
 /// The JSON Schema of `run_code`'s arguments as the model sees it:
 /// [`RunRequest`]'s, with the limits filled in: `timeoutMs` from 1 to the
 /// escalated maximum (`escalated`, never below `max`), by default
-/// `default`; the descriptions state the default, the maximum and, when
-/// larger, the escalated maximum.
-pub(crate) fn parameters(language: Language, default: u64, max: u64, escalated: u64) -> Value {
+/// `default`; `cpuTimeMs` from 1 to `cpu_max`, by default `cpu_default`;
+/// the descriptions state the default, the maximum and, when larger, the
+/// escalated maximum.
+pub(crate) fn parameters(language: Language, stated: Stated) -> Value {
+    let Stated {
+        default,
+        max,
+        escalated,
+        cpu_default,
+        cpu_max,
+    } = stated;
     let escalated_note = match escalated > max {
         true => format!(" ({escalated} with sandboxPermissions \"require_escalated\")"),
         false => String::new(),
@@ -348,6 +416,8 @@ pub(crate) fn parameters(language: Language, default: u64, max: u64, escalated: 
             .replace("{escalated_note}", &escalated_note)
             .replace("{escalated_deadline}", &escalated_deadline)
             .replace("{escalated}", &escalated.to_string())
+            .replace("{cpu_default}", &cpu_default.to_string())
+            .replace("{cpu_max}", &cpu_max.to_string())
             .replace("{code}", language.code_description())
     };
     let mut schema = shape().clone();
@@ -356,6 +426,10 @@ pub(crate) fn parameters(language: Language, default: u64, max: u64, escalated: 
         if name == "timeoutMs" {
             property["maximum"] = escalated.into();
             property["default"] = default.into();
+        }
+        if name == "cpuTimeMs" {
+            property["maximum"] = cpu_max.into();
+            property["default"] = cpu_default.into();
         }
         if let Some(text) = property["description"].as_str() {
             property["description"] = fill(text).into();
@@ -401,14 +475,24 @@ fn plain(property: &Value) -> Value {
 mod tests {
     use serde_json::{Value, json};
 
-    use super::{Language, RunRequest, SandboxPermissions, parameters};
+    use super::{Language, RunRequest, SandboxPermissions, Stated, parameters};
+
+    fn stated(default: u64, max: u64, escalated: u64) -> Stated {
+        Stated {
+            default,
+            max,
+            escalated,
+            cpu_default: 3,
+            cpu_max: 44,
+        }
+    }
 
     /// The schema the model is shown and the type its arguments are read
     /// as agree: every property is read, the required ones are required,
     /// and nothing else is accepted.
     #[test]
     fn the_advertised_schema_is_the_one_arguments_are_read_with() {
-        let schema = parameters(Language::TypeScript, 5, 10, 20);
+        let schema = parameters(Language::TypeScript, stated(5, 10, 20));
         assert_eq!(schema["additionalProperties"], false);
         let properties = schema["properties"].as_object().unwrap();
         let sample = |property: &Value| match property["type"].as_str() {
@@ -430,6 +514,7 @@ mod tests {
             ),
             ("x", "x", Some(5))
         );
+        assert_eq!(read.cpu_time_ms, Some(5));
         assert_eq!(
             read.sandbox_permissions,
             SandboxPermissions::RequireEscalated
@@ -516,6 +601,26 @@ mod tests {
             host(json!({ "code": "1", "description": "d", "runId": 7 })),
             "`runId` must be a string, got a number"
         );
+        // The sub-call budget is the host's alone.
+        assert_eq!(
+            model(json!({ "code": "1", "maxSubCalls": 5 })),
+            "`maxSubCalls` is not a known member"
+        );
+        for (budget, got) in [(json!(2.5), "2.5"), (json!("9"), "a string")] {
+            assert_eq!(
+                host(json!({ "code": "1", "maxSubCalls": budget })),
+                format!("`maxSubCalls` must be an integer, got {got}")
+            );
+        }
+        let Value::Object(members) = json!({ "code": "1", "maxSubCalls": 1e3, "cpuTimeMs": 7 })
+        else {
+            unreachable!()
+        };
+        let read = RunRequest::from_host(members).unwrap();
+        assert_eq!(
+            (read.max_sub_calls, read.cpu_time_ms),
+            (Some(1000), Some(7))
+        );
         let read = RunRequest::from_model(json!({
             "code": "1", "description": "d", "timeoutMs": 1e3, "sandboxPermissions": null, "justification": null
         }))
@@ -528,7 +633,7 @@ mod tests {
     /// larger.
     #[test]
     fn parameters_state_the_limits() {
-        let p = parameters(Language::TypeScript, 5, 77, 77);
+        let p = parameters(Language::TypeScript, stated(5, 77, 77));
         let t = &p["properties"]["timeoutMs"];
         assert_eq!(
             (&t["minimum"], &t["maximum"], &t["default"]),
@@ -538,7 +643,7 @@ mod tests {
             t["description"],
             "Deadline for the whole run, in milliseconds. Default 5, maximum 77."
         );
-        let p = parameters(Language::TypeScript, 5, 77, 900);
+        let p = parameters(Language::TypeScript, stated(5, 77, 900));
         let t = &p["properties"]["timeoutMs"];
         assert_eq!(t["maximum"], 900);
         assert!(

@@ -29,6 +29,10 @@ pub(crate) struct RunFacts {
     /// Wall time of the run in milliseconds.
     #[schemars(schema_with = "milliseconds")]
     elapsed_ms: f64,
+    /// CPU time the program used in milliseconds, waiting on tools not
+    /// counted.
+    #[schemars(schema_with = "milliseconds")]
+    cpu_ms: f64,
     /// The session the run read and wrote: pass it as `session` to use its
     /// values again; absent when the run had none.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -43,6 +47,7 @@ impl RunFacts {
             kind: outcome.kind,
             sub_calls: outcome.sub_calls,
             elapsed_ms: outcome.elapsed.as_secs_f64() * 1000.0,
+            cpu_ms: outcome.cpu.as_secs_f64() * 1000.0,
             session: outcome.session.clone(),
         }
     }
@@ -117,6 +122,7 @@ mod tests {
             kind,
             sub_calls: 3,
             elapsed_ms: 12.5,
+            cpu_ms: 3.25,
             session: kind.map(|_| "ptc_00".into()),
         })
         .unwrap()
@@ -134,11 +140,13 @@ mod tests {
             assert!(validator.is_valid(&facts), "{facts} against {schema}");
         }
         for wrong in [
-            json!({ "runId": "r", "kind": "exploded", "subCalls": 0, "elapsedMs": 1 }),
-            json!({ "runId": "r", "subCalls": -1, "elapsedMs": 1 }),
-            json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1, "extra": true }),
-            json!({ "subCalls": 0, "elapsedMs": 1 }),
-            json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1, "session": 5 }),
+            json!({ "runId": "r", "kind": "exploded", "subCalls": 0, "elapsedMs": 1, "cpuMs": 0 }),
+            json!({ "runId": "r", "subCalls": -1, "elapsedMs": 1, "cpuMs": 0 }),
+            json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1, "cpuMs": 0, "extra": true }),
+            json!({ "subCalls": 0, "elapsedMs": 1, "cpuMs": 0 }),
+            json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1, "cpuMs": 0, "session": 5 }),
+            json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1 }),
+            json!({ "runId": "r", "subCalls": 0, "elapsedMs": 1, "cpuMs": -1 }),
         ] {
             assert!(!validator.is_valid(&wrong), "{wrong} passed {schema}");
         }
@@ -152,7 +160,7 @@ mod tests {
         assert_eq!(schema["type"], "object");
         assert_eq!(
             schema["required"],
-            json!(["runId", "subCalls", "elapsedMs"])
+            json!(["runId", "subCalls", "elapsedMs", "cpuMs"])
         );
         assert_eq!(schema["additionalProperties"], false);
         let text = schema.to_string();

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
 use super::EngineInner;
+use super::budget::RunBudget;
 use super::escalation::{self, Grant, Verdict};
 use super::report::Report;
 use super::request::{Language, RunError, RunOptions, RunRequest};
@@ -28,9 +29,11 @@ pub(super) async fn run_code(
 ) -> Result<Outcome, RunError> {
     let started = Instant::now();
     let limits = &inner.limits;
-    let (timeout, tier) = super::request::admit(&request, limits)?;
+    let admission = super::request::admit(&request, limits)?;
+    let (timeout, tier) = (admission.timeout, admission.tier);
     let (run_id, _claim) = inner.run_ids.assign(request.run_id.clone())?;
-    let report = Report::new(&run_id, started, timeout, limits, &tier);
+    let budget = Arc::new(RunBudget::new(admission.cpu_time, admission.max_sub_calls));
+    let report = Report::new(&run_id, started, timeout, limits, &tier, &budget);
     let session = match session(inner, request.session.clone(), timeout, &options).await {
         Ok(session) => Arc::new(session),
         Err(Opened::Refused(e)) => return Err(e),
@@ -41,6 +44,7 @@ pub(super) async fn run_code(
         timeout,
         tier,
         session: Arc::clone(&session),
+        budget,
     };
     let mut outcome = run_admitted(inner, request, options, admitted, &report).await;
     report.session(&mut outcome, &session);
@@ -53,6 +57,7 @@ struct Admitted {
     timeout: Duration,
     tier: Tier,
     session: Arc<RunSession>,
+    budget: Arc<RunBudget>,
 }
 
 /// The escalation, the deadline, admission, and the program in its
@@ -69,6 +74,7 @@ async fn run_admitted(
         timeout,
         tier,
         session,
+        budget,
     } = admitted;
     let limits = &inner.limits;
     let scope = options
@@ -122,6 +128,7 @@ async fn run_admitted(
         memory_limit: tier.memory_limit_bytes,
         granted,
         session,
+        budget,
     };
     if request.language == Language::Python {
         return python(inner, request.code, setup, timeout, &stop, report).await;

@@ -12,6 +12,7 @@ mod state;
 mod workers;
 
 pub(super) use workers::PythonRuntime;
+use workers::WorkerCpu;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -252,9 +253,10 @@ impl From<PoolError> for Ended {
 }
 
 /// Checks a worker out, binds `tools`, runs the program and answers its
-/// suspensions until it completes. Dropped at the deadline: the checkout
-/// dropped mid-turn kills its worker. While the worker is checked out, the
-/// watchdog kills it if ptc dies ([`workers::watch`]).
+/// suspensions until it completes, or until it used its CPU budget.
+/// Dropped at the deadline: the checkout dropped mid-turn kills its
+/// worker. While the worker is checked out, the watchdog kills it if ptc
+/// dies ([`workers::watch`]), and its CPU is the run's ([`WorkerCpu`]).
 async fn drive(
     runtime: &PythonRuntime,
     run: &mut PyRun,
@@ -269,6 +271,28 @@ async fn drive(
     let _busy;
     let mut checkout = pool.checkout(&config).await.map_err(Ended::from)?;
     _busy = workers::watch(checkout.pid());
+    // Dropped before the checkout: its last measure finds the worker alive.
+    let cpu = WorkerCpu::start(checkout.pid(), &run.setup.budget);
+    let ran = tokio::select! {
+        ran = converse(run, &mut checkout, bindings, code) => ran,
+        () = cpu.spent() => Err(Ended::Stopped(FailureKind::Timeout)),
+    };
+    cpu.end();
+    if ran.is_ok() {
+        // A clean worker goes back to the pool; one that cannot is dropped (killed).
+        let _ = checkout.finish().await;
+    }
+    ran
+}
+
+/// Binds `tools` in the checked-out worker, runs the program and answers
+/// its suspensions until it completes.
+async fn converse(
+    run: &mut PyRun,
+    checkout: &mut Checkout,
+    bindings: Bindings,
+    code: String,
+) -> Result<MontyObject, Ended> {
     let printed = Arc::clone(&run.printed);
     let mut on_print = move |_stream: PrintStream, text: &str| -> monty_pool::PrintFuture {
         printed.write(text);
@@ -285,12 +309,8 @@ async fn drive(
         .await?;
     loop {
         event = match event {
-            TurnEvent::Complete(value) => {
-                // A clean worker goes back to the pool; one that cannot is dropped (killed).
-                let _ = checkout.finish().await;
-                return Ok(value);
-            }
-            suspended => answer(run, &mut checkout, suspended, &mut on_print).await?,
+            TurnEvent::Complete(value) => return Ok(value),
+            suspended => answer(run, checkout, suspended, &mut on_print).await?,
         };
     }
 }
@@ -458,9 +478,11 @@ impl PyRun {
             Ok(admitted) => admitted,
             Err(raised) => return Ok(raised),
         };
-        let name = name.clone();
-        self.calls
-            .submit(&self.setup, name, arguments, charged, call_id);
+        let submitted = (self.calls).submit(&self.setup, name.clone(), arguments, charged, call_id);
+        if let Err(refused) = submitted {
+            self.held -= charged;
+            return Ok(ResumeValue::Error(tool_call_error(name, &refused)));
+        }
         self.pump();
         Ok(ResumeValue::Future)
     }

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use super::budget::RunBudget;
 use super::output::{Capture, Gap, cap_text};
 use super::progress::Progress;
 use super::request::Language;
@@ -47,6 +48,8 @@ pub(super) struct Located {
 /// Renders outcomes for one run.
 pub(super) struct Report {
     run_id: Arc<str>,
+    budget: Arc<RunBudget>,
+    max_cpu_time_ms: u64,
     started: Instant,
     timeout: Duration,
     memory_limit: usize,
@@ -62,9 +65,12 @@ impl Report {
         timeout: Duration,
         limits: &Limits,
         tier: &Tier,
+        budget: &Arc<RunBudget>,
     ) -> Self {
         Self {
             run_id: Arc::clone(run_id),
+            budget: Arc::clone(budget),
+            max_cpu_time_ms: limits.max_cpu_time_ms,
             started,
             timeout,
             memory_limit: tier.memory_limit_bytes,
@@ -81,14 +87,20 @@ impl Report {
         gap: Option<Gap>,
         sub_calls: u32,
     ) -> Outcome {
+        let mut text = cap_text(text, gap, self.output_cap);
+        if let Some(note) = self.budget.refused_note() {
+            text.push('\n');
+            text.push_str(&note);
+        }
         Outcome {
             run_id: self.run_id.to_string(),
             is_error: kind.is_some(),
             kind,
-            content: vec![ContentBlock::text(cap_text(text, gap, self.output_cap))],
+            content: vec![ContentBlock::text(text)],
             sub_calls,
             session: None,
             elapsed: self.started.elapsed(),
+            cpu: self.budget.cpu_used(),
         }
     }
 
@@ -126,6 +138,7 @@ impl Report {
     ) -> Outcome {
         let how_far = progress.map(ToString::to_string).unwrap_or_default();
         let message = match kind {
+            FailureKind::Timeout if self.budget.cpu_spent() => self.cpu_spent(&how_far),
             FailureKind::Timeout => format!(
                 "the run exceeded its {} ms deadline.{how_far}",
                 self.timeout.as_millis()
@@ -166,6 +179,26 @@ impl Report {
             trim_end(&mut text, gap);
         }
         self.outcome(Some(kind), text, gap, sub_calls)
+    }
+
+    /// Why a run that used its CPU budget ended: how much it computed and
+    /// how much it waited, and what to do.
+    fn cpu_spent(&self, how_far: &str) -> String {
+        let (budget, used) = (self.budget.cpu_budget(), self.budget.cpu_used());
+        let waited = self.started.elapsed().saturating_sub(used);
+        let budget_ms = budget.as_millis();
+        let what_next = match u64::try_from(budget_ms).unwrap_or(u64::MAX) < self.max_cpu_time_ms {
+            true => format!(
+                "do less work in the program, or pass a larger cpuTimeMs (at most {})",
+                self.max_cpu_time_ms
+            ),
+            false => "no run may compute longer: split the work into runs that each return what the next needs".to_owned(),
+        };
+        format!(
+            "the program used its CPU budget of {budget_ms} ms ({} ms computing, {} ms waiting on tools or for a core): {what_next}.{how_far}",
+            used.as_millis(),
+            waited.as_millis()
+        )
     }
 
     /// The program threw: the message, where, then what the code shows

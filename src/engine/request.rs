@@ -13,27 +13,72 @@ use crate::limits::{Limits, Tier};
 use crate::tool::context::CallerContext;
 use crate::tool::registry::Scope;
 
-/// What a run is asked, checked against the limits: its deadline and
-/// limit tier.
+/// What a run may take once its request is admitted.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Admission {
+    /// Its deadline.
+    pub(crate) timeout: Duration,
+    /// The CPU its program may use (contracts §6, "CPU budget").
+    pub(crate) cpu_time: Duration,
+    /// The sub-calls it may make.
+    pub(crate) max_sub_calls: u32,
+    /// Its limit tier.
+    pub(crate) tier: Tier,
+}
+
+/// What a run is asked, checked against the limits: its deadline, CPU and
+/// sub-call budgets, and limit tier.
 ///
 /// # Errors
-/// An escalation without a justification, or a `timeoutMs` outside
-/// 1 … the tier's maximum.
-pub(crate) fn admit(request: &RunRequest, limits: &Limits) -> Result<(Duration, Tier), RunError> {
+/// An escalation without a justification, a `timeoutMs` outside 1 … the
+/// tier's maximum, a `cpuTimeMs` outside 1 … its maximum, or a
+/// `maxSubCalls` outside 1 … 4,294,967,295.
+pub(crate) fn admit(request: &RunRequest, limits: &Limits) -> Result<Admission, RunError> {
     if request.escalated() && !request.justification.chars().any(shows) {
         return Err(RunError::InvalidArguments(
             "justification is required with sandboxPermissions \"require_escalated\": say why the run needs escalation".to_owned(),
         ));
     }
     let tier = limits.tier(request.escalated());
-    let ms = match request.timeout_ms {
-        None => limits.default_timeout_ms,
-        Some(ms) => u64::try_from(ms)
+    let ms = asked(
+        request.timeout_ms,
+        limits.default_timeout_ms,
+        tier.max_timeout_ms,
+    )
+    .map_err(|ms| RunError::InvalidArguments(timeout_range(ms, limits, &tier)))?;
+    let max_cpu = limits.max_cpu_time_ms;
+    let cpu_ms = asked(request.cpu_time_ms, limits.default_cpu_time_ms, max_cpu).map_err(|ms| {
+        RunError::InvalidArguments(format!(
+            "cpuTimeMs must be an integer from 1 to {max_cpu}, got {ms}"
+        ))
+    })?;
+    let default_calls = u64::try_from(limits.max_sub_calls).unwrap_or(u64::MAX);
+    let most_calls = u32::MAX;
+    let max_sub_calls =
+        asked(request.max_sub_calls, default_calls, most_calls.into()).map_err(|n| {
+            RunError::InvalidArguments(format!(
+                "maxSubCalls must be an integer from 1 to {most_calls}, got {n}"
+            ))
+        })?;
+    Ok(Admission {
+        timeout: Duration::from_millis(ms),
+        cpu_time: Duration::from_millis(cpu_ms),
+        // Within `u32` (checked above, or by the limits' validation).
+        max_sub_calls: u32::try_from(max_sub_calls).unwrap_or(most_calls),
+        tier,
+    })
+}
+
+/// What a request asked for a limit: `default` when it asked nothing, else
+/// its value when within 1 … `max`; or the value refused.
+fn asked(value: Option<i64>, default: u64, max: u64) -> Result<u64, i64> {
+    match value {
+        None => Ok(default),
+        Some(n) => u64::try_from(n)
             .ok()
-            .filter(|ms| (1..=tier.max_timeout_ms).contains(ms))
-            .ok_or_else(|| RunError::InvalidArguments(timeout_range(ms, limits, &tier)))?,
-    };
-    Ok((Duration::from_millis(ms), tier))
+            .filter(|n| (1..=max).contains(n))
+            .ok_or(n),
+    }
 }
 
 /// Whether `c` shows in a prompt: not whitespace, and not one of the
@@ -154,9 +199,9 @@ mod tests {
             );
         }
         let asked = escalated.justification("big export").timeout_ms(1_800_000);
-        let (timeout, tier) = super::admit(&asked, &limits).unwrap();
-        assert_eq!(timeout.as_millis(), 1_800_000);
-        assert_eq!(tier.memory_limit_bytes, 256 << 20);
+        let admitted = super::admit(&asked, &limits).unwrap();
+        assert_eq!(admitted.timeout.as_millis(), 1_800_000);
+        assert_eq!(admitted.tier.memory_limit_bytes, 256 << 20);
         let Err(RunError::InvalidArguments(message)) =
             super::admit(&RunRequest::new("").timeout_ms(700_000), &limits)
         else {
@@ -177,5 +222,50 @@ mod tests {
             )
             .is_err()
         );
+    }
+
+    /// The budgets default to the limits' and are checked against their
+    /// ranges before anything runs.
+    #[test]
+    fn budgets_are_checked_before_the_run() {
+        use super::{RunError, RunRequest};
+        let limits = crate::Limits {
+            default_cpu_time_ms: 40,
+            max_cpu_time_ms: 50,
+            max_sub_calls: 7,
+            ..crate::Limits::default()
+        };
+        let plain = super::admit(&RunRequest::new(""), &limits).unwrap();
+        assert_eq!((plain.cpu_time.as_millis(), plain.max_sub_calls), (40, 7));
+        let asked = RunRequest::new("").cpu_time_ms(50).max_sub_calls(3);
+        let asked = super::admit(&asked, &limits).unwrap();
+        assert_eq!((asked.cpu_time.as_millis(), asked.max_sub_calls), (50, 3));
+        for (request, message) in [
+            (
+                RunRequest::new("").cpu_time_ms(51),
+                "cpuTimeMs must be an integer from 1 to 50, got 51",
+            ),
+            (
+                RunRequest::new("").cpu_time_ms(0),
+                "cpuTimeMs must be an integer from 1 to 50, got 0",
+            ),
+            (
+                RunRequest::new("").max_sub_calls(0),
+                "maxSubCalls must be an integer from 1 to 4294967295, got 0",
+            ),
+            (
+                RunRequest::new("").max_sub_calls(-3),
+                "maxSubCalls must be an integer from 1 to 4294967295, got -3",
+            ),
+            (
+                RunRequest::new("").max_sub_calls(1 << 32),
+                "maxSubCalls must be an integer from 1 to 4294967295, got 4294967296",
+            ),
+        ] {
+            let Err(RunError::InvalidArguments(got)) = super::admit(&request, &limits) else {
+                panic!("{message}");
+            };
+            assert_eq!(got, message);
+        }
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 
+use super::budget::RunBudget;
 use super::events::EventSink;
 use super::session::RunSession;
 use crate::contract::events::{RunEvent, RunEventKind};
@@ -28,6 +29,8 @@ pub(crate) struct RunSetup {
     pub(crate) granted: Option<Arc<[String]>>,
     /// Its session: the store and handle its `state` reads and writes.
     pub(crate) session: Arc<RunSession>,
+    /// Its CPU and sub-call budgets.
+    pub(crate) budget: Arc<RunBudget>,
 }
 
 impl RunSetup {

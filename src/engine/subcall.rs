@@ -17,7 +17,7 @@ use super::progress::Progress;
 use super::request::Language;
 use super::scheduler::Scheduler;
 use super::setup::RunSetup;
-use crate::contract::call::{Call, ContentBlock, ToolResult};
+use crate::contract::call::{Call, ContentBlock, ToolError, ToolResult};
 use crate::contract::events::RunEventKind;
 use crate::tool::pipeline::aborted;
 use crate::tool::registry::RegisteredTool;
@@ -94,7 +94,8 @@ impl<L> Calls<L> {
     }
 
     /// A call the gate let through: numbered, announced (`started`, when
-    /// someone watches) and queued; its number.
+    /// someone watches) and queued; its number. Past the run's sub-call
+    /// budget it is refused instead, and never made.
     pub(crate) fn submit(
         &mut self,
         setup: &RunSetup,
@@ -102,7 +103,10 @@ impl<L> Calls<L> {
         arguments: Json,
         charged: usize,
         local: L,
-    ) -> u32 {
+    ) -> Result<u32, ToolError> {
+        if let Some(refused) = setup.budget.refuse_call(self.submitted) {
+            return Err(refused);
+        }
         self.submitted += 1;
         self.last_tool.clear();
         self.last_tool.push_str(&name);
@@ -132,7 +136,7 @@ impl<L> Calls<L> {
             arguments,
         };
         self.scheduler.submit(read_only, queued);
-        n
+        Ok(n)
     }
 
     /// The next call the scheduler admits, with the pipeline's future for

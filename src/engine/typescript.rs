@@ -113,7 +113,9 @@ impl TypeScriptRuntime {
         // still reported.
         let shared_slot: Arc<OnceLock<Arc<run::Shared>>> = Arc::default();
         let first_shared = Arc::clone(&shared_slot);
+        let budget = Arc::clone(&setup.budget);
         let job = move || {
+            let _stretch = budget.stretch();
             let program = strip::prepare(&code, max_code)
                 .map_err(|e| (None, StartError::Syntax(e.message, e.line.zip(e.column))))?;
             let sandbox = match fresh {
@@ -131,6 +133,7 @@ impl TypeScriptRuntime {
                 trip: Arc::clone(&sandbox.trip),
                 deadline,
                 cancel,
+                budget: Arc::clone(&budget),
             });
             let announce = |shared: &Arc<run::Shared>| {
                 let _ = first_shared.set(Arc::clone(shared));
@@ -184,6 +187,8 @@ impl TypeScriptRuntime {
                 .run_or_abandon(
                     move || {
                         let mut run = run;
+                        let budget = Arc::clone(&run.interrupts.budget);
+                        let _stretch = budget.stretch();
                         let step = run.step();
                         (run, step)
                     },

@@ -127,6 +127,10 @@ export interface RunOptions {
   description?: string;
   /** The run's deadline in ms; default the session's `defaultTimeoutMs`. */
   timeoutMs?: number;
+  /** The CPU the program itself may use, in ms (waiting on tools not counted; past it the run ends as `timeout`); default the session's `defaultCpuTimeMs`. */
+  cpuTimeMs?: number;
+  /** The sub-calls the run may make (past it each further call fails with `DENIED`, which the program may catch); default the session's `maxSubCalls`. The model's own `run_code` calls cannot set it. */
+  maxSubCalls?: number;
   /** The run's id, used as given (events, approvals and `tools/call` carry it); not empty. Default a fresh one. */
   runId?: string;
   /** Run escalated (contracts §6): the justification the approver is shown. */
@@ -373,7 +377,7 @@ export class Ptc {
    * tools. A program's failure is an outcome with `isError: true` and a
    * `kind`, not an exception.
    *
-   * @throws {RangeError} an empty `runId` (nothing is sent); {@link PtcRequestError} a malformed request (a `timeoutMs` out of range, a `runId` in use, a `session` the state store does not know or that expired: code -32602); {@link PtcExitedError} ptc ended.
+   * @throws {RangeError} an empty `runId` (nothing is sent); {@link PtcRequestError} a malformed request (a `timeoutMs` or `cpuTimeMs` out of range, a `maxSubCalls` of 0 or over 4294967295, a `runId` in use, a `session` the state store does not know or that expired: code -32602); {@link PtcExitedError} ptc ended.
    */
   async runCode(code: string, options: RunOptions = {}): Promise<RunOutcome> {
     if (options.runId === "") {
@@ -387,6 +391,8 @@ export class Ptc {
       runId,
     };
     if (options.timeoutMs !== undefined) params["timeoutMs"] = options.timeoutMs;
+    if (options.cpuTimeMs !== undefined) params["cpuTimeMs"] = options.cpuTimeMs;
+    if (options.maxSubCalls !== undefined) params["maxSubCalls"] = options.maxSubCalls;
     if (options.escalate !== undefined) {
       params["sandboxPermissions"] = "require_escalated";
       params["justification"] = options.escalate;

@@ -76,6 +76,12 @@ export interface Config {
   stateExpiryMs?: number;
   /** The sessions the store keeps (opening one more drops the least recently used); default 10,000, at least 1. */
   stateMaxSessions?: number;
+  /** The CPU a run's program itself may use when `runCode` gives no `cpuTimeMs`, in ms; waiting on tools does not count; default 30,000. */
+  defaultCpuTimeMs?: number;
+  /** The largest `cpuTimeMs` a run may give, in ms; default 600,000. */
+  maxCpuTimeMs?: number;
+  /** The sub-calls one run may make (past it each further call fails with `DENIED`); default 10,000, at least 1. */
+  maxSubCalls?: number;
 }
 
 /** A content block of a result. */
@@ -195,7 +201,10 @@ export interface RunResult {
    * it as `session` to a later run to read its values.
    */
   session?: string;
+  /** The run's wall time, in ms. */
   elapsedMs: number;
+  /** The CPU the program used, in ms; waiting on tools not counted. */
+  cpuMs: number;
   /** `run/event` lines lost because the host fell behind in reading. */
   droppedEvents?: number;
 }
@@ -213,6 +222,7 @@ export interface InvokeResult {
   /** The run's state session, as {@link RunResult.session}. */
   session?: string;
   elapsedMs?: number;
+  cpuMs?: number;
   droppedEvents?: number;
 }
 

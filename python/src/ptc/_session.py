@@ -52,6 +52,12 @@ class Config(TypedDict, total=False):
     """How long an idle session is kept, in ms (default 86,400,000: a day; at least 1,000)."""
     stateMaxSessions: int
     """The sessions the store keeps; opening one more drops the least recently used (default 10,000, at least 1)."""
+    defaultCpuTimeMs: int
+    """The CPU a run's program itself may use when ``run_code`` gives no ``cpu_time_ms``, in ms; waiting on tools does not count (default 30,000)."""
+    maxCpuTimeMs: int
+    """The largest ``cpu_time_ms`` a run may give, in ms (default 600,000)."""
+    maxSubCalls: int
+    """The sub-calls one run may make; past it each further call fails with ``DENIED`` (default 10,000, at least 1)."""
 
 
 def _string(data: dict[str, Any], key: str) -> str | None:
@@ -147,6 +153,9 @@ class Outcome:
     ``run_code`` named, or the one its first ``state.set`` opened; None when
     it had neither. Pass it as ``session`` to a later run to read its values.
 
+    ``elapsed_ms`` is the run's wall time; ``cpu_ms`` the CPU its program
+    used (waiting on tools not counted), both in milliseconds.
+
     ``events_not_kept`` counts the events past ``max_events``: the
     listeners saw them, ``events`` does not hold them. ``dropped_events``
     counts the events ptc itself dropped because the host fell behind in
@@ -159,6 +168,7 @@ class Outcome:
     sub_calls: int
     elapsed_ms: float
     events: list[Event]
+    cpu_ms: float = 0.0
     dropped_events: int = 0
     events_not_kept: int = 0
     session: str | None = None
@@ -686,6 +696,8 @@ class Session:
         *,
         description: str = "",
         timeout_ms: int | None = None,
+        cpu_time_ms: int | None = None,
+        max_sub_calls: int | None = None,
         run_id: str | None = None,
         justification: str | None = None,
         on_event: EventHandler | None = None,
@@ -694,6 +706,13 @@ class Session:
         """Runs a program; its failures (syntax, runtime, timeout, memory,
         cancelled, denied) are outcomes with ``is_error``, not exceptions.
 
+        ``timeout_ms`` is the run's deadline (default the config's
+        ``defaultTimeoutMs``); ``cpu_time_ms`` the CPU its program itself may
+        use, waiting on tools not counted (default ``defaultCpuTimeMs``; past
+        it the run ends as ``timeout``); ``max_sub_calls`` the sub-calls it
+        may make (default ``maxSubCalls``; past it each further call fails
+        with ``DENIED``, which the program may catch). The model's own
+        ``run_code`` calls cannot set ``max_sub_calls``.
         ``run_id`` is used as given (events, approvals and ``tools/call``
         carry it); None, the default, makes a fresh one.
         ``justification``, when given, asks for an escalated run (the
@@ -706,9 +725,10 @@ class Session:
 
         Raises:
             ValueError: an empty ``run_id`` (nothing is sent).
-            ProtocolError: a malformed request (``timeout_ms`` out of range,
-                a ``run_id`` already running, a ``session`` the state store
-                does not know or that expired: code -32602).
+            ProtocolError: a malformed request (``timeout_ms`` or
+                ``cpu_time_ms`` out of range, a ``max_sub_calls`` of 0 or over
+                4294967295, a ``run_id`` already running, a ``session`` the
+                state store does not know or that expired: code -32602).
             ServerExited: the process ended.
         """
         if run_id is None:
@@ -718,6 +738,10 @@ class Session:
         params: dict[str, Any] = {"code": code, "description": description, "runId": run_id}
         if timeout_ms is not None:
             params["timeoutMs"] = timeout_ms
+        if cpu_time_ms is not None:
+            params["cpuTimeMs"] = cpu_time_ms
+        if max_sub_calls is not None:
+            params["maxSubCalls"] = max_sub_calls
         if justification is not None:
             params["sandboxPermissions"] = "require_escalated"
             params["justification"] = justification
@@ -1093,6 +1117,7 @@ def _outcome(result: Any, run: _Run | None) -> Outcome:
         content=list(result.get("content", [])),
         sub_calls=int(result.get("subCalls", 0)),
         elapsed_ms=float(result.get("elapsedMs", 0.0)),
+        cpu_ms=float(result.get("cpuMs", 0.0)),
         events=run.events if run is not None else [],
         dropped_events=int(result.get("droppedEvents", 0)),
         events_not_kept=run.not_kept if run is not None else 0,

@@ -29,6 +29,7 @@ use std::time::Duration;
 
 use monty_pool::{Pool, PoolConfig, ReplConfig};
 
+use crate::engine::budget::RunBudget;
 use crate::limits::Limits;
 
 /// The engine's Python workers: a pool started on the first Python run.
@@ -453,6 +454,84 @@ pub(super) fn watch(pid: Option<u32>) -> Option<Busy> {
     taken.map(Busy)
 }
 
+/// A checked-out worker's CPU, counted as its run's (contracts §6,
+/// "Budgets"): what the process used since the checkout, read from the
+/// kernel when the budget could be spent, and once more when the run is
+/// done with the worker (or, dropped, before the worker is killed).
+pub(super) struct WorkerCpu {
+    /// The worker and its CPU at the checkout, when it can be read.
+    worker: Option<(u32, u64)>,
+    budget: Arc<RunBudget>,
+}
+
+impl WorkerCpu {
+    pub(super) fn start(pid: Option<u32>, budget: &Arc<RunBudget>) -> Self {
+        let worker = pid.and_then(|pid| Some((pid, process_time_ns(pid)?)));
+        Self {
+            worker,
+            budget: Arc::clone(budget),
+        }
+    }
+
+    /// Records the worker's CPU since the checkout; whether that spends
+    /// the run's budget.
+    fn measure(&self) -> bool {
+        let Some((pid, at_checkout)) = self.worker else {
+            return false;
+        };
+        match process_time_ns(pid) {
+            Some(now) => self.budget.cpu_measured(now.saturating_sub(at_checkout)),
+            None => false,
+        }
+    }
+
+    /// Completes once the worker has used the run's CPU budget: it is
+    /// measured whenever it could have (a worker computes on one thread,
+    /// no faster than the clock).
+    pub(super) async fn spent(&self) {
+        if self.worker.is_none() {
+            return std::future::pending().await;
+        }
+        loop {
+            let left = self.budget.cpu_left().max(MEASURE_AT_MOST_EVERY);
+            tokio::time::sleep(left).await;
+            if self.measure() {
+                return;
+            }
+        }
+    }
+
+    /// The run is done with the worker: its last measure.
+    pub(super) fn end(mut self) {
+        self.measure();
+        self.worker = None;
+    }
+}
+
+impl Drop for WorkerCpu {
+    fn drop(&mut self) {
+        self.measure();
+    }
+}
+
+/// A process's CPU time (user and system), in ns: a Python worker's.
+/// `None` when it cannot be read (the process is gone, or no `/proc`).
+fn process_time_ns(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name, in parentheses, may hold spaces: count after it.
+    let fields = stat.get(stat.rfind(')')? + 1..)?;
+    let mut fields = fields.split_ascii_whitespace().skip(11);
+    let user: u64 = fields.next()?.parse().ok()?;
+    let system: u64 = fields.next()?.parse().ok()?;
+    // SAFETY: sysconf only reads a constant of the system.
+    let ticks = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let ticks = u64::try_from(ticks).ok().filter(|t| *t > 0)?;
+    Some(user.saturating_add(system).saturating_mul(1_000_000_000) / ticks)
+}
+
+/// The shortest wait between two measures of a worker near its budget.
+const MEASURE_AT_MOST_EVERY: Duration = Duration::from_millis(5);
+
 /// `pid` as a slot's line: right-aligned in seven bytes, then a newline.
 fn slot_line(pid: u32) -> Option<u64> {
     if pid == 0 || pid > 9_999_999 {
@@ -495,5 +574,21 @@ mod tests {
         assert_eq!(ceiling(64 << 20, 1), 1);
         assert_eq!(ceiling(usize::MAX, 1024), 1);
         assert!(warm(3) <= 3 && warm(3) >= 1);
+    }
+
+    /// A process's CPU is read from `/proc`, and grows as it computes.
+    #[test]
+    #[cfg(target_os = "linux")]
+    fn a_process_time_is_read() {
+        let me = std::process::id();
+        let before = super::process_time_ns(me).unwrap();
+        let until = std::time::Instant::now() + Duration::from_millis(50);
+        let mut x = 0u64;
+        while std::time::Instant::now() < until {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        let after = super::process_time_ns(me).unwrap();
+        assert!(after > before, "{before} → {after}");
+        assert_eq!(super::process_time_ns(u32::MAX), None);
     }
 }

@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::intrinsics::Intrinsics;
 use crate::contract::outcome::FailureKind;
+use crate::engine::budget::RunBudget;
 
 /// A run's memory: the JavaScript heap and the host's copies of the run's
 /// values (sub-call arguments waiting or in flight) share one limit, and
@@ -265,16 +266,19 @@ pub(crate) struct Interrupts {
     pub(crate) trip: Arc<Tripwires>,
     pub(crate) deadline: CancellationToken,
     pub(crate) cancel: CancellationToken,
+    /// The run's CPU budget, measured in its steps.
+    pub(crate) budget: Arc<RunBudget>,
 }
 
 impl Interrupts {
     /// Why the run must stop, if it must: memory first (the heap is gone
-    /// whatever else happened), then the deadline, then cancellation. The
-    /// one place a run's stop reason is read.
+    /// whatever else happened), then the deadline or the CPU budget (both
+    /// `timeout`; the report tells them apart), then cancellation. The one
+    /// place a run's stop reason is read.
     pub(crate) fn reason(&self) -> Option<FailureKind> {
         if self.trip.out_of_memory.load(Ordering::Acquire) {
             Some(FailureKind::Memory)
-        } else if self.deadline.is_cancelled() {
+        } else if self.deadline.is_cancelled() || self.budget.cpu_spent() {
             Some(FailureKind::Timeout)
         } else if self.cancel.is_cancelled() {
             Some(FailureKind::Cancelled)
@@ -283,11 +287,13 @@ impl Interrupts {
         }
     }
 
-    /// Whether the run must stop (what the interrupt handler asks).
+    /// Whether the run must stop (what the interrupt handler asks, on the
+    /// run's thread in one of its steps).
     pub(crate) fn should_stop(&self) -> bool {
         self.trip.out_of_memory.load(Ordering::Acquire)
             || self.deadline.is_cancelled()
             || self.cancel.is_cancelled()
+            || self.budget.spent_in_stretch()
     }
 }
 

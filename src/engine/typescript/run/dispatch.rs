@@ -52,7 +52,13 @@ impl Shared {
             Err(refused) => return refused.into(),
         };
         let mut st = self.lock();
-        let n = st.calls.submit(&self.setup, name, arguments, charged, None);
+        let n = match st.calls.submit(&self.setup, name, arguments, charged, None) {
+            Ok(n) => n,
+            Err(refused) => {
+                self.memory.release(charged);
+                return Submitted::Error(refused.code.as_str(), refused.message);
+            }
+        };
         st.submitting = Some(n);
         self.pump(&mut st);
         st.submitting = None;

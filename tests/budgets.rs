@@ -1,0 +1,178 @@
+//! A run's budgets beside its deadline (contracts §6, "Budgets"): the CPU
+//! its program may use, counted apart from waiting on tools, and the
+//! sub-calls it may make, in both languages; `cpuMs` in every outcome.
+
+use std::time::Duration;
+
+#[cfg(feature = "python")]
+use ptc::Language;
+use ptc::{Engine, FailureKind, Limits, Outcome, RunError, RunOptions, RunRequest};
+use serde_json::{Value, json};
+
+use crate::common::test_registry;
+
+fn engine(limits: Limits) -> Engine {
+    Engine::new(test_registry(), limits).unwrap()
+}
+
+async fn run(engine: &Engine, request: RunRequest) -> Outcome {
+    engine
+        .run_code(request, RunOptions::default())
+        .await
+        .expect("run_code's arguments are valid")
+}
+
+/// A program that spins ends at its CPU budget, long before its deadline,
+/// and says how much it computed and waited; one that waits on a tool
+/// longer than its CPU budget is not stopped.
+async fn cpu_budget_ends_spinning_not_waiting(spin: RunRequest, wait: RunRequest) {
+    let engine = engine(Limits::default());
+    let spun = run(&engine, spin.cpu_time_ms(300).timeout_ms(60_000)).await;
+    assert_eq!(spun.kind, Some(FailureKind::Timeout), "{}", spun.text());
+    let text = spun.text();
+    assert!(
+        text.contains("the program used its CPU budget of 300 ms (")
+            && text.contains(" ms computing, ")
+            && text.contains(" ms waiting on tools or for a core): do less work in the program, or pass a larger cpuTimeMs (at most 600000)"),
+        "{text}"
+    );
+    assert!(spun.cpu >= Duration::from_millis(300), "{:?}", spun.cpu);
+    assert!(spun.elapsed < Duration::from_secs(30), "{:?}", spun.elapsed);
+
+    let waited = run(&engine, wait.cpu_time_ms(100).timeout_ms(60_000)).await;
+    assert!(!waited.is_error, "{}", waited.text());
+    assert!(waited.elapsed >= Duration::from_millis(600));
+    assert!(waited.cpu < Duration::from_millis(100), "{:?}", waited.cpu);
+}
+
+#[tokio::test]
+async fn the_cpu_budget_ends_a_spinning_program_and_not_a_waiting_one() {
+    cpu_budget_ends_spinning_not_waiting(
+        RunRequest::new("let n = 0\nwhile (true) { n++ }"),
+        RunRequest::new("await tools.sleep({ ms: 600 })\nreturn 1"),
+    )
+    .await;
+}
+
+#[cfg(feature = "python")]
+#[tokio::test]
+async fn the_cpu_budget_ends_a_spinning_python_program_and_not_a_waiting_one() {
+    cpu_budget_ends_spinning_not_waiting(
+        RunRequest::new("n = 0\nwhile True:\n    n += 1").language(Language::Python),
+        RunRequest::new("await tools.sleep(ms=600)\n1").language(Language::Python),
+    )
+    .await;
+}
+
+/// The deadline still speaks for itself when it comes first; a budget at
+/// the maximum tells the model to split the work, not to ask for more.
+#[tokio::test]
+async fn the_deadline_and_the_largest_budget_say_what_they_are() {
+    let engine = engine(Limits {
+        max_cpu_time_ms: 300,
+        default_cpu_time_ms: 300,
+        ..Limits::default()
+    });
+    let late = run(
+        &engine,
+        RunRequest::new("await tools.sleep({ ms: 5000 })").timeout_ms(200),
+    )
+    .await;
+    assert!(
+        late.text()
+            .starts_with("Error: code run failed (timeout): the run exceeded its 200 ms deadline."),
+        "{}",
+        late.text()
+    );
+    let spun = run(&engine, RunRequest::new("while (true) {}")).await;
+    assert!(
+        spun.text().contains(
+            "or for a core): no run may compute longer: split the work into runs that each return what the next needs."
+        ),
+        "{}",
+        spun.text()
+    );
+    let refused = engine
+        .run_code(RunRequest::new("1").cpu_time_ms(301), RunOptions::default())
+        .await;
+    assert_eq!(
+        refused,
+        Err(RunError::InvalidArguments(
+            "cpuTimeMs must be an integer from 1 to 300, got 301".into()
+        ))
+    );
+}
+
+/// Every outcome counts the CPU its program used: a computing program
+/// some, never more than its wall time allows on one thread, and one that
+/// only waits next to none.
+#[tokio::test]
+async fn every_outcome_counts_its_cpu() {
+    let engine = engine(Limits::default());
+    let busy = run(
+        &engine,
+        RunRequest::new("const end = Date.now() + 300; while (Date.now() < end) {} return 1"),
+    )
+    .await;
+    assert!(!busy.is_error, "{}", busy.text());
+    assert!(
+        busy.cpu >= Duration::from_millis(30) && busy.cpu <= busy.elapsed,
+        "{:?} of {:?}",
+        busy.cpu,
+        busy.elapsed
+    );
+    let failed = run(&engine, RunRequest::new("syntax error here (")).await;
+    assert_eq!(failed.kind, Some(FailureKind::Syntax));
+    let wire = serde_json::to_value(&failed).unwrap();
+    assert!(wire["cpuMs"].as_f64().is_some_and(|ms| ms >= 0.0), "{wire}");
+}
+
+/// The calls past the budget fail with a `ToolCallError` the program
+/// catches; the ones within it ran, and the text says how many were refused.
+async fn calls_past_the_budget_are_refused(code: &str, language: ptc::Language) {
+    let engine = engine(Limits {
+        max_sub_calls: 3,
+        ..Limits::default()
+    });
+    let outcome = run(&engine, RunRequest::new(code).language(language)).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert_eq!(outcome.sub_calls, 3);
+    let mut lines = outcome.text().lines();
+    let value: Value = serde_json::from_str(lines.next().unwrap()).unwrap();
+    assert_eq!(value, json!([0, 1, 2, "DENIED", "DENIED"]));
+    assert_eq!(
+        lines.next(),
+        Some("[run_code: the run made 3 sub-calls, its budget; 2 more calls were refused]")
+    );
+    // A host's budget for one run, over the engine's.
+    let outcome = run(
+        &engine,
+        RunRequest::new(code).language(language).max_sub_calls(5),
+    )
+    .await;
+    assert_eq!(outcome.sub_calls, 5, "{}", outcome.text());
+    assert!(!outcome.text().contains("refused"), "{}", outcome.text());
+}
+
+#[tokio::test]
+async fn calls_past_the_sub_call_budget_are_refused_and_counted() {
+    let code = "const got = []\n\
+                for (let i = 0; i < 5; i++) {\n\
+                  try { got.push((await tools.echo({ i })).i) } catch (e) { got.push(e.code) }\n\
+                }\n\
+                return got";
+    calls_past_the_budget_are_refused(code, ptc::Language::TypeScript).await;
+}
+
+#[cfg(feature = "python")]
+#[tokio::test]
+async fn python_calls_past_the_sub_call_budget_are_refused_and_counted() {
+    let code = "got = []\n\
+                for i in range(5):\n    \
+                    try:\n        \
+                        got.append((await tools.echo(i=i))['i'])\n    \
+                    except ToolCallError as e:\n        \
+                        got.append('DENIED' if 'DENIED' in str(e) else str(e))\n\
+                got";
+    calls_past_the_budget_are_refused(code, Language::Python).await;
+}
