@@ -203,10 +203,12 @@ mod tests {
 
     use super::RunBudget;
 
-    fn spin(for_ms: u64) {
-        let until = std::time::Instant::now() + Duration::from_millis(for_ms);
+    /// Computes for `ms` of this thread's CPU (not of the clock: a loaded
+    /// machine gives a thread less CPU than wall time).
+    fn spin(ms: u64) {
+        let until = super::thread_time_ns() + ms * 1_000_000;
         let mut x = 0u64;
-        while std::time::Instant::now() < until {
+        while super::thread_time_ns() < until {
             x = std::hint::black_box(x.wrapping_add(1));
         }
     }
