@@ -33,7 +33,7 @@ async fn cpu_budget_ends_spinning_not_waiting(spin: RunRequest, wait: RunRequest
     assert!(
         text.contains("the program used its CPU budget of 300 ms (")
             && text.contains(" ms computing, ")
-            && text.contains(" ms waiting on tools or for a core): do less work in the program, or pass a larger cpuTimeMs (at most 600000)"),
+            && text.contains(" ms waiting on tools, timers or a free core): do less work in the program, or pass a larger cpuTimeMs (at most 600000)"),
         "{text}"
     );
     assert!(spun.cpu >= Duration::from_millis(300), "{:?}", spun.cpu);
@@ -64,6 +64,52 @@ async fn the_cpu_budget_ends_a_spinning_python_program_and_not_a_waiting_one() {
     .await;
 }
 
+/// A loop of long native calls polls QuickJS's interrupt handler seldom
+/// (after a fast loop, once per 10,000 polls): the budget has it asked
+/// when the budget could be spent, as the deadline does, so the loop ends
+/// at its budget and not at its deadline (red team, issue 44).
+#[tokio::test]
+async fn a_loop_of_long_native_calls_ends_at_its_cpu_budget() {
+    let engine = engine(Limits::default());
+    let code = "const o = Array.from({ length: 100000 }, (_, i) => ({ i, s: 'x'.repeat(10) }))\n\
+                for (let i = 0; i < 9990; i++) {}\n\
+                for (;;) JSON.stringify(o)";
+    let spun = run(
+        &engine,
+        RunRequest::new(code).cpu_time_ms(300).timeout_ms(15_000),
+    )
+    .await;
+    assert!(
+        spun.text()
+            .contains("the program used its CPU budget of 300 ms"),
+        "{}",
+        spun.text()
+    );
+    assert!(spun.cpu < Duration::from_secs(5), "{:?}", spun.cpu);
+}
+
+/// A Python program stopped for its CPU was computing, even with a call
+/// in flight: the text says so, not that it was waiting on the call.
+#[cfg(feature = "python")]
+#[tokio::test]
+async fn a_python_program_stopped_for_cpu_was_computing() {
+    let engine = engine(Limits::default());
+    let code = "import asyncio\n\
+                async def spin():\n    \
+                    n = 0\n    \
+                    while True:\n        \
+                        n += 1\n\
+                await asyncio.gather(tools.sleep(ms=60000), spin())";
+    let request = RunRequest::new(code).language(Language::Python);
+    let spun = run(&engine, request.cpu_time_ms(300).timeout_ms(30_000)).await;
+    let text = spun.text();
+    assert!(
+        text.contains("used its CPU budget of 300 ms")
+            && text.contains("it was running Python when the limit struck"),
+        "{text}"
+    );
+}
+
 /// The deadline still speaks for itself when it comes first; a budget at
 /// the maximum tells the model to split the work, not to ask for more.
 #[tokio::test]
@@ -87,7 +133,7 @@ async fn the_deadline_and_the_largest_budget_say_what_they_are() {
     let spun = run(&engine, RunRequest::new("while (true) {}")).await;
     assert!(
         spun.text().contains(
-            "or for a core): no run may compute longer: split the work into runs that each return what the next needs."
+            "or a free core): no run may compute longer: split the work into runs that each return what the next needs."
         ),
         "{}",
         spun.text()
@@ -127,6 +173,35 @@ async fn every_outcome_counts_its_cpu() {
     assert_eq!(failed.kind, Some(FailureKind::Syntax));
     let wire = serde_json::to_value(&failed).unwrap();
     assert!(wire["cpuMs"].as_f64().is_some_and(|ms| ms >= 0.0), "{wire}");
+}
+
+/// A step given up on past its deadline and grace (its thread retired,
+/// still computing a BigInt's decimal digits) still counts what it
+/// computed so far.
+#[tokio::test]
+async fn a_step_given_up_on_still_counts_its_cpu() {
+    let engine = engine(Limits {
+        grace_ms: 200,
+        ..Limits::default()
+    });
+    let code = "const a = 7n ** 300000n\nfor (let i = 0; i < 1e5; i++) {}\nreturn String(a).length";
+    let outcome = run(&engine, RunRequest::new(code).timeout_ms(300)).await;
+    assert_eq!(
+        outcome.kind,
+        Some(FailureKind::Timeout),
+        "{}",
+        outcome.text()
+    );
+    assert_eq!(engine.retired_threads().total, 1, "{}", outcome.text());
+    assert!(
+        outcome.cpu >= Duration::from_millis(50),
+        "{:?}",
+        outcome.cpu
+    );
+    crate::common::eventually("the thread to come back", || {
+        engine.retired_threads().still_stuck == 0
+    })
+    .await;
 }
 
 /// The calls past the budget fail with a `ToolCallError` the program

@@ -10,7 +10,7 @@
 //! time has passed as the budget has left: a run well within its budget
 //! reads the CPU clock twice a step and no more.
 
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicU32, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::contract::call::{ErrorCode, ToolError};
@@ -23,6 +23,9 @@ pub(crate) struct RunBudget {
     cpu_spent: AtomicBool,
     /// The thread CPU clock when the current stretch began.
     stretch_start_ns: AtomicU64,
+    /// The CPU clock of the current stretch's thread: a stretch whose
+    /// thread was given up on is still counted.
+    stretch_clock: AtomicI32,
     /// When (ns after `epoch`) the current stretch is next measured.
     check_at_ns: AtomicU64,
     epoch: Instant,
@@ -37,6 +40,7 @@ impl RunBudget {
             cpu_used_ns: AtomicU64::new(0),
             cpu_spent: AtomicBool::new(false),
             stretch_start_ns: AtomicU64::new(0),
+            stretch_clock: AtomicI32::new(libc::CLOCK_THREAD_CPUTIME_ID),
             check_at_ns: AtomicU64::new(u64::MAX),
             epoch: Instant::now(),
             max_sub_calls,
@@ -49,9 +53,16 @@ impl RunBudget {
         Duration::from_nanos(self.cpu_budget_ns)
     }
 
-    /// The CPU the program used so far.
+    /// The CPU the program used so far, a stretch under way included (a
+    /// step whose thread was given up on).
     pub(crate) fn cpu_used(&self) -> Duration {
-        Duration::from_nanos(self.cpu_used_ns.load(Ordering::Acquire))
+        let mut used = self.cpu_used_ns.load(Ordering::Acquire);
+        if self.check_at_ns.load(Ordering::Relaxed) != u64::MAX {
+            let clock = self.stretch_clock.load(Ordering::Relaxed);
+            let ran = clock_ns(clock).saturating_sub(self.stretch_start_ns.load(Ordering::Relaxed));
+            used = used.saturating_add(ran);
+        }
+        Duration::from_nanos(used)
     }
 
     /// Whether the program used all of its CPU (it was stopped for it).
@@ -84,6 +95,8 @@ impl RunBudget {
     /// A stretch of the run's work on this thread begins (a step of a
     /// TypeScript run); it ends when the stretch is dropped.
     pub(crate) fn stretch(&self) -> Stretch<'_> {
+        self.stretch_clock
+            .store(this_thread_clock(), Ordering::Relaxed);
         self.stretch_start_ns
             .store(thread_time_ns(), Ordering::Relaxed);
         let left = self.cpu_left();
@@ -112,6 +125,15 @@ impl RunBudget {
         self.check_at_ns
             .store(now.saturating_add(left), Ordering::Relaxed);
         false
+    }
+
+    /// How long until the current stretch could have spent the budget
+    /// (when it is next to be measured); the budget left, between stretches.
+    pub(crate) fn until_check(&self) -> Duration {
+        match self.check_at_ns.load(Ordering::Relaxed) {
+            u64::MAX => self.cpu_left(),
+            at => Duration::from_nanos(at.saturating_sub(self.since_epoch())),
+        }
     }
 
     fn since_epoch(&self) -> u64 {
@@ -182,13 +204,29 @@ fn nanos(d: Duration) -> u64 {
 
 /// The calling thread's CPU time, in ns.
 fn thread_time_ns() -> u64 {
+    clock_ns(libc::CLOCK_THREAD_CPUTIME_ID)
+}
+
+/// The CPU clock of the calling thread that other threads can read too.
+fn this_thread_clock() -> libc::clockid_t {
+    let mut clock = libc::CLOCK_THREAD_CPUTIME_ID;
+    // SAFETY: `pthread_self` is this live thread; `clock` is valid to write.
+    let found = unsafe { libc::pthread_getcpuclockid(libc::pthread_self(), &mut clock) };
+    match found {
+        0 => clock,
+        _ => libc::CLOCK_THREAD_CPUTIME_ID,
+    }
+}
+
+/// A clock's time in ns (0 when it cannot be read).
+fn clock_ns(clock: libc::clockid_t) -> u64 {
     let mut now = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
-    // SAFETY: `now` is a valid timespec to write; the thread CPU clock
-    // exists on every platform ptc builds for.
-    let read = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut now) };
+    // SAFETY: `now` is a valid timespec to write; an unknown clock is an
+    // error, not undefined behaviour.
+    let read = unsafe { libc::clock_gettime(clock, &mut now) };
     if read != 0 {
         return 0;
     }

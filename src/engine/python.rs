@@ -630,8 +630,10 @@ impl PyRun {
     fn progress(&self) -> Progress {
         let lines = |tool: &str| lines::call_lines(&self.code, tool);
         let progress = self.calls.progress(Language::Python, lines);
+        // A program stopped for its CPU was computing, whatever it awaited.
+        let computing = self.setup.budget.cpu_spent();
         Progress {
-            running: progress.in_flight.is_empty() && progress.queued == 0,
+            running: computing || (progress.in_flight.is_empty() && progress.queued == 0),
             ..progress
         }
     }

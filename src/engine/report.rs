@@ -87,6 +87,7 @@ impl Report {
         gap: Option<Gap>,
         sub_calls: u32,
     ) -> Outcome {
+        let elapsed = self.started.elapsed();
         let mut text = cap_text(text, gap, self.output_cap);
         if let Some(note) = self.budget.refused_note() {
             text.push('\n');
@@ -99,8 +100,9 @@ impl Report {
             content: vec![ContentBlock::text(text)],
             sub_calls,
             session: None,
-            elapsed: self.started.elapsed(),
-            cpu: self.budget.cpu_used(),
+            elapsed,
+            // A Python worker's CPU is counted in ticks: never past the wall.
+            cpu: self.budget.cpu_used().min(elapsed),
         }
     }
 
@@ -195,7 +197,7 @@ impl Report {
             false => "no run may compute longer: split the work into runs that each return what the next needs".to_owned(),
         };
         format!(
-            "the program used its CPU budget of {budget_ms} ms ({} ms computing, {} ms waiting on tools or for a core): {what_next}.{how_far}",
+            "the program used its CPU budget of {budget_ms} ms ({} ms computing, {} ms waiting on tools, timers or a free core): {what_next}.{how_far}",
             used.as_millis(),
             waited.as_millis()
         )

@@ -25,7 +25,9 @@ mod warm;
 
 use std::future::Future;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
+use super::budget::RunBudget;
 use super::driver::Stop;
 use super::report::{HELD_VALUES, Located, Report, StartFailure, never_finished};
 use super::request::Language;
@@ -114,6 +116,7 @@ impl TypeScriptRuntime {
         let shared_slot: Arc<OnceLock<Arc<run::Shared>>> = Arc::default();
         let first_shared = Arc::clone(&shared_slot);
         let budget = Arc::clone(&setup.budget);
+        let setup_budget = Arc::clone(&budget);
         let job = move || {
             let _stretch = budget.stretch();
             let program = strip::prepare(&code, max_code)
@@ -142,9 +145,10 @@ impl TypeScriptRuntime {
             let step = run.step();
             Ok((run, step))
         };
+        let give_up = give_up(stop, trip, &setup_budget);
         let first = self
             .threads
-            .run_or_abandon(job, give_up(stop, trip), &self.retirements)
+            .run_or_abandon(job, give_up, &self.retirements)
             .await;
         let Ok(first) = first else {
             return Err(match shared_slot.get() {
@@ -182,6 +186,7 @@ impl TypeScriptRuntime {
                 break;
             }
             let shared = Arc::clone(&run.shared);
+            let give_up = give_up(stop, trip, &run.interrupts.budget);
             let stepped = self
                 .threads
                 .run_or_abandon(
@@ -192,7 +197,7 @@ impl TypeScriptRuntime {
                         let step = run.step();
                         (run, step)
                     },
-                    give_up(stop, trip),
+                    give_up,
                     &self.retirements,
                 )
                 .await;
@@ -232,14 +237,43 @@ fn start_failure(error: StartError) -> StartFailure {
 
 /// Completes the grace after the run's deadline or cancellation, halting
 /// its sandbox at the deadline (see `Tripwires::halt`): a loop whose every
-/// turn is long native work is then asked at once.
-fn give_up(stop: &Stop, trip: &TripSlot) -> impl Future<Output = ()> + Send + 'static {
-    let trip = Arc::clone(trip);
-    stop.give_up(move || {
-        if let Some(trip) = trip.get() {
+/// turn is long native work is then asked at once. Until then it has the
+/// interrupt handler asked whenever the step could have spent the run's
+/// CPU budget, for the same loop.
+fn give_up(
+    stop: &Stop,
+    trip: &TripSlot,
+    budget: &Arc<RunBudget>,
+) -> impl Future<Output = ()> + Send + 'static {
+    let halt = Arc::clone(trip);
+    let given_up = stop.give_up(move || {
+        if let Some(trip) = halt.get() {
             trip.halt();
         }
-    })
+    });
+    let (trip, budget) = (Arc::clone(trip), Arc::clone(budget));
+    async move {
+        tokio::select! {
+            () = given_up => {}
+            never = ask_at_budget(&trip, &budget) => match never {},
+        }
+    }
+}
+
+/// The shortest wait between two asks for the CPU budget's sake.
+const ASK_AT_MOST_EVERY: Duration = Duration::from_millis(1);
+
+/// Has the sandbox's interrupt handler asked whenever the step could have
+/// spent the run's CPU budget (it measures then; see
+/// `RunBudget::spent_in_stretch`): QuickJS asks only once per up to
+/// 10,000 polls, and a loop of long native calls makes few.
+async fn ask_at_budget(trip: &TripSlot, budget: &RunBudget) -> std::convert::Infallible {
+    loop {
+        tokio::time::sleep(budget.until_check().max(ASK_AT_MOST_EVERY)).await;
+        if let Some(trip) = trip.get() {
+            trip.ask_soon();
+        }
+    }
 }
 
 /// Waits for the run's next reason to step: a settled sub-call or a due

@@ -68,7 +68,7 @@ impl Tripwires {
     /// store that lands between its read and its write is lost and the
     /// countdown goes on as before, which is no worse than not asking; the
     /// next refused allocation asks again.
-    fn ask_soon(&self) {
+    pub(crate) fn ask_soon(&self) {
         let address = self.countdown.load(Ordering::Acquire);
         if address != 0 {
             // SAFETY: the address is the countdown of the live context of
@@ -303,7 +303,10 @@ impl Interrupts {
 /// array in place, a search over a large array: no allocation to refuse)
 /// would be asked hours past its deadline. The poller keeps the countdown
 /// short while polls are slow and long while they are fast, so the handler
-/// is asked about once a millisecond at most and within one turn at least.
+/// is asked about once a millisecond at most. Polls that turn slow after
+/// fast ones are noticed only at the end of a long countdown (up to 10,000
+/// slow turns): the deadline and the CPU budget cut it short from outside
+/// ([`Tripwires::ask_soon`]) when they are due.
 ///
 /// QuickJS has no API for the countdown: it lives in `JSContext` at
 /// [`COUNTER_OFFSET`] (quickjs-ng 0.10.1, 16-byte values). The field holds
