@@ -277,6 +277,25 @@ mod tests {
         assert!(budget.cpu_spent());
     }
 
+    /// The clock is next read when the stretch could have spent what is
+    /// left of the budget, no sooner: at the start, the whole budget away;
+    /// after a measure, what the measure left.
+    #[test]
+    fn the_clock_is_read_when_the_budget_could_be_spent() {
+        let budget = RunBudget::new(Duration::from_millis(60), 10);
+        let _stretch = budget.stretch();
+        let first = budget.until_check();
+        assert!(first > Duration::from_millis(50), "{first:?}");
+        spin(20);
+        std::thread::sleep(first);
+        assert!(!budget.spent_in_stretch());
+        let next = budget.until_check();
+        assert!(
+            next >= Duration::from_millis(20) && next <= Duration::from_millis(41),
+            "about 60 - 20 ms: {next:?}"
+        );
+    }
+
     /// Sub-calls past the budget are refused, each counted for the note.
     #[test]
     fn calls_past_the_budget_are_refused_and_counted() {
