@@ -110,6 +110,25 @@ async fn a_python_program_stopped_for_cpu_was_computing() {
     );
 }
 
+/// A Python worker killed at its deadline still counts what it computed
+/// (measured before it is killed).
+#[cfg(feature = "python")]
+#[tokio::test]
+async fn a_python_run_killed_at_its_deadline_counts_its_cpu() {
+    let engine = engine(Limits::default());
+    let code = "n = 0\nwhile True:\n    n += 1";
+    let request = RunRequest::new(code).language(Language::Python);
+    let killed = run(&engine, request.timeout_ms(1500)).await;
+    assert!(
+        killed
+            .text()
+            .contains("the run exceeded its 1500 ms deadline"),
+        "{}",
+        killed.text()
+    );
+    assert!(killed.cpu >= Duration::from_millis(50), "{:?}", killed.cpu);
+}
+
 /// The deadline still speaks for itself when it comes first; a budget at
 /// the maximum tells the model to split the work, not to ask for more.
 #[tokio::test]

@@ -576,19 +576,36 @@ mod tests {
         assert!(warm(3) <= 3 && warm(3) >= 1);
     }
 
-    /// A process's CPU is read from `/proc`, and grows as it computes.
+    /// A process's CPU is read from `/proc`: user and system time, as the
+    /// kernel's own clock for the process counts them (to a tick or two).
     #[test]
     #[cfg(target_os = "linux")]
-    fn a_process_time_is_read() {
+    fn a_process_time_is_the_kernels_count() {
         let me = std::process::id();
-        let before = super::process_time_ns(me).unwrap();
-        let until = std::time::Instant::now() + Duration::from_millis(50);
-        let mut x = 0u64;
+        // System time too: reads of /dev/zero, the kernel's work (clearing
+        // a MiB a read), for 100 ms.
+        let mut zero = std::fs::File::open("/dev/zero").unwrap();
+        let mut buffer = vec![0u8; 1 << 20];
+        let until = std::time::Instant::now() + Duration::from_millis(100);
         while std::time::Instant::now() < until {
-            x = std::hint::black_box(x.wrapping_add(1));
+            std::io::Read::read(&mut zero, &mut buffer).unwrap();
         }
-        let after = super::process_time_ns(me).unwrap();
-        assert!(after > before, "{before} → {after}");
+        let read = super::process_time_ns(me).unwrap();
+        let mut now = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a valid timespec to write.
+        assert_eq!(
+            unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut now) },
+            0
+        );
+        let kernel = u64::try_from(now.tv_sec).unwrap() * 1_000_000_000
+            + u64::try_from(now.tv_nsec).unwrap();
+        assert!(
+            read.abs_diff(kernel) < 40_000_000,
+            "/proc says {read} ns, the process clock {kernel} ns"
+        );
         assert_eq!(super::process_time_ns(u32::MAX), None);
     }
 }
