@@ -83,8 +83,8 @@
 //!   the façade ([`Engine`], in `engine.rs`); what a run is asked
 //!   (`request`) and how its outcome is rendered (`report`); the
 //!   `driver` that takes one run from admission to outcome and hands the
-//!   program to its language's room; `budget`, the CPU and sub-calls a run may spend
-//!   beside its deadline; `escalation`, a run's request for
+//!   program to its language's room; `budget`, the CPU and sub-calls a
+//!   run may spend beside its deadline; `escalation`, a run's request for
 //!   more put to the approver before anything of it runs; what a run needs
 //!   (`setup`); what both languages' sub-calls share (`subcall`: ids,
 //!   images), the sub-call `scheduler`, `progress` for a limit's failure
@@ -147,9 +147,9 @@
 //!
 //! # Limits
 //!
-//! Every run has a deadline, a heap limit, a stack limit, an output cap and a
-//! sub-call concurrency cap; see [`Limits`] for defaults and what happens at
-//! each limit. A run that asks for escalation ([`SandboxPermissions`]) and
+//! Every run has a deadline, a CPU budget, a heap limit, a stack limit, an
+//! output cap, a sub-call budget and a sub-call concurrency cap; see
+//! [`Limits`] for defaults and what happens at each limit. A run that asks for escalation ([`SandboxPermissions`]) and
 //! is approved ([`Approver::escalate`]) gets the escalated tier instead and
 //! may call the tools marked [`ToolDefinition::escalation_only`]. A failure of the program is an [`Outcome`] with `is_error` and
 //! a [`FailureKind`], never an error of the host.

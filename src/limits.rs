@@ -19,8 +19,12 @@ pub(crate) const ESCALATED_MAX_TIMEOUT_MS: u64 = 1_800_000;
 /// the default deadline, so a program spinning in a loop ends long before a
 /// run waiting on slow tools would.
 pub(crate) const DEFAULT_CPU_TIME_MS: u64 = 30_000;
-/// The most sub-calls a run's number may take (their ids count in `u32`).
-const MAX_SUB_CALLS: u64 = u32::MAX as u64;
+/// The largest `cpuTimeMs` when the host sets none: the standard tier's
+/// longest deadline, past which no run computes anyway.
+pub(crate) const MAX_CPU_TIME_MS: u64 = MAX_TIMEOUT_MS;
+/// The most sub-calls a run may make, the engine's or one run's budget
+/// alike (their numbers count in `u32`).
+pub(crate) const MAX_SUB_CALLS: u32 = u32::MAX;
 /// Headroom the sandbox thread keeps above the JavaScript stack limit.
 const STACK_HEADROOM: usize = 2 << 20;
 
@@ -96,8 +100,10 @@ pub struct Limits {
     /// Largest `cpuTimeMs` accepted; default 600,000 ms, at most
     /// 2,147,483,647. More is `INVALID_ARGUMENTS`.
     pub max_cpu_time_ms: u64,
-    /// Sub-calls one run may make; default 10,000, at least 1. Past it each
-    /// further call fails (`DENIED`), which the program may catch.
+    /// Sub-calls one run may make unless its request says otherwise
+    /// (`RunRequest::max_sub_calls`); default 10,000, from 1 to
+    /// 4,294,967,295. Past it each further call fails (`DENIED`), which the
+    /// program may catch.
     pub max_sub_calls: usize,
 }
 
@@ -126,7 +132,7 @@ impl Default for Limits {
             state_expiry_ms: 24 * 60 * 60 * 1000,
             state_max_sessions: 10_000,
             default_cpu_time_ms: DEFAULT_CPU_TIME_MS,
-            max_cpu_time_ms: MAX_TIMEOUT_MS,
+            max_cpu_time_ms: MAX_CPU_TIME_MS,
             max_sub_calls: 10_000,
         }
     }
@@ -438,7 +444,7 @@ pub(crate) const SETTINGS: [Setting; 17] = [
             also: None,
         }),
         min: 1,
-        max: MAX_SUB_CALLS,
+        max: MAX_SUB_CALLS as u64,
         bytes: false,
         get: |l| to_u64(l.max_sub_calls),
         set: |l, v| l.max_sub_calls = to_usize(v),

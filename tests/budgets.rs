@@ -116,6 +116,9 @@ async fn a_python_program_stopped_for_cpu_was_computing() {
 #[tokio::test]
 async fn a_python_run_killed_at_its_deadline_counts_its_cpu() {
     let engine = engine(Limits::default());
+    // A worker started first: the deadline is then all computing.
+    let warm = run(&engine, RunRequest::new("1").language(Language::Python)).await;
+    assert!(!warm.is_error, "{}", warm.text());
     let code = "n = 0\nwhile True:\n    n += 1";
     let request = RunRequest::new(code).language(Language::Python);
     let killed = run(&engine, request.timeout_ms(1500)).await;
@@ -168,9 +171,7 @@ async fn the_deadline_and_the_largest_budget_say_what_they_are() {
     );
 }
 
-/// Every outcome counts the CPU its program used: a computing program
-/// some, never more than its wall time allows on one thread, and one that
-/// only waits next to none.
+/// Every outcome counts the CPU its program used, a failed one too.
 #[tokio::test]
 async fn every_outcome_counts_its_cpu() {
     let engine = engine(Limits::default());
@@ -182,12 +183,7 @@ async fn every_outcome_counts_its_cpu() {
     )
     .await;
     assert!(!busy.is_error, "{}", busy.text());
-    assert!(
-        busy.cpu >= Duration::from_millis(10) && busy.cpu <= busy.elapsed,
-        "{:?} of {:?}",
-        busy.cpu,
-        busy.elapsed
-    );
+    assert!(busy.cpu >= Duration::from_millis(10), "{:?}", busy.cpu);
     let failed = run(&engine, RunRequest::new("syntax error here (")).await;
     assert_eq!(failed.kind, Some(FailureKind::Syntax));
     let wire = serde_json::to_value(&failed).unwrap();
@@ -203,8 +199,14 @@ async fn a_step_given_up_on_still_counts_its_cpu() {
         grace_ms: 200,
         ..Limits::default()
     });
-    let code = "const a = 7n ** 300000n\nfor (let i = 0; i < 1e5; i++) {}\nreturn String(a).length";
-    let outcome = run(&engine, RunRequest::new(code).timeout_ms(300)).await;
+    // The number made first (its power is interrupted at a deadline, its
+    // decimal digits are not), then the deadline lands in its conversion
+    // (about a second), however loaded the machine.
+    let code = "const start = Date.now()\n\
+                const a = 7n ** 300000n\n\
+                await new Promise((r) => setTimeout(r, Math.max(0, 2800 - (Date.now() - start))))\n\
+                return String(a).length";
+    let outcome = run(&engine, RunRequest::new(code).timeout_ms(3000)).await;
     assert_eq!(
         outcome.kind,
         Some(FailureKind::Timeout),
@@ -271,4 +273,42 @@ async fn python_calls_past_the_sub_call_budget_are_refused_and_counted() {
                         got.append('DENIED' if 'DENIED' in str(e) else str(e))\n\
                 got";
     calls_past_the_budget_are_refused(code, Language::Python).await;
+}
+
+/// A refused call gives back what its arguments were charged: a program
+/// whose calls past the budget each carry a MiB does not run out of its
+/// 64 MiB for them.
+async fn refused_calls_keep_no_memory(code: &str, language: ptc::Language) {
+    let engine = engine(Limits {
+        max_sub_calls: 1,
+        ..Limits::default()
+    });
+    let outcome = run(&engine, RunRequest::new(code).language(language)).await;
+    assert!(!outcome.is_error, "{}", outcome.text());
+    assert!(outcome.text().starts_with("199\n"), "{}", outcome.text());
+}
+
+#[tokio::test]
+async fn refused_calls_keep_no_memory_in_typescript() {
+    let code = "const big = 'x'.repeat(1 << 20)\n\
+                let refused = 0\n\
+                for (let i = 0; i < 200; i++) {\n\
+                  try { await tools.echo({ big }) } catch (e) { refused++ }\n\
+                }\n\
+                return refused";
+    refused_calls_keep_no_memory(code, ptc::Language::TypeScript).await;
+}
+
+#[cfg(feature = "python")]
+#[tokio::test]
+async fn refused_calls_keep_no_memory_in_python() {
+    let code = "big = 'x' * (1 << 20)\n\
+                refused = 0\n\
+                for i in range(200):\n    \
+                    try:\n        \
+                        await tools.echo(big=big)\n    \
+                    except ToolCallError:\n        \
+                        refused += 1\n\
+                refused";
+    refused_calls_keep_no_memory(code, Language::Python).await;
 }

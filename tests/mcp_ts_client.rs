@@ -293,6 +293,13 @@ fn ptc_mcp_offers_no_deadline_the_client_would_cut() {
     );
     let schema = &tool["inputSchema"]["properties"]["timeoutMs"];
     assert_eq!(schema["maximum"], 55_000, "{schema}");
+    // Nor CPU it cannot have: no run computes past its deadline.
+    let cpu = &tool["inputSchema"]["properties"]["cpuTimeMs"];
+    assert_eq!(
+        (&cpu["maximum"], &cpu["default"]),
+        (&json!(55_000), &json!(30_000)),
+        "{cpu}"
+    );
     let result = &answer["calls"][0]["result"];
     assert_eq!(result["isError"], true, "{answer}");
     let said = texts(result).join("\n");

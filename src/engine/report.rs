@@ -140,7 +140,7 @@ impl Report {
     ) -> Outcome {
         let how_far = progress.map(ToString::to_string).unwrap_or_default();
         let message = match kind {
-            FailureKind::Timeout if self.budget.cpu_spent() => self.cpu_spent(&how_far),
+            FailureKind::Timeout if self.budget.cpu_spent() => self.cpu_budget_text(&how_far),
             FailureKind::Timeout => format!(
                 "the run exceeded its {} ms deadline.{how_far}",
                 self.timeout.as_millis()
@@ -185,9 +185,12 @@ impl Report {
 
     /// Why a run that used its CPU budget ended: how much it computed and
     /// how much it waited, and what to do.
-    fn cpu_spent(&self, how_far: &str) -> String {
-        let (budget, used) = (self.budget.cpu_budget(), self.budget.cpu_used());
-        let waited = self.started.elapsed().saturating_sub(used);
+    fn cpu_budget_text(&self, how_far: &str) -> String {
+        let elapsed = self.started.elapsed();
+        let budget = self.budget.cpu_budget();
+        // As `cpuMs` says it: a Python worker's ticks never past the wall.
+        let used = self.budget.cpu_used().min(elapsed);
+        let waited = elapsed.saturating_sub(used);
         let budget_ms = budget.as_millis();
         let what_next = match u64::try_from(budget_ms).unwrap_or(u64::MAX) < self.max_cpu_time_ms {
             true => format!(

@@ -9,7 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::events::EventSink;
 pub use crate::contract::run_code::{Language, RunRequest};
-use crate::limits::{Limits, Tier};
+use crate::limits::{Limits, MAX_SUB_CALLS, Tier};
 use crate::tool::context::CallerContext;
 use crate::tool::registry::Scope;
 
@@ -53,7 +53,7 @@ pub(crate) fn admit(request: &RunRequest, limits: &Limits) -> Result<Admission, 
         ))
     })?;
     let default_calls = u64::try_from(limits.max_sub_calls).unwrap_or(u64::MAX);
-    let most_calls = u32::MAX;
+    let most_calls = MAX_SUB_CALLS;
     let max_sub_calls =
         asked(request.max_sub_calls, default_calls, most_calls.into()).map_err(|n| {
             RunError::InvalidArguments(format!(

@@ -116,7 +116,7 @@ impl TypeScriptRuntime {
         let shared_slot: Arc<OnceLock<Arc<run::Shared>>> = Arc::default();
         let first_shared = Arc::clone(&shared_slot);
         let budget = Arc::clone(&setup.budget);
-        let setup_budget = Arc::clone(&budget);
+        let step_budget = Arc::clone(&budget);
         let job = move || {
             let _stretch = budget.stretch();
             let program = strip::prepare(&code, max_code)
@@ -145,10 +145,10 @@ impl TypeScriptRuntime {
             let step = run.step();
             Ok((run, step))
         };
-        let give_up = give_up(stop, trip, &setup_budget);
+        let watch = give_up(stop, trip, &step_budget);
         let first = self
             .threads
-            .run_or_abandon(job, give_up, &self.retirements)
+            .run_or_abandon(job, watch, &self.retirements)
             .await;
         let Ok(first) = first else {
             return Err(match shared_slot.get() {
@@ -182,11 +182,13 @@ impl TypeScriptRuntime {
         report: &Report,
     ) -> Result<Run, Outcome> {
         while step == Step::Waiting {
-            if !wake(&mut run, stop).await {
+            // A budget spent as a step ended stops the run as at once as a
+            // deadline does: nothing more is awaited.
+            if run.interrupts.budget.cpu_spent() || !wake(&mut run, stop).await {
                 break;
             }
             let shared = Arc::clone(&run.shared);
-            let give_up = give_up(stop, trip, &run.interrupts.budget);
+            let watch = give_up(stop, trip, &run.interrupts.budget);
             let stepped = self
                 .threads
                 .run_or_abandon(
@@ -197,7 +199,7 @@ impl TypeScriptRuntime {
                         let step = run.step();
                         (run, step)
                     },
-                    give_up,
+                    watch,
                     &self.retirements,
                 )
                 .await;
@@ -267,13 +269,16 @@ const ASK_AT_MOST_EVERY: Duration = Duration::from_millis(1);
 /// spent the run's CPU budget (it measures then; see
 /// `RunBudget::spent_in_stretch`): QuickJS asks only once per up to
 /// 10,000 polls, and a loop of long native calls makes few.
+/// Once the budget is spent the handler has its answer: no more asks (a
+/// step stuck in native work would otherwise be asked every millisecond).
 async fn ask_at_budget(trip: &TripSlot, budget: &RunBudget) -> std::convert::Infallible {
-    loop {
+    while !budget.cpu_spent() {
         tokio::time::sleep(budget.until_check().max(ASK_AT_MOST_EVERY)).await;
         if let Some(trip) = trip.get() {
             trip.ask_soon();
         }
     }
+    std::future::pending().await
 }
 
 /// Waits for the run's next reason to step: a settled sub-call or a due

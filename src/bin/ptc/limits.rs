@@ -103,6 +103,9 @@ impl LimitArgs {
             ));
         }
         limits.max_timeout_ms = limits.max_timeout_ms.min(most);
+        // No run computes past its deadline: the schema offers no more.
+        limits.max_cpu_time_ms = limits.max_cpu_time_ms.min(most);
+        limits.default_cpu_time_ms = limits.default_cpu_time_ms.min(most);
         limits.escalated_max_timeout_ms = limits.escalated_max_timeout_ms.min(most);
         Ok(limits)
     }
