@@ -72,11 +72,11 @@ impl RunBudget {
     }
 
     /// The program's CPU so far is `ns` in all (a whole measured at once,
-    /// as a worker process's); whether that spends the budget.
+    /// as a worker process's); the budget is marked spent when it is.
     #[cfg(feature = "python")]
-    pub(crate) fn cpu_measured(&self, ns: u64) -> bool {
+    pub(crate) fn cpu_measured(&self, ns: u64) {
         self.cpu_used_ns.store(ns, Ordering::Release);
-        self.judge(ns)
+        self.judge(ns);
     }
 
     /// The CPU the budget has left.
@@ -136,6 +136,18 @@ impl RunBudget {
         match self.check_at_ns.load(Ordering::Relaxed) {
             u64::MAX => self.cpu_left(),
             at => Duration::from_nanos(at.saturating_sub(self.since_epoch())),
+        }
+    }
+
+    /// Calls `check` whenever the program could have spent the budget
+    /// since the last look (it computes on one thread, no faster than the
+    /// clock), at most once per `every`, until the budget is spent: a
+    /// TypeScript step has its interrupt handler asked, a Python worker is
+    /// measured.
+    pub(crate) async fn look_when_due(&self, every: Duration, mut check: impl FnMut()) {
+        while !self.cpu_spent() {
+            tokio::time::sleep(self.until_check().max(every)).await;
+            check();
         }
     }
 

@@ -272,12 +272,12 @@ const ASK_AT_MOST_EVERY: Duration = Duration::from_millis(1);
 /// Once the budget is spent the handler has its answer: no more asks (a
 /// step stuck in native work would otherwise be asked every millisecond).
 async fn ask_at_budget(trip: &TripSlot, budget: &RunBudget) -> std::convert::Infallible {
-    while !budget.cpu_spent() {
-        tokio::time::sleep(budget.until_check().max(ASK_AT_MOST_EVERY)).await;
+    let ask = || {
         if let Some(trip) = trip.get() {
             trip.ask_soon();
         }
-    }
+    };
+    budget.look_when_due(ASK_AT_MOST_EVERY, ask).await;
     std::future::pending().await
 }
 

@@ -473,15 +473,14 @@ impl WorkerCpu {
         }
     }
 
-    /// Records the worker's CPU since the checkout; whether that spends
-    /// the run's budget.
-    fn measure(&self) -> bool {
+    /// Records the worker's CPU since the checkout (which marks the run's
+    /// budget spent when it is).
+    fn measure(&self) {
         let Some((pid, at_checkout)) = self.worker else {
-            return false;
+            return;
         };
-        match process_time_ns(pid) {
-            Some(now) => self.budget.cpu_measured(now.saturating_sub(at_checkout)),
-            None => false,
+        if let Some(now) = process_time_ns(pid) {
+            self.budget.cpu_measured(now.saturating_sub(at_checkout));
         }
     }
 
@@ -492,13 +491,12 @@ impl WorkerCpu {
         if self.worker.is_none() {
             return std::future::pending().await;
         }
-        loop {
-            let left = self.budget.cpu_left().max(MEASURE_AT_MOST_EVERY);
-            tokio::time::sleep(left).await;
-            if self.measure() {
-                return;
-            }
-        }
+        let measure = || {
+            self.measure();
+        };
+        self.budget
+            .look_when_due(MEASURE_AT_MOST_EVERY, measure)
+            .await;
     }
 
     /// The run is done with the worker: its last measure.
